@@ -1,0 +1,135 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"slices"
+	"strconv"
+)
+
+// callKey is the context key of the *callInfo of a running tool call.
+type callKey struct{}
+
+// callInfo is what a handler's context knows about its call.
+type callInfo struct {
+	session *session
+	tool    string
+	token   *value // progressToken of the request; nil if none
+}
+
+func callFromContext(ctx context.Context) *callInfo {
+	ci, _ := ctx.Value(callKey{}).(*callInfo)
+	return ci
+}
+
+// ReportProgress tells the client how far the current tool call has got,
+// as a notifications/progress message. It does nothing when the client did
+// not ask for progress (its request carried no progressToken) or when ctx
+// is not the context of a tool call. progress should increase with every
+// report; total is the expected final value, or 0 when unknown; message is
+// optional.
+func ReportProgress(ctx context.Context, progress, total float64, message string) {
+	ci := callFromContext(ctx)
+	if ci == nil || ci.token == nil || ci.session.notify == nil || ctx.Err() != nil {
+		return
+	}
+	b := make([]byte, 0, 128+len(message))
+	b = append(b, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
+	b = append(b, ci.token.raw...)
+	b = append(b, `,"progress":`...)
+	b = strconv.AppendFloat(b, progress, 'g', -1, 64)
+	if total > 0 {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendFloat(b, total, 'g', -1, 64)
+	}
+	if message != "" {
+		b = append(b, `,"message":`...)
+		b = appendString(b, message)
+	}
+	b = append(b, "}}"...)
+	ci.session.notify(b)
+}
+
+// Logger returns a logger whose records go to the client as
+// notifications/message, with the tool's name as the logger name. Levels
+// map to MCP levels (Debug to "debug", Info to "info", Warn to "warning",
+// Error to "error", above Error to "critical"); records below the level the
+// client set with logging/setLevel are dropped. Outside a tool call the
+// logger discards everything.
+func Logger(ctx context.Context) *slog.Logger {
+	ci := callFromContext(ctx)
+	if ci == nil || ci.session.notify == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(&clientHandler{call: ci})
+}
+
+// logLevels are the MCP log levels, least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func logLevelIndex(name string) int { return slices.Index(logLevels, name) }
+
+func mcpLevel(l slog.Level) int {
+	switch {
+	case l < slog.LevelInfo:
+		return 0
+	case l < slog.LevelWarn:
+		return 1
+	case l < slog.LevelError:
+		return 3
+	case l == slog.LevelError:
+		return 4
+	default:
+		return 5
+	}
+}
+
+// clientHandler is a slog.Handler that sends records to the client. The
+// record becomes the notification's data: a JSON object with "msg" and the
+// record's attributes, as slog's JSON handler writes them.
+type clientHandler struct {
+	call *callInfo
+	ops  []func(slog.Handler) slog.Handler // WithAttrs/WithGroup, in order
+}
+
+func (h *clientHandler) Enabled(_ context.Context, l slog.Level) bool {
+	return int32(mcpLevel(l)) >= h.call.session.minLevel.Load()
+}
+
+func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
+	var buf bytes.Buffer
+	var jh slog.Handler = slog.NewJSONHandler(&buf, &slog.HandlerOptions{
+		Level: slog.LevelDebug - 100,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == slog.LevelKey) {
+				return slog.Attr{}
+			}
+			return a
+		},
+	})
+	for _, op := range h.ops {
+		jh = op(jh)
+	}
+	if err := jh.Handle(ctx, r); err != nil {
+		return err
+	}
+	b := make([]byte, 0, 96+buf.Len())
+	b = append(b, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
+	b = append(b, logLevels[mcpLevel(r.Level)]...)
+	b = append(b, `","logger":`...)
+	b = appendString(b, h.call.tool)
+	b = append(b, `,"data":`...)
+	b = append(b, bytes.TrimSpace(buf.Bytes())...)
+	b = append(b, "}}"...)
+	h.call.session.notify(b)
+	return nil
+}
+
+func (h *clientHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &clientHandler{call: h.call, ops: append(slices.Clip(h.ops), func(j slog.Handler) slog.Handler { return j.WithAttrs(attrs) })}
+}
+
+func (h *clientHandler) WithGroup(name string) slog.Handler {
+	return &clientHandler{call: h.call, ops: append(slices.Clip(h.ops), func(j slog.Handler) slog.Handler { return j.WithGroup(name) })}
+}

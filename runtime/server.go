@@ -1,0 +1,229 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A Server holds a set of tools and answers MCP requests for them. The
+// same Server can be served over stdio (ServeStdio), Streamable HTTP
+// (HTTPHandler) and in-process to the Claude Code CLI (StartClaude), at the
+// same time if need be.
+//
+// Set the exported fields before serving; add tools with AddTool.
+type Server struct {
+	// Name and Version identify the server in the initialize result.
+	Name    string
+	Version string
+	// Title is an optional human-readable name.
+	Title string
+	// Instructions, if set, tell the client how to use the server's tools.
+	Instructions string
+	// Logger receives the server's own diagnostics, such as the stack of a
+	// panicking handler. Nil means a text logger on stderr: never stdout,
+	// which may carry the protocol.
+	Logger *slog.Logger
+	// MaxInFlight, if positive, bounds the tool calls that run at once;
+	// further calls wait for a free slot.
+	MaxInFlight int
+	// MaxMessageSize bounds the size of one incoming message, a line on
+	// stdio or a request body over HTTP. Zero means DefaultMaxMessageSize
+	// (16 MiB).
+	MaxMessageSize int
+	// ShutdownTimeout bounds how long a transport waits for calls in
+	// flight when its context is cancelled. Zero means 5 seconds.
+	ShutdownTimeout time.Duration
+
+	mu     sync.RWMutex
+	tools  []*Tool
+	byName map[string]*Tool
+	list   []byte // tools/list result, built on first use
+
+	slotsOnce sync.Once
+	slots     chan struct{} // MaxInFlight semaphore
+}
+
+// SupportPackageIsVersion1 is referenced by generated code; a build error
+// mentioning it means the generated code and this package are out of step:
+// update the module and re-run go generate.
+const SupportPackageIsVersion1 = true
+
+// AddTool registers t. It panics if the tool is malformed (no name or
+// handler, a duplicate name, or an input schema that is not a valid object
+// schema), as these are programming errors that no request can fix.
+func (s *Server) AddTool(t *Tool) {
+	if err := s.addTool(t); err != nil {
+		panic("runtime: AddTool: " + err.Error())
+	}
+}
+
+func (s *Server) addTool(t *Tool) error {
+	if !validSpecToolName(t.Name) {
+		return fmt.Errorf("invalid tool name %q: use 1 to 128 of A-Z a-z 0-9 _ - .", t.Name)
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("tool %q has no handler", t.Name)
+	}
+	input := t.InputSchema
+	if input == "" {
+		input = emptyObjectSchema
+	}
+	sc, err := compileSchema([]byte(input))
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if sc.types != typeObject {
+		return fmt.Errorf("tool %q: input schema must have \"type\": \"object\"", t.Name)
+	}
+	if t.OutputSchema != "" {
+		if _, err := compileSchema([]byte(t.OutputSchema)); err != nil {
+			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.byName[t.Name]; dup {
+		return fmt.Errorf("duplicate tool name %q", t.Name)
+	}
+	if s.byName == nil {
+		s.byName = make(map[string]*Tool)
+	}
+	t.input = sc
+	s.tools = append(s.tools, t)
+	s.byName[t.Name] = t
+	s.list = nil
+	return nil
+}
+
+// Tools returns the registered tools in the order they were added.
+func (s *Server) Tools() []*Tool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.tools)
+}
+
+const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+
+func validSpecToolName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	return strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) < 0
+}
+
+func (s *Server) tool(name string) *Tool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.byName[name]
+}
+
+func (s *Server) toolNames() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return defaultLogger
+}
+
+var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+func (s *Server) shutdownTimeout() time.Duration {
+	if s.ShutdownTimeout > 0 {
+		return s.ShutdownTimeout
+	}
+	return 5 * time.Second
+}
+
+// slotsChan returns the MaxInFlight semaphore, or nil when calls are not
+// bounded.
+func (s *Server) slotsChan() chan struct{} {
+	s.slotsOnce.Do(func() {
+		if s.MaxInFlight > 0 {
+			s.slots = make(chan struct{}, s.MaxInFlight)
+		}
+	})
+	return s.slots
+}
+
+// toolsList returns the tools/list result, building it once per set of
+// tools: the schemas are compacted and the whole list is encoded once.
+func (s *Server) toolsList() ([]byte, error) {
+	s.mu.RLock()
+	list := s.list
+	s.mu.RUnlock()
+	if list != nil {
+		return list, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.list != nil {
+		return s.list, nil
+	}
+	type wireTool struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title,omitempty"`
+		Description  string          `json:"description,omitempty"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+		Annotations  *Annotations    `json:"annotations,omitempty"`
+		Meta         map[string]any  `json:"_meta,omitempty"`
+	}
+	wire := struct {
+		Tools []wireTool `json:"tools"`
+	}{Tools: make([]wireTool, 0, len(s.tools))}
+	for _, t := range s.tools {
+		wt := wireTool{
+			Name:        t.Name,
+			Title:       t.Title,
+			Description: t.Description,
+			InputSchema: json.RawMessage(cmp(t.InputSchema, emptyObjectSchema)),
+			Annotations: t.Annotations,
+		}
+		if t.OutputSchema != "" {
+			wt.OutputSchema = json.RawMessage(t.OutputSchema)
+		}
+		if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
+			wt.Meta = make(map[string]any, len(t.Meta)+2)
+			for k, v := range t.Meta {
+				wt.Meta[k] = v
+			}
+			if t.SearchHint != "" {
+				wt.Meta["anthropic/searchHint"] = t.SearchHint
+			}
+			if t.AlwaysLoad {
+				wt.Meta["anthropic/alwaysLoad"] = true
+			}
+		}
+		wire.Tools = append(wire.Tools, wt)
+	}
+	data, err := json.Marshal(wire) // also compacts the schemas
+	if err != nil {
+		return nil, fmt.Errorf("encoding tools/list: %w", err)
+	}
+	s.list = data
+	return data, nil
+}
+
+func cmp(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}

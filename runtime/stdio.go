@@ -1,0 +1,333 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// DefaultMaxMessageSize is the largest message a transport accepts when
+// Server.MaxMessageSize is zero.
+const DefaultMaxMessageSize = 16 << 20
+
+// ServeStdio serves s over the process's stdin and stdout; see Serve.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.Serve(ctx, os.Stdin, os.Stdout)
+}
+
+// Serve serves s over newline-delimited JSON-RPC: one message per line read
+// from r, one response per line written to w. Nothing else is written to w.
+//
+// Every request gets exactly one response, except a tool call the client
+// cancelled with notifications/cancelled. A malformed line is answered
+// with a parse error and serving goes on; so is a line longer than
+// MaxMessageSize. Tool calls run concurrently, off the reading goroutine.
+//
+// When r reaches EOF, Serve waits for every call already received, writes
+// its response, and returns nil. When ctx is cancelled, Serve cancels the
+// calls in flight, waits up to ShutdownTimeout for them, and returns the
+// context's error; a goroutine blocked reading r is then left to return on
+// its own, since an io.Reader cannot be interrupted.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := newLineWriter(w, cancel)
+	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out}
+
+	readDone := make(chan error, 1)
+	go func() { readDone <- c.readLoop(ctx, r, s.maxMessageSize()) }()
+
+	var readErr error
+	select {
+	case readErr = <-readDone:
+		if readErr == nil {
+			c.wait(ctx.Done(), 0) // EOF: every call received gets its answer
+		}
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil { // cancelled by the caller, or the writer failed
+		c.ss.cancelAll()
+	}
+	c.wait(nil, s.shutdownTimeout())
+	writeErr := out.close()
+	switch {
+	case writeErr != nil:
+		return writeErr
+	case readErr != nil:
+		return readErr
+	default:
+		return parent.Err()
+	}
+}
+
+func (s *Server) maxMessageSize() int {
+	if s.MaxMessageSize > 0 {
+		return s.MaxMessageSize
+	}
+	return DefaultMaxMessageSize
+}
+
+// stdioConn is one stdio connection.
+type stdioConn struct {
+	ss  *session
+	out *lineWriter
+
+	mu      sync.Mutex
+	closing bool
+	calls   sync.WaitGroup
+}
+
+// begin counts a request that will be answered asynchronously; it fails
+// once shutdown has started.
+func (c *stdioConn) begin() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.calls.Add(1)
+	return true
+}
+
+// wait stops accepting requests and waits for those in flight, until stop
+// is closed or, if timeout is positive, the timeout expires.
+func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
+	done := make(chan struct{})
+	go func() { c.calls.Wait(); close(done) }()
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-done:
+	case <-stop:
+	case <-expired:
+	}
+}
+
+// readLoop reads and dispatches lines until EOF (nil), a read error, or
+// cancellation.
+func (c *stdioConn) readLoop(ctx context.Context, r io.Reader, limit int) error {
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+	for {
+		line, size, err := lr.next()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if size > limit {
+			c.out.send(errorResponse(nullID, CodeInvalidRequest,
+				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, limit)))
+		} else if len(line) > 0 {
+			c.handleLine(ctx, line)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading: %w", err)
+		}
+	}
+}
+
+func (c *stdioConn) handleLine(ctx context.Context, line []byte) {
+	if line[0] == '[' {
+		c.batch(ctx, line)
+		return
+	}
+	m, errResp := decodeMessage(line)
+	if errResp != nil {
+		c.out.send(errResp)
+		return
+	}
+	if m == nil { // a response from the client
+		return
+	}
+	if !m.isRequest() {
+		c.ss.notification(m)
+		return
+	}
+	call, errResp := c.ss.start(ctx, m)
+	if errResp != nil {
+		c.out.send(errResp)
+		return
+	}
+	if !async(m.method) {
+		c.out.send(c.ss.run(call))
+		return
+	}
+	if !c.begin() {
+		c.ss.finish(call)
+		return
+	}
+	go func() {
+		defer c.calls.Done()
+		if resp := c.ss.run(call); resp != nil {
+			c.out.send(resp)
+		}
+	}()
+}
+
+// batch answers a JSON-RPC batch (protocol revisions before 2025-06-18
+// allow them) with one array holding a response per request.
+func (c *stdioConn) batch(ctx context.Context, line []byte) {
+	v, err := parseValue(line)
+	if err != nil {
+		c.out.send(errorResponse(nullID, CodeParseError, "parse error: "+err.Error()))
+		return
+	}
+	if len(v.elems) == 0 {
+		c.out.send(errorResponse(nullID, CodeInvalidRequest, "invalid request: empty batch"))
+		return
+	}
+	if !c.begin() {
+		return
+	}
+	responses := make([][]byte, len(v.elems))
+	var wg sync.WaitGroup
+	for i := range v.elems {
+		m, errResp := messageFromValue(&v.elems[i])
+		switch {
+		case errResp != nil:
+			responses[i] = errResp
+		case m == nil:
+		case !m.isRequest():
+			c.ss.notification(m)
+		default:
+			call, errResp := c.ss.start(ctx, m)
+			if errResp != nil {
+				responses[i] = errResp
+				continue
+			}
+			wg.Go(func() { responses[i] = c.ss.run(call) })
+		}
+	}
+	go func() {
+		defer c.calls.Done()
+		wg.Wait()
+		var b []byte
+		for _, r := range responses {
+			if r == nil {
+				continue
+			}
+			if b == nil {
+				b = append(b, '[')
+			} else {
+				b = append(b, ',')
+			}
+			b = append(b, r...)
+		}
+		if b != nil {
+			c.out.send(append(b, ']'))
+		}
+	}()
+}
+
+// lineReader splits input into lines without ever holding more than limit
+// bytes of one line.
+type lineReader struct {
+	r     *bufio.Reader
+	limit int
+}
+
+// next returns the next line with surrounding whitespace trimmed, and its
+// full size. A line longer than the limit is consumed and returned empty,
+// with its size.
+func (lr *lineReader) next() (line []byte, size int, err error) {
+	for {
+		frag, err := lr.r.ReadSlice('\n')
+		size += len(frag)
+		if size <= lr.limit {
+			line = append(line, frag...)
+		} else {
+			line = nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimSpace(line), size, err
+	}
+}
+
+// lineWriter writes whole lines from a single goroutine, flushing when no
+// more are queued.
+type lineWriter struct {
+	ch     chan []byte
+	done   chan struct{}
+	onFail func()
+
+	mu      sync.RWMutex
+	closed  bool
+	failErr error
+}
+
+func newLineWriter(w io.Writer, onFail func()) *lineWriter {
+	lw := &lineWriter{ch: make(chan []byte, 64), done: make(chan struct{}), onFail: onFail}
+	go lw.loop(bufio.NewWriterSize(w, 64<<10))
+	return lw
+}
+
+func (lw *lineWriter) loop(bw *bufio.Writer) {
+	defer close(lw.done)
+	var failed error
+	for msg := range lw.ch {
+		if failed != nil {
+			continue // drain so that senders never block
+		}
+		bw.Write(msg)
+		bw.WriteByte('\n')
+		if len(lw.ch) == 0 {
+			if err := bw.Flush(); err != nil {
+				failed = err
+				lw.mu.Lock()
+				lw.failErr = fmt.Errorf("writing: %w", err)
+				lw.mu.Unlock()
+				lw.onFail()
+			}
+		}
+	}
+	if failed == nil {
+		if err := bw.Flush(); err != nil {
+			lw.mu.Lock()
+			lw.failErr = fmt.Errorf("writing: %w", err)
+			lw.mu.Unlock()
+		}
+	}
+}
+
+// send queues one line; it drops the line after close.
+func (lw *lineWriter) send(msg []byte) {
+	lw.mu.RLock()
+	defer lw.mu.RUnlock()
+	if !lw.closed {
+		lw.ch <- msg
+	}
+}
+
+func (lw *lineWriter) err() error {
+	lw.mu.RLock()
+	defer lw.mu.RUnlock()
+	return lw.failErr
+}
+
+// close writes what is queued and reports the first write error.
+func (lw *lineWriter) close() error {
+	lw.mu.Lock()
+	if !lw.closed {
+		lw.closed = true
+		close(lw.ch)
+	}
+	lw.mu.Unlock()
+	<-lw.done
+	return lw.err()
+}
