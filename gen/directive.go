@@ -1,0 +1,310 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The directives mcpgen reads. Like //go: directives they have no space
+// after the slashes, so gofmt keeps them at the end of a doc comment and
+// (*ast.CommentGroup).Text leaves them out of the description.
+const (
+	directiveTool   = "tool"   // //mcp:tool [name] [option...]
+	directiveServer = "server" // //mcp:server [option...]
+)
+
+// An arg is one argument of a directive: a bare word, a key=value pair,
+// or (for a name) a quoted string.
+type arg struct {
+	key    string // empty for a positional argument
+	value  string
+	hasVal bool      // key=value rather than a bare key
+	pos    token.Pos // start of the argument
+	valPos token.Pos // start of the value
+}
+
+// parseArgs splits a directive's arguments. A value may be a bare word or
+// a Go string literal, so title="Create a ticket" keeps its spaces; the
+// positions let diagnostics point at the exact argument.
+func parseArgs(d ast.Directive) ([]arg, error) {
+	var args []arg
+	s := d.Args
+	for i := 0; i < len(s); {
+		if unicode.IsSpace(rune(s[i])) {
+			i++
+			continue
+		}
+		a := arg{pos: d.ArgsPos + token.Pos(i)}
+		if s[i] == '"' || s[i] == '`' {
+			v, n, err := quoted(s[i:])
+			if err != nil {
+				return nil, &posError{a.pos, err}
+			}
+			a.value, a.valPos = v, a.pos
+			args = append(args, a)
+			i += n
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != '=' && !unicode.IsSpace(rune(s[j])) {
+			j++
+		}
+		if j < len(s) && s[j] == '=' {
+			a.key, a.hasVal = s[i:j], true
+			j++
+			a.valPos = d.ArgsPos + token.Pos(j)
+			if j < len(s) && (s[j] == '"' || s[j] == '`') {
+				v, n, err := quoted(s[j:])
+				if err != nil {
+					return nil, &posError{a.valPos, err}
+				}
+				a.value = v
+				j += n
+			} else {
+				k := j
+				for k < len(s) && !unicode.IsSpace(rune(s[k])) {
+					k++
+				}
+				a.value = s[j:k]
+				j = k
+			}
+			if j < len(s) && !unicode.IsSpace(rune(s[j])) {
+				return nil, &posError{d.ArgsPos + token.Pos(j), fmt.Errorf("missing space after %s=…", a.key)}
+			}
+		} else {
+			a.value, a.valPos = s[i:j], a.pos
+		}
+		args = append(args, a)
+		i = j
+	}
+	return args, nil
+}
+
+func quoted(s string) (value string, n int, err error) {
+	lit, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", 0, fmt.Errorf("unterminated or malformed quoted string")
+	}
+	v, err := strconv.Unquote(lit)
+	if err != nil {
+		return "", 0, err
+	}
+	return v, len(lit), nil
+}
+
+// posError is an error at a position.
+type posError struct {
+	pos token.Pos
+	err error
+}
+
+func (e *posError) Error() string { return e.err.Error() }
+
+// toolOptions are the settings of one //mcp:tool directive.
+type toolOptions struct {
+	name       string
+	namePos    token.Pos
+	title      string
+	readOnly   *bool
+	destruct   *bool
+	idempotent *bool
+	openWorld  *bool
+	searchHint string
+	alwaysLoad bool
+	timeout    time.Duration
+}
+
+// boolOption describes a directive option that is a flag.
+type boolOption struct {
+	name string
+	dst  func(o *toolOptions) **bool
+}
+
+var toolBoolOptions = []boolOption{
+	{"readOnly", func(o *toolOptions) **bool { return &o.readOnly }},
+	{"destructive", func(o *toolOptions) **bool { return &o.destruct }},
+	{"idempotent", func(o *toolOptions) **bool { return &o.idempotent }},
+	{"openWorld", func(o *toolOptions) **bool { return &o.openWorld }},
+}
+
+// toolOptionNames lists every option, for error messages.
+const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout"
+
+// parseToolDirective reads the options of //mcp:tool. Option names are
+// matched without regard to case.
+func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
+	var o toolOptions
+	args, err := parseArgs(d)
+	if err != nil {
+		pe := err.(*posError)
+		ds.errorf(pe.pos, "//mcp:tool: %v", pe.err)
+		return o, false
+	}
+	ok := true
+	for i, a := range args {
+		if a.key == "" {
+			if i == 0 && !isBoolOption(a.value) {
+				o.name, o.namePos = a.value, a.valPos
+				continue
+			}
+			if bo := findBoolOption(a.value); bo != nil {
+				*bo.dst(&o) = new(true)
+				continue
+			}
+			if strings.EqualFold(a.value, "alwaysLoad") {
+				o.alwaysLoad = true
+				continue
+			}
+			ds.errorf(a.pos, "//mcp:tool: unexpected argument %q: the tool name comes first; options are key=value (%s)", a.value, toolOptionNames)
+			ok = false
+			continue
+		}
+		if !a.hasVal || a.value == "" && !strings.EqualFold(a.key, "title") {
+			ds.errorf(a.valPos, "//mcp:tool: %s= needs a value", a.key)
+			ok = false
+			continue
+		}
+		switch key := strings.ToLower(a.key); {
+		case key == "name":
+			o.name, o.namePos = a.value, a.valPos
+		case key == "title":
+			o.title = a.value
+		case key == "searchhint":
+			o.searchHint = a.value
+		case key == "alwaysload":
+			b, err := strconv.ParseBool(a.value)
+			if err != nil {
+				ds.errorf(a.valPos, "//mcp:tool: alwaysLoad=%s: want true or false", a.value)
+				ok = false
+			}
+			o.alwaysLoad = b
+		case key == "timeout":
+			t, err := time.ParseDuration(a.value)
+			if err != nil || t <= 0 {
+				ds.errorf(a.valPos, "//mcp:tool: timeout=%s: want a positive duration such as 30s or 2m", a.value)
+				ok = false
+			}
+			o.timeout = t
+		case findBoolOption(key) != nil:
+			b, err := strconv.ParseBool(a.value)
+			if err != nil {
+				ds.errorf(a.valPos, "//mcp:tool: %s=%s: want true or false", a.key, a.value)
+				ok = false
+			}
+			*findBoolOption(key).dst(&o) = new(b)
+		default:
+			ds.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
+			ok = false
+		}
+	}
+	return o, ok
+}
+
+func findBoolOption(name string) *boolOption {
+	for i := range toolBoolOptions {
+		if strings.EqualFold(toolBoolOptions[i].name, name) {
+			return &toolBoolOptions[i]
+		}
+	}
+	return nil
+}
+
+func isBoolOption(word string) bool {
+	return findBoolOption(word) != nil || strings.EqualFold(word, "alwaysLoad")
+}
+
+// serverOptions are the settings of the //mcp:server package directive.
+type serverOptions struct {
+	pos          token.Pos
+	name         string
+	version      string
+	title        string
+	instructions string
+	inline       bool
+}
+
+const serverOptionNames = "name, version, title, instructions, inline"
+
+func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool) {
+	o := serverOptions{pos: d.Slash}
+	args, err := parseArgs(d)
+	if err != nil {
+		pe := err.(*posError)
+		ds.errorf(pe.pos, "//mcp:server: %v", pe.err)
+		return o, false
+	}
+	ok := true
+	for _, a := range args {
+		key := strings.ToLower(a.key)
+		if a.key == "" {
+			key = strings.ToLower(a.value)
+			if key != "inline" {
+				ds.errorf(a.pos, "//mcp:server: unexpected argument %q: options are key=value (%s)", a.value, serverOptionNames)
+				ok = false
+				continue
+			}
+			a.value = "true"
+		}
+		switch key {
+		case "name":
+			o.name = a.value
+		case "version":
+			o.version = a.value
+		case "title":
+			o.title = a.value
+		case "instructions":
+			o.instructions = a.value
+		case "inline":
+			b, err := strconv.ParseBool(a.value)
+			if err != nil {
+				ds.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
+				ok = false
+			}
+			o.inline = b
+		default:
+			ds.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
+			ok = false
+		}
+	}
+	if o.name != "" && !validToolName(o.name) {
+		ds.errorf(o.pos, "//mcp:server: server name %q must match ^[a-zA-Z0-9_-]{1,64}$ (Claude Code's rule for names)", o.name)
+		ok = false
+	}
+	return o, ok
+}
+
+// validToolName reports whether name satisfies Claude Code's rule
+// ^[a-zA-Z0-9_-]{1,64}$.
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	return strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) < 0
+}
+
+// snakeCase turns a Go name into a tool name: CreateTicket → create_ticket,
+// GetHTTPStatus → get_http_status, ID2Name → id2_name.
+func snakeCase(name string) string {
+	runes := []rune(name)
+	var b strings.Builder
+	for i, r := range runes {
+		if unicode.IsUpper(r) {
+			prevLower := i > 0 && (unicode.IsLower(runes[i-1]) || unicode.IsDigit(runes[i-1]))
+			nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
+			if i > 0 && runes[i-1] != '_' && (prevLower || nextLower && unicode.IsUpper(runes[i-1])) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,456 @@
+package gen
+
+import (
+	"bytes"
+	"go/types"
+	"path"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// emit renders the generated file of a package.
+func emit(m *model) ([]byte, error) {
+	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name())}
+	e.f.HeaderComment(Header)
+	e.f.ImportName(runtimePath, "runtime")
+	e.locals = e.pickLocals()
+
+	e.f.Comment("The code below needs this version of the runtime package or a later one.")
+	e.f.Const().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
+	e.f.Line()
+	e.guards()
+	e.newServer()
+	e.register()
+	e.schemaConsts()
+
+	var buf bytes.Buffer
+	if err := e.f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+type emitter struct {
+	m      *model
+	f      *jen.File
+	locals locals
+	consts map[*tool][2]string // input and output schema constant names
+}
+
+// locals are the names the generated functions use for their own
+// variables, chosen so as not to shadow anything the package declares.
+type locals struct {
+	server, ctx, req, in, out, err string
+}
+
+func (e *emitter) pickLocals() locals {
+	free := func(name string) string {
+		for e.m.taken(name) || e.isReceiverParam(name) {
+			name += "_"
+		}
+		return name
+	}
+	return locals{server: free("s"), ctx: free("ctx"), req: free("req"), in: free("in"), out: free("out"), err: free("err")}
+}
+
+func (e *emitter) isReceiverParam(name string) bool {
+	for _, r := range e.m.receivers {
+		if r.param == name {
+			return true
+		}
+	}
+	return false
+}
+
+// guards emits one assignment per tool that stops compiling when the
+// function's signature changes, next to a comment saying what to do:
+//
+//	var (
+//		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
+//	)
+func (e *emitter) guards() {
+	e.f.Comment("A compile error here means that a tool function's signature changed")
+	e.f.Comment("after this file was generated: re-run go generate.")
+	e.f.Var().DefsFunc(func(g *jen.Group) {
+		for _, t := range e.m.tools {
+			sig := t.fn.Type().(*types.Signature)
+			var params []jen.Code
+			fn := jen.Id(t.fn.Name())
+			if t.recv != nil {
+				recvType := e.typeCode(sig.Recv().Type())
+				params = append(params, recvType)
+				fn = jen.Parens(e.typeCode(sig.Recv().Type())).Dot(t.fn.Name())
+			}
+			for i := range sig.Params().Len() {
+				params = append(params, e.typeCode(sig.Params().At(i).Type()))
+			}
+			var results []jen.Code
+			for i := range sig.Results().Len() {
+				results = append(results, e.typeCode(sig.Results().At(i).Type()))
+			}
+			g.Id("_").Func().Params(params...).Params(results...).Op("=").Add(fn)
+		}
+	})
+	e.f.Line()
+}
+
+// receiverParams are the receivers Register and NewServer take.
+func (e *emitter) receiverParams() []jen.Code {
+	var ps []jen.Code
+	for _, r := range e.m.receivers {
+		t := jen.Qual(e.m.pkg.Path(), r.named.Obj().Name())
+		if r.pointer {
+			t = jen.Op("*").Add(t)
+		}
+		ps = append(ps, jen.Id(r.param).Add(t))
+	}
+	return ps
+}
+
+// newServer emits:
+//
+//	// NewServer returns a server named "cci" that serves the tools of this
+//	// package: create_ticket.
+//	func NewServer() *runtime.Server {
+//		s := &runtime.Server{Name: "cci", Version: "1.0.0"}
+//		Register(s)
+//		return s
+//	}
+func (e *emitter) newServer() {
+	m, l := e.m, e.locals
+	so := m.server
+	fields := jen.Dict{jen.Id("Name"): jen.Lit(e.serverName())}
+	if so.version != "" {
+		fields[jen.Id("Version")] = jen.Lit(so.version)
+	}
+	if so.title != "" {
+		fields[jen.Id("Title")] = jen.Lit(so.title)
+	}
+	if so.instructions != "" {
+		fields[jen.Id("Instructions")] = jen.Lit(so.instructions)
+	}
+	args := []jen.Code{jen.Id(l.server)}
+	for _, r := range m.receivers {
+		args = append(args, jen.Id(r.param))
+	}
+	e.f.Commentf("NewServer returns a server named %q that serves the tools of this", e.serverName())
+	e.f.Comment("package: " + e.toolList() + ".")
+	e.f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Qual(runtimePath, "Server").Block(
+		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields),
+		jen.Id("Register").Call(args...),
+		jen.Return(jen.Id(l.server)),
+	)
+	e.f.Line()
+}
+
+// serverName is the //mcp:server name, or else the last element of the
+// package path (the directory name, which is more telling than "main").
+func (e *emitter) serverName() string {
+	if e.m.server.name != "" {
+		return e.m.server.name
+	}
+	return defaultServerName(e.m.pkg.Path())
+}
+
+func defaultServerName(pkgPath string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, path.Base(pkgPath))
+}
+
+func (e *emitter) toolList() string {
+	names := make([]string, len(e.m.tools))
+	for i, t := range e.m.tools {
+		names[i] = t.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// register emits Register, one AddTool per tool.
+func (e *emitter) register() {
+	l := e.locals
+	e.consts = map[*tool][2]string{}
+	used := map[string]bool{}
+	for _, t := range e.m.tools {
+		base := lowerCamel(t.name)
+		in := e.constName(base+"InputSchema", used)
+		out := ""
+		if t.outputSchema != "" {
+			out = e.constName(base+"OutputSchema", used)
+		}
+		e.consts[t] = [2]string{in, out}
+	}
+	params := append([]jen.Code{jen.Id(l.server).Op("*").Qual(runtimePath, "Server")}, e.receiverParams()...)
+	e.f.Comment("Register adds the tools of this package to " + l.server + ".")
+	e.f.Func().Id("Register").Params(params...).BlockFunc(func(g *jen.Group) {
+		for _, t := range e.m.tools {
+			g.Id(l.server).Dot("AddTool").Call(jen.Op("&").Qual(runtimePath, "Tool").Values(e.toolFields(t)...))
+		}
+	})
+	e.f.Line()
+}
+
+func (e *emitter) constName(name string, used map[string]bool) string {
+	for e.m.taken(name) || used[name] {
+		name += "_"
+	}
+	used[name] = true
+	return name
+}
+
+// toolFields are the fields of one runtime.Tool literal, in the order a
+// reader expects: what the tool is, then how it runs.
+func (e *emitter) toolFields(t *tool) []jen.Code {
+	field := func(name string, v jen.Code) jen.Code {
+		return jen.Line().Id(name).Op(":").Add(v)
+	}
+	fs := []jen.Code{field("Name", jen.Lit(t.name))}
+	if t.opts.title != "" {
+		fs = append(fs, field("Title", jen.Lit(t.opts.title)))
+	}
+	if t.description != "" {
+		fs = append(fs, field("Description", jen.Lit(t.description)))
+	}
+	consts := e.consts[t]
+	fs = append(fs, field("InputSchema", jen.Id(consts[0])))
+	if consts[1] != "" {
+		fs = append(fs, field("OutputSchema", jen.Id(consts[1])))
+	}
+	if ann := e.annotations(t); ann != nil {
+		fs = append(fs, field("Annotations", ann))
+	}
+	if t.opts.searchHint != "" {
+		fs = append(fs, field("SearchHint", jen.Lit(t.opts.searchHint)))
+	}
+	if t.opts.alwaysLoad {
+		fs = append(fs, field("AlwaysLoad", jen.True()))
+	}
+	if t.opts.timeout > 0 {
+		n, unit := durationUnit(t.opts.timeout)
+		fs = append(fs, field("Timeout", jen.Lit(int(n)).Op("*").Qual("time", unit)))
+	}
+	fs = append(fs, field("Handler", e.handler(t)), jen.Line())
+	return fs
+}
+
+// annotations emits &runtime.Annotations{ReadOnlyHint: new(true), …}, or
+// nil when the directive sets no hint.
+func (e *emitter) annotations(t *tool) jen.Code {
+	var fs []jen.Code
+	for _, h := range []struct {
+		name string
+		v    *bool
+	}{
+		{"ReadOnlyHint", t.opts.readOnly},
+		{"DestructiveHint", t.opts.destruct},
+		{"IdempotentHint", t.opts.idempotent},
+		{"OpenWorldHint", t.opts.openWorld},
+	} {
+		if h.v != nil {
+			fs = append(fs, jen.Id(h.name).Op(":").New(jen.Lit(*h.v)))
+		}
+	}
+	if fs == nil {
+		return nil
+	}
+	return jen.Op("&").Qual(runtimePath, "Annotations").Values(fs...)
+}
+
+// handler emits the adapter from runtime.Tool's handler to the user's
+// function:
+//
+//	func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+//		var in CreateTicketInput
+//		if err := req.Bind(&in); err != nil {
+//			return nil, err
+//		}
+//		out, err := CreateTicket(ctx, in)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return runtime.TextResult(out), nil
+//	}
+func (e *emitter) handler(t *tool) jen.Code {
+	l := e.locals
+	var body []jen.Code
+	var args []jen.Code
+	if t.hasCtx {
+		args = append(args, jen.Id(l.ctx))
+	}
+	if t.input != nil {
+		elem, isPtr := t.input, false
+		if p, ok := types.Unalias(t.input).(*types.Pointer); ok {
+			elem, isPtr = p.Elem(), true
+		}
+		body = append(body,
+			jen.Var().Id(l.in).Add(e.typeCode(elem)),
+			jen.If(jen.Id(l.err).Op(":=").Id(l.req).Dot("Bind").Call(jen.Op("&").Id(l.in)), jen.Id(l.err).Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Id(l.err)),
+			),
+		)
+		if isPtr {
+			args = append(args, jen.Op("&").Id(l.in))
+		} else {
+			args = append(args, jen.Id(l.in))
+		}
+	}
+	call := jen.Id(t.fn.Name()).Call(args...)
+	if t.recv != nil {
+		call = jen.Id(t.recv.param).Dot(t.fn.Name()).Call(args...)
+	}
+	errCheck := jen.If(jen.Id(l.err).Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id(l.err)))
+	if t.out == outNone {
+		body = append(body,
+			jen.If(jen.Id(l.err).Op(":=").Add(call), jen.Id(l.err).Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id(l.err))),
+			jen.Return(jen.Op("&").Qual(runtimePath, "Result").Values(), jen.Nil()),
+		)
+	} else {
+		body = append(body, jen.List(jen.Id(l.out), jen.Id(l.err)).Op(":=").Add(call), errCheck)
+		out := jen.Id(l.out)
+		switch t.out {
+		case outText:
+			if b, ok := types.Unalias(t.output).(*types.Basic); !ok || b.Kind() != types.String {
+				out = jen.String().Call(out) // a named string type
+			}
+			body = append(body, jen.Return(jen.Qual(runtimePath, "TextResult").Call(out), jen.Nil()))
+		case outStructured:
+			body = append(body, jen.Return(jen.Qual(runtimePath, "StructuredResult").Call(out)))
+		case outValue:
+			body = append(body, jen.Return(jen.Qual(runtimePath, "StructuredValue").Call(out)))
+		case outResult:
+			if _, ok := types.Unalias(t.output).(*types.Pointer); !ok {
+				out = jen.Op("&").Id(l.out)
+			}
+			body = append(body, jen.Return(out, jen.Nil()))
+		}
+	}
+	return jen.Func().Params(
+		jen.Id(l.ctx).Qual("context", "Context"),
+		jen.Id(l.req).Op("*").Qual(runtimePath, "Request"),
+	).Params(jen.Op("*").Qual(runtimePath, "Result"), jen.Error()).Block(body...)
+}
+
+// schemaConsts emits each schema as a readable constant.
+func (e *emitter) schemaConsts() {
+	for _, t := range e.m.tools {
+		consts := e.consts[t]
+		e.f.Commentf("%s is the JSON Schema of the arguments of %s.", consts[0], t.name)
+		e.f.Const().Id(consts[0]).Op("=").Add(stringLit(t.inputSchema))
+		e.f.Line()
+		if consts[1] != "" {
+			e.f.Commentf("%s is the JSON Schema of the structured results of %s.", consts[1], t.name)
+			e.f.Const().Id(consts[1]).Op("=").Add(stringLit(t.outputSchema))
+			e.f.Line()
+		}
+	}
+}
+
+// stringLit writes s as a raw string literal when it can be one, so the
+// schema reads as JSON; otherwise as quoted lines joined with +.
+func stringLit(s string) jen.Code {
+	if !strings.ContainsAny(s, "`\r") {
+		return jen.Op("`" + s + "`")
+	}
+	lines := strings.SplitAfter(s, "\n")
+	var parts []jen.Code
+	for i, line := range lines {
+		if i > 0 {
+			parts = append(parts, jen.Op("+").Line())
+		}
+		parts = append(parts, jen.Lit(line))
+	}
+	return jen.Add(parts...)
+}
+
+// typeCode writes a type as Go source, qualifying names by package so that
+// jennifer manages the imports.
+func (e *emitter) typeCode(t types.Type) jen.Code {
+	switch t := t.(type) {
+	case *types.Alias:
+		return e.objCode(t.Obj())
+	case *types.Named:
+		c := e.objCode(t.Obj())
+		if args := t.TypeArgs(); args.Len() > 0 {
+			var ts []jen.Code
+			for i := range args.Len() {
+				ts = append(ts, e.typeCode(args.At(i)))
+			}
+			c = c.Types(ts...)
+		}
+		return c
+	case *types.Basic:
+		return jen.Id(t.Name())
+	case *types.Pointer:
+		return jen.Op("*").Add(e.typeCode(t.Elem()))
+	case *types.Slice:
+		return jen.Index().Add(e.typeCode(t.Elem()))
+	case *types.Array:
+		return jen.Index(jen.Lit(int(t.Len()))).Add(e.typeCode(t.Elem()))
+	case *types.Map:
+		return jen.Map(e.typeCode(t.Key())).Add(e.typeCode(t.Elem()))
+	case *types.Interface:
+		if t.Empty() {
+			return jen.Any()
+		}
+	case *types.Struct:
+		var fields []jen.Code
+		for i := range t.NumFields() {
+			f := t.Field(i)
+			var fc *jen.Statement
+			if f.Embedded() {
+				fc = jen.Add(e.typeCode(f.Type()))
+			} else {
+				fc = jen.Id(f.Name()).Add(e.typeCode(f.Type()))
+			}
+			if tag := t.Tag(i); tag != "" {
+				fc = fc.Op("`" + tag + "`")
+			}
+			fields = append(fields, fc)
+		}
+		return jen.Struct(fields...)
+	}
+	// Types that cannot occur in a valid tool signature; spelled out so a
+	// mistake shows up as a compile error in the generated file.
+	return jen.Id(types.TypeString(t, types.RelativeTo(e.m.pkg)))
+}
+
+func (e *emitter) objCode(obj *types.TypeName) *jen.Statement {
+	if obj.Pkg() == nil {
+		return jen.Id(obj.Name()) // error, any, comparable
+	}
+	if obj.Pkg() != e.m.pkg {
+		e.f.ImportName(obj.Pkg().Path(), obj.Pkg().Name())
+	}
+	return jen.Qual(obj.Pkg().Path(), obj.Name())
+}
+
+// lowerCamel turns a tool name into a Go identifier: create_ticket →
+// createTicket, get-item → getItem.
+func lowerCamel(name string) string {
+	var b strings.Builder
+	upper := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-':
+			upper = b.Len() > 0
+		case upper:
+			b.WriteRune(unicode.ToUpper(r))
+			upper = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s := b.String()
+	if s == "" || unicode.IsDigit(rune(s[0])) {
+		s = "tool" + strings.ToUpper(s[:min(1, len(s))]) + s[min(1, len(s)):]
+	}
+	if !unicode.IsLower(rune(s[0])) {
+		s = strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}

@@ -1,0 +1,429 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// runtimePath is the import path of the package generated code registers
+// into; it is the only place the path is spelled.
+const runtimePath = "github.com/mcpgen/mcpgen/runtime"
+
+// Limits that Claude Code applies to what it shows the model.
+const (
+	maxDescription  = 2048 // longer tool descriptions are truncated
+	maxQualifiedLen = 64   // mcp__<server>__<tool> is cut beyond this
+)
+
+// A model is everything emit needs for one package.
+type model struct {
+	pkg       *types.Package
+	server    serverOptions
+	tools     []*tool
+	receivers []*receiver
+	// names in the package scope that the generated file must not
+	// redeclare (it would not compile); emit picks other names for its
+	// own identifiers.
+	taken func(name string) bool
+}
+
+// A tool is one //mcp:tool function or method.
+type tool struct {
+	opts        toolOptions
+	name        string
+	description string
+	pos         token.Pos // the directive
+
+	fn     *types.Func
+	recv   *receiver // nil for a plain function
+	hasCtx bool
+	input  types.Type // nil when the tool takes no input; else a named struct or a pointer to one
+	output types.Type // nil when the function returns only error
+	out    outKind
+
+	inputSchema  string // indented JSON
+	outputSchema string // indented JSON, for structured outputs
+}
+
+// outKind says how a handler's result becomes a tools/call result.
+type outKind int
+
+const (
+	outNone       outKind = iota // error only: an empty result
+	outText                      // a string: one text block
+	outStructured                // a JSON object: structuredContent and a text block
+	outValue                     // another JSON value: structuredContent {"result": v}
+	outResult                    // *runtime.Result or runtime.Result: as returned
+	outUnsupported
+)
+
+// A receiver is a type whose methods are tools; Register takes a value of
+// it.
+type receiver struct {
+	named   *types.Named
+	pointer bool   // Register takes *T (some method has a pointer receiver)
+	param   string // parameter name in Register and NewServer
+}
+
+// buildModel finds the tools of a package and checks them. It returns nil
+// when the package has no mcpgen directives.
+func buildModel(lp *loadedPackage, ds *diagnostics) *model {
+	p := lp.pkg
+	var files []*ast.File
+	for _, f := range p.Syntax {
+		if p.Fset.Position(f.Package).Filename != lp.output || !lp.hadGenerated {
+			files = append(files, f)
+		}
+	}
+	m := &model{pkg: p.Types}
+	found := false
+	var funcs []*ast.FuncDecl
+	for _, f := range files {
+		attached := map[*ast.Comment]bool{}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveTool {
+					attached[c] = true
+					funcs = append(funcs, fd)
+				}
+			}
+		}
+		if f.Doc != nil {
+			for _, c := range f.Doc.List {
+				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveServer {
+					attached[c] = true
+					found = true
+					if m.server.pos.IsValid() {
+						ds.errorf(c.Slash, "//mcp:server appears more than once; the first is at %s", p.Fset.Position(m.server.pos))
+						continue
+					}
+					if o, ok := parseServerDirective(d, ds); ok {
+						m.server = o
+					} else {
+						m.server.pos = c.Slash
+					}
+				}
+			}
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				d, ok := ast.ParseDirective(c.Slash, c.Text)
+				if !ok || d.Tool != "mcp" || attached[c] {
+					continue
+				}
+				found = true
+				switch d.Name {
+				case directiveTool:
+					ds.errorf(c.Slash, "//mcp:tool must be in the doc comment of a function or method declaration")
+				case directiveServer:
+					ds.errorf(c.Slash, "//mcp:server must be in the package doc comment, directly above the package clause")
+				default:
+					ds.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool and //mcp:server)", d.Name)
+				}
+			}
+		}
+	}
+	if len(funcs) == 0 && !found {
+		return nil
+	}
+	ds.list = append(ds.list, lp.diags...)
+	if lp.broken {
+		return nil
+	}
+	m.taken = func(name string) bool {
+		obj := p.Types.Scope().Lookup(name)
+		return obj != nil && (!lp.hadGenerated || p.Fset.Position(obj.Pos()).Filename != lp.output)
+	}
+	for _, name := range generatedNames {
+		if m.taken(name) {
+			ds.errorf(p.Types.Scope().Lookup(name).Pos(), "%s is declared here, but mcpgen generates a function of that name: rename this one", name)
+		}
+	}
+	docs := newDocIndex(p.Fset, files, p.TypesInfo)
+	serverName := cmp(m.server.name, p.Name)
+	byName := map[string]*tool{}
+	for _, fd := range funcs {
+		t := buildTool(p.TypesInfo, fd, ds)
+		if t == nil {
+			continue
+		}
+		if prev := byName[t.name]; prev != nil {
+			ds.errorf(t.opts.namePos, "duplicate tool name %q; %s already declares it", t.name, p.Fset.Position(prev.pos))
+			continue
+		}
+		byName[t.name] = t
+		if q := "mcp__" + serverName + "__" + t.name; len(q) > maxQualifiedLen {
+			ds.warnf(t.pos, "Claude Code shows this tool as %s, %d characters; it cuts names beyond %d: shorten the tool or server name", q, len(q), maxQualifiedLen)
+		}
+		if t.recv != nil {
+			t.recv = m.receiver(t.recv)
+		}
+		sb := newSchemaBuilder(p.Fset, p.Types, docs, ds, m.server.inline)
+		if t.input != nil {
+			t.inputSchema = sb.root(t.input, fd.Type.Params.List[len(fd.Type.Params.List)-1].Type.Pos(), "input")
+		} else {
+			t.inputSchema = sb.emptyRoot()
+		}
+		if t.out == outStructured || t.out == outValue {
+			osb := newSchemaBuilder(p.Fset, p.Types, docs, ds, m.server.inline)
+			t.outputSchema = osb.output(t.output, fd.Type.Results.List[0].Type.Pos(), t.out == outValue)
+		}
+		m.tools = append(m.tools, t)
+	}
+	if len(m.tools) == 0 && !ds.hasErrors() {
+		ds.warnf(m.server.pos, "//mcp:server without any //mcp:tool function in the package")
+	}
+	return m
+}
+
+// receiver returns the model's receiver for r's type, adding it if new.
+func (m *model) receiver(r *receiver) *receiver {
+	for _, have := range m.receivers {
+		if have.named.Obj() == r.named.Obj() {
+			have.pointer = have.pointer || r.pointer
+			return have
+		}
+	}
+	r.param = paramName(r.named.Obj().Name())
+	for m.taken(r.param) || r.param == "s" || slices.ContainsFunc(m.receivers, func(o *receiver) bool { return o.param == r.param }) {
+		r.param += "_"
+	}
+	m.receivers = append(m.receivers, r)
+	return r
+}
+
+// paramName turns a type name into a parameter name: Store → store,
+// DBConn → dbConn.
+func paramName(typeName string) string {
+	r := []rune(typeName)
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) {
+		i++
+	}
+	if i > 1 && i < len(r) {
+		i-- // keep the first letter of the next word upper-case
+	}
+	name := strings.ToLower(string(r[:i])) + string(r[i:])
+	if token.IsKeyword(name) || types.Universe.Lookup(name) != nil {
+		name += "_"
+	}
+	return name
+}
+
+// buildTool checks a //mcp:tool function's directive and signature.
+func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
+	var dir ast.Directive
+	for _, c := range fd.Doc.List {
+		if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveTool {
+			if dir.Slash.IsValid() {
+				ds.errorf(c.Slash, "%s has more than one //mcp:tool directive", fd.Name.Name)
+				return nil
+			}
+			dir = d
+		}
+	}
+	opts, ok := parseToolDirective(dir, ds)
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		ds.errorf(fd.Name.Pos(), "cannot determine the type of %s", fd.Name.Name)
+		return nil
+	}
+	t := &tool{opts: opts, pos: dir.Slash, fn: fn, description: strings.TrimSpace(fd.Doc.Text())}
+	t.name = opts.name
+	if t.name == "" {
+		t.name = snakeCase(fd.Name.Name)
+		t.opts.namePos = dir.Slash
+	}
+	if !validToolName(t.name) {
+		ds.errorf(t.opts.namePos, "invalid tool name %q: Claude Code requires ^[a-zA-Z0-9_-]{1,64}$", t.name)
+		ok = false
+	}
+	if t.description == "" {
+		ds.warnf(fd.Name.Pos(), "tool %s has no description: write a doc comment on %s; the model reads it to decide when to call the tool", t.name, fd.Name.Name)
+	} else if n := len([]rune(t.description)); n > maxDescription {
+		ds.warnf(fd.Doc.Pos(), "the description of tool %s is %d characters; Claude Code truncates tool descriptions at %d", t.name, n, maxDescription)
+	}
+	if !checkSignature(t, fd, ds) || !ok {
+		return nil
+	}
+	return t
+}
+
+// checkSignature classifies the handler's parameters and results:
+// func([recv] [ctx context.Context,] [in In]) ([Out,] error).
+func checkSignature(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
+	sig := t.fn.Type().(*types.Signature)
+	ok := true
+	if sig.TypeParams().Len() > 0 {
+		ds.errorf(fd.Type.TypeParams.Pos(), "tool %s: a generic function cannot be a tool; wrap an instantiation of it in a plain function", t.name)
+		return false
+	}
+	if r := sig.Recv(); r != nil {
+		rt := r.Type()
+		ptr := false
+		if p, isPtr := rt.(*types.Pointer); isPtr {
+			rt, ptr = p.Elem(), true
+		}
+		named, _ := types.Unalias(rt).(*types.Named)
+		if named == nil || named.TypeParams().Len() > 0 {
+			ds.errorf(fd.Recv.Pos(), "tool %s: methods of generic types cannot be tools", t.name)
+			return false
+		}
+		t.recv = &receiver{named: named, pointer: ptr}
+	}
+	params := sig.Params()
+	fields := paramFields(fd.Type.Params)
+	i := 0
+	if params.Len() > 0 && isContext(params.At(0).Type()) {
+		t.hasCtx = true
+		i++
+	}
+	for j := i; j < params.Len(); j++ {
+		if isContext(params.At(j).Type()) {
+			ds.errorf(fields[j].Pos(), "tool %s: context.Context must be the first parameter", t.name)
+			return false
+		}
+	}
+	if sig.Variadic() {
+		ds.errorf(fields[params.Len()-1].Pos(), "tool %s: a variadic parameter cannot be a tool input; use a struct field holding a slice", t.name)
+		return false
+	}
+	if params.Len()-i > 1 {
+		ds.errorf(fields[i+1].Pos(), "tool %s takes too many parameters: a tool function takes an optional context.Context and at most one input struct", t.name)
+		return false
+	}
+	if params.Len()-i == 1 {
+		in := params.At(i).Type()
+		if !isStructInput(in) {
+			ds.errorf(fields[i].Pos(), "tool %s: the input parameter must be a named struct type or a pointer to one, not %s", t.name, typeString(in, t.fn.Pkg()))
+			ok = false
+		}
+		t.input = in
+	}
+	results := sig.Results()
+	resultPos := fd.Type.Func
+	if fd.Type.Results != nil {
+		resultPos = fd.Type.Results.Pos()
+	}
+	switch {
+	case results.Len() == 0 || results.Len() > 2 || !isError(results.At(results.Len()-1).Type()):
+		ds.errorf(resultPos, "tool %s must return (Out, error) or error, not %s", t.name, typeString(types.NewTuple(varsOf(results)...), t.fn.Pkg()))
+		return false
+	case results.Len() == 1:
+		t.out = outNone
+	default:
+		t.output = results.At(0).Type()
+		t.out = classifyOutput(t.output)
+		if t.out == outUnsupported {
+			ds.errorf(resultPos, "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.Result", t.name, typeString(t.output, t.fn.Pkg()))
+			return false
+		}
+	}
+	return ok
+}
+
+func varsOf(t *types.Tuple) []*types.Var {
+	vs := make([]*types.Var, t.Len())
+	for i := range vs {
+		vs[i] = t.At(i)
+	}
+	return vs
+}
+
+// paramFields returns one AST expression per parameter (a field can
+// declare several).
+func paramFields(fl *ast.FieldList) []ast.Node {
+	var out []ast.Node
+	for _, f := range fl.List {
+		n := max(len(f.Names), 1)
+		for j := 0; j < n; j++ {
+			if len(f.Names) > 0 {
+				out = append(out, f.Names[j])
+			} else {
+				out = append(out, f.Type)
+			}
+		}
+	}
+	return out
+}
+
+func classifyOutput(t types.Type) outKind {
+	if isRuntimeResult(t) {
+		return outResult
+	}
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return outText
+		}
+		return outValue
+	case *types.Struct, *types.Map:
+		return outStructured
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Struct); ok {
+			return outStructured
+		}
+		return outValue
+	case *types.Interface:
+		return outUnsupported
+	default:
+		return outValue
+	}
+}
+
+func isRuntimeResult(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == runtimePath && n.Obj().Name() == "Result"
+}
+
+func isStructInput(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	_, ok = n.Underlying().(*types.Struct)
+	return ok
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// typeString writes t as it is written in pkg.
+func typeString(t types.Type, pkg *types.Package) string {
+	return types.TypeString(t, types.RelativeTo(pkg))
+}
+
+// durationUnit splits d into a count of its largest exact unit, so that
+// emit can write 30 * time.Second rather than 30000000000.
+func durationUnit(d time.Duration) (n int64, unit string) {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
+		if d%u.d == 0 {
+			return int64(d / u.d), u.name
+		}
+	}
+	return int64(d), "Nanosecond"
+}

@@ -1,0 +1,636 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// A schemaBuilder derives the JSON Schema of one tool's input or output
+// from go/types, following the rules of encoding/json (which decides what
+// the JSON looks like) and the tag conventions of invopop/jsonschema. Where
+// mcpgen knows more than a reflection-based library can, it says so: doc
+// comments become descriptions and the constants of a named type become
+// its enum.
+//
+// Named struct types go into $defs and are referenced with $ref, unless
+// inline is set; a recursive type always needs a $defs entry.
+type schemaBuilder struct {
+	fset   *token.FileSet
+	pkg    *types.Package
+	docs   *docIndex
+	ds     *diagnostics
+	inline bool
+
+	defs     jsonschema.Definitions
+	defName  map[*types.TypeName]string // assigned $defs names
+	defOrder []*types.TypeName
+	pending  []*types.Named      // recursive types whose $defs entry is still to build
+	building []*types.TypeName   // named structs being expanded, outermost first
+	failed   map[any]bool        // types and fields already reported, to report each once
+}
+
+func newSchemaBuilder(fset *token.FileSet, pkg *types.Package, docs *docIndex, ds *diagnostics, inline bool) *schemaBuilder {
+	return &schemaBuilder{
+		fset: fset, pkg: pkg, docs: docs, ds: ds, inline: inline,
+		defs:    jsonschema.Definitions{},
+		defName: map[*types.TypeName]string{},
+		failed:  map[any]bool{},
+	}
+}
+
+// root returns the schema of a tool's input type t, a named struct or a
+// pointer to one, expanded at the root as MCP requires ("type":
+// "object").
+func (b *schemaBuilder) root(t types.Type, pos token.Pos, what string) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named := types.Unalias(t).(*types.Named)
+	s := b.expandNamed(named, typePath(named), pos)
+	return b.finish(s)
+}
+
+// emptyRoot is the input schema of a tool that takes no input.
+func (b *schemaBuilder) emptyRoot() string {
+	return b.finish(&jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema})
+}
+
+// output returns the schema of a tool's structured output. MCP requires
+// an object; any other value is wrapped as {"result": v}, which is what
+// runtime.StructuredValue sends.
+func (b *schemaBuilder) output(t types.Type, pos token.Pos, wrap bool) string {
+	var s *jsonschema.Schema
+	if p, ok := types.Unalias(t).(*types.Pointer); ok && !wrap {
+		t = p.Elem()
+	}
+	if named, ok := types.Unalias(t).(*types.Named); ok && !wrap && isStruct(named) {
+		s = b.expandNamed(named, typePath(named), pos)
+	} else {
+		s = b.schema(t, "output", pos)
+	}
+	if wrap {
+		props := jsonschema.NewProperties()
+		props.Set("result", s)
+		s = &jsonschema.Schema{Type: "object", Properties: props, Required: []string{"result"}, AdditionalProperties: jsonschema.FalseSchema}
+	}
+	return b.finish(s)
+}
+
+// finish adds the $defs that the schema refers to, builds the entries of
+// recursive types, and encodes the result.
+func (b *schemaBuilder) finish(s *jsonschema.Schema) string {
+	for len(b.pending) > 0 {
+		n := b.pending[0]
+		b.pending = b.pending[1:]
+		if _, done := b.defs[b.defName[n.Obj()]]; done {
+			continue
+		}
+		b.defs[b.defName[n.Obj()]] = b.expandNamed(n, typePath(n), n.Obj().Pos())
+	}
+	if len(b.defs) > 0 {
+		s.Definitions = b.defs
+	}
+	s.Version = jsonschema.Version
+	return encodeSchema(s)
+}
+
+// encodeSchema is the schema as indented JSON, with <, > and & left
+// readable (encoding/json escapes them for HTML).
+func encodeSchema(s *jsonschema.Schema) string {
+	compact, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("encoding schema: %v", err)) // invopop's Schema always encodes
+	}
+	var buf bytes.Buffer
+	json.Indent(&buf, unescapeHTML(compact), "", "  ")
+	return buf.String()
+}
+
+// unescapeHTML undoes encoding/json's HTML escaping of <, > and & inside
+// strings, leaving escaped backslashes alone.
+func unescapeHTML(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+5 < len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "003c":
+				out = append(out, '<')
+				i += 5
+				continue
+			case "003e":
+				out = append(out, '>')
+				i += 5
+				continue
+			case "0026":
+				out = append(out, '&')
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // any other escape, kept whole
+		i++
+	}
+	return out
+}
+
+// typePath names a type in diagnostics.
+func typePath(n *types.Named) string { return n.Obj().Name() }
+
+func (b *schemaBuilder) errorf(t types.Type, pos token.Pos, format string, args ...any) *jsonschema.Schema {
+	if t != nil {
+		if b.failed[t] {
+			return &jsonschema.Schema{}
+		}
+		b.failed[t] = true
+	}
+	b.ds.errorf(pos, format, args...)
+	return &jsonschema.Schema{}
+}
+
+// schema is the schema of a value of type t at path (for messages).
+func (b *schemaBuilder) schema(t types.Type, path string, pos token.Pos) *jsonschema.Schema {
+	t = types.Unalias(t)
+	if named, ok := t.(*types.Named); ok {
+		if s, ok := b.special(named, path, pos); ok {
+			return s
+		}
+		if b.customSchema(named, path, pos) {
+			return &jsonschema.Schema{}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return b.basic(t, u, path, pos)
+	case *types.Pointer:
+		return b.schema(u.Elem(), path, pos)
+	case *types.Slice:
+		if isByte(u.Elem()) {
+			return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
+		}
+		return &jsonschema.Schema{Type: "array", Items: b.schema(u.Elem(), path+"[]", pos)}
+	case *types.Array:
+		n := uint64(u.Len())
+		return &jsonschema.Schema{Type: "array", Items: b.schema(u.Elem(), path+"[]", pos), MinItems: &n, MaxItems: &n}
+	case *types.Map:
+		if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Info()&types.IsString == 0 {
+			return b.errorf(t, pos, "%s: unsupported map key type %s: only string keys map to JSON object names", path, typeString(u.Key(), b.pkg))
+		}
+		s := &jsonschema.Schema{Type: "object"}
+		if !isEmptyInterface(u.Elem()) {
+			s.AdditionalProperties = b.schema(u.Elem(), path+"[]", pos)
+		}
+		return s
+	case *types.Struct:
+		if named, ok := t.(*types.Named); ok {
+			return b.namedStruct(named, path, pos)
+		}
+		return b.structSchema(u, nil, path, pos)
+	case *types.Interface:
+		if u.Empty() {
+			return &jsonschema.Schema{} // any JSON value
+		}
+		return b.errorf(t, pos, "%s: unsupported type %s: an interface with methods has no JSON form; use a concrete type", path, typeString(t, b.pkg))
+	case *types.Chan:
+		return b.errorf(t, pos, "%s: unsupported type %s: channels cannot be encoded as JSON", path, typeString(t, b.pkg))
+	case *types.Signature:
+		return b.errorf(t, pos, "%s: unsupported type %s: functions cannot be encoded as JSON", path, typeString(t, b.pkg))
+	default:
+		return b.errorf(t, pos, "%s: unsupported type %s", path, typeString(t, b.pkg))
+	}
+}
+
+// special handles types whose JSON form is not what their Go structure
+// suggests.
+func (b *schemaBuilder) special(n *types.Named, path string, pos token.Pos) (*jsonschema.Schema, bool) {
+	obj := n.Obj()
+	if obj.Pkg() == nil {
+		return nil, false
+	}
+	switch obj.Pkg().Path() + "." + obj.Name() {
+	case "time.Time":
+		return &jsonschema.Schema{Type: "string", Format: "date-time"}, true
+	case "encoding/json.RawMessage":
+		return &jsonschema.Schema{}, true // any JSON value
+	case "encoding/json.Number":
+		return &jsonschema.Schema{Type: "number"}, true
+	case "net/url.URL":
+		return &jsonschema.Schema{Type: "string", Format: "uri"}, true
+	case "net.IP":
+		return &jsonschema.Schema{Type: "string", Format: "ipv4"}, true
+	}
+	if _, isBasic := n.Underlying().(*types.Basic); !isBasic && hasMethod(n, "UnmarshalText") && !hasMethod(n, "UnmarshalJSON") {
+		// encoding/json decodes a TextUnmarshaler from a JSON string.
+		return &jsonschema.Schema{Type: "string"}, true
+	}
+	if hasMethod(n, "UnmarshalJSON") && !b.failed[n] {
+		b.failed[n] = true
+		b.ds.warnf(pos, "%s: %s has its own UnmarshalJSON method; its schema follows its Go type, which may not be the JSON that method accepts", path, typeString(n, b.pkg))
+	}
+	return nil, false
+}
+
+// customSchema reports types that customise invopop/jsonschema's
+// reflection, which mcpgen cannot run.
+func (b *schemaBuilder) customSchema(n *types.Named, path string, pos token.Pos) bool {
+	for _, m := range []string{"JSONSchema", "JSONSchemaExtend", "JSONSchemaAlias", "JSONSchemaProperty"} {
+		if hasMethod(n, m) {
+			b.errorf(n, pos, "%s: %s has a %s method: mcpgen derives schemas at generate time and cannot call it; this is not supported yet (use struct tags instead)", path, typeString(n, b.pkg), m)
+			return true
+		}
+	}
+	return false
+}
+
+func hasMethod(t types.Type, name string) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := range ms.Len() {
+		if ms.At(i).Obj().Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func isByte(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Uint8
+}
+
+func isEmptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.Empty()
+}
+
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// basic is the schema of a boolean, number or string type; a named one
+// gets the values of its constants as its enum.
+func (b *schemaBuilder) basic(t types.Type, u *types.Basic, path string, pos token.Pos) *jsonschema.Schema {
+	info := u.Info()
+	var s *jsonschema.Schema
+	switch {
+	case info&types.IsBoolean != 0:
+		s = &jsonschema.Schema{Type: "boolean"}
+	case info&types.IsInteger != 0:
+		s = &jsonschema.Schema{Type: "integer"}
+		intBounds(s, u.Kind())
+	case info&types.IsFloat != 0:
+		s = &jsonschema.Schema{Type: "number"}
+	case info&types.IsString != 0:
+		s = &jsonschema.Schema{Type: "string"}
+	case info&types.IsComplex != 0:
+		return b.errorf(t, pos, "%s: unsupported type %s: complex numbers cannot be encoded as JSON", path, typeString(t, b.pkg))
+	default:
+		return b.errorf(t, pos, "%s: unsupported type %s", path, typeString(t, b.pkg))
+	}
+	if named, ok := t.(*types.Named); ok && info&(types.IsString|types.IsInteger) != 0 {
+		s.Enum = constValues(named)
+	}
+	return s
+}
+
+// intBounds adds the range of a sized integer type. The bounds of 64-bit
+// types are left out: they exceed what JSON numbers carry exactly, and
+// decoding already rejects values out of range.
+func intBounds(s *jsonschema.Schema, k types.BasicKind) {
+	var lo, hi int64
+	switch k {
+	case types.Int8:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case types.Int16:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case types.Int32:
+		lo, hi = math.MinInt32, math.MaxInt32
+	case types.Uint8:
+		lo, hi = 0, math.MaxUint8
+	case types.Uint16:
+		lo, hi = 0, math.MaxUint16
+	case types.Uint32:
+		lo, hi = 0, math.MaxUint32
+	case types.Uint, types.Uint64, types.Uintptr:
+		s.Minimum = "0"
+		return
+	default:
+		return
+	}
+	s.Minimum = json.Number(strconv.FormatInt(lo, 10))
+	s.Maximum = json.Number(strconv.FormatInt(hi, 10))
+}
+
+// constValues returns the values of the constants of type n declared in
+// n's package, in declaration order: the enum of the type.
+func constValues(n *types.Named) []any {
+	pkg := n.Obj().Pkg()
+	if pkg == nil {
+		return nil
+	}
+	var consts []*types.Const
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), n) {
+			consts = append(consts, c)
+		}
+	}
+	slices.SortStableFunc(consts, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
+	var vals []any
+	for _, c := range consts {
+		var v any
+		switch c.Val().Kind() {
+		case constant.String:
+			v = constant.StringVal(c.Val())
+		case constant.Int:
+			v = json.Number(c.Val().ExactString())
+		default:
+			continue
+		}
+		if !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// namedStruct is the schema of a property of named struct type: a $ref to
+// its $defs entry, or the struct inlined.
+func (b *schemaBuilder) namedStruct(n *types.Named, path string, pos token.Pos) *jsonschema.Schema {
+	obj := n.Obj()
+	if name, ok := b.defName[obj]; ok {
+		return &jsonschema.Schema{Ref: "#/$defs/" + name}
+	}
+	recursive := slices.Contains(b.building, obj)
+	if !b.inline || recursive {
+		name := b.assignDefName(n)
+		if recursive {
+			b.pending = append(b.pending, n) // built after the outer expansion ends
+		} else {
+			b.defs[name] = b.expandNamed(n, path, pos)
+		}
+		return &jsonschema.Schema{Ref: "#/$defs/" + name}
+	}
+	return b.expandNamed(n, path, pos)
+}
+
+// expandNamed builds the object schema of a named struct, described by
+// the type's doc comment.
+func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) *jsonschema.Schema {
+	b.building = append(b.building, n.Obj())
+	defer func() { b.building = b.building[:len(b.building)-1] }()
+	if b.customSchema(n, path, pos) {
+		return &jsonschema.Schema{}
+	}
+	s := b.structSchema(n.Underlying().(*types.Struct), n, path, pos)
+	s.Description = b.docs.typeDoc(n.Obj())
+	return s
+}
+
+// assignDefName picks the $defs name of n: its type name, qualified by
+// its package name when two types share a name.
+func (b *schemaBuilder) assignDefName(n *types.Named) string {
+	obj := n.Obj()
+	name := sanitizeDefName(types.TypeString(n, func(p *types.Package) string { return "" }))
+	if owner := b.nameOwner(name); owner != nil && owner != obj && obj.Pkg() != nil {
+		name = sanitizeDefName(obj.Pkg().Name() + "." + name)
+	}
+	for i := 2; b.nameOwner(name) != nil; i++ {
+		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
+	}
+	b.defName[obj] = name
+	b.defOrder = append(b.defOrder, obj)
+	return name
+}
+
+func (b *schemaBuilder) nameOwner(name string) *types.TypeName {
+	for _, obj := range b.defOrder {
+		if b.defName[obj] == name {
+			return obj
+		}
+	}
+	return nil
+}
+
+// sanitizeDefName keeps a $defs name usable in a $ref without escaping.
+func sanitizeDefName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, strings.TrimSuffix(s, "]"))
+}
+
+// structSchema is the object schema of a struct: one property per field
+// that encoding/json would read, in field order.
+func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path string, pos token.Pos) *jsonschema.Schema {
+	s := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           jsonschema.NewProperties(),
+		AdditionalProperties: jsonschema.FalseSchema,
+	}
+	for _, f := range b.jsonFields(st, named, path, pos) {
+		fpath := path + "." + f.v.Name()
+		fpos := f.v.Pos()
+		if !fpos.IsValid() {
+			fpos = pos
+		}
+		prop := b.schema(f.v.Type(), fpath, fpos)
+		if f.tags.quoted {
+			switch prop.Type {
+			case "integer", "number", "boolean":
+				prop = &jsonschema.Schema{Type: "string"} // encoding/json's ",string"
+			}
+		}
+		astField := b.astField(f.v)
+		if prop.Enum != nil && slices.ContainsFunc(f.tags.keywords, func(kv keyVal) bool { return kv.key == "enum" }) {
+			prop.Enum = nil // the tag's enum replaces the constants
+		}
+		if f.tags.free != "" {
+			b.ds.errorf(tagPos(astField, f.tags.free, fpos), "%s: jsonschema tag %q is not key=value: for a description write jsonschema:\"description=…\" or jsonschema_description:\"…\"", fpath, f.tags.free)
+		}
+		applyKeywords(prop, f.tags.keywords, func(kv keyVal, msg string) {
+			b.ds.errorf(tagPos(astField, kv.raw, fpos), "%s: jsonschema tag: %s", fpath, msg)
+		})
+		applyExtras(prop, f.tags.extras)
+		if f.tags.hasDesc && !hasKeyword(f.tags.keywords, "description") {
+			prop.Description = f.tags.desc
+		}
+		if prop.Description == "" {
+			prop.Description = b.docs.field(f.v)
+		}
+		if prop.Description == "" && prop.Ref == "" {
+			if n, ok := types.Unalias(derefType(f.v.Type())).(*types.Named); ok {
+				prop.Description = b.docs.typeDoc(n.Obj())
+			}
+		}
+		if f.tags.nullable {
+			prop = &jsonschema.Schema{OneOf: []*jsonschema.Schema{prop, {Type: "null"}}}
+		}
+		s.Properties.Set(f.name, prop)
+		if f.required() {
+			s.Required = append(s.Required, f.name)
+		}
+	}
+	return s
+}
+
+func hasKeyword(kws []keyVal, key string) bool {
+	return slices.ContainsFunc(kws, func(kv keyVal) bool { return kv.key == key })
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// astField finds the syntax of a field, for tag positions.
+func (b *schemaBuilder) astField(v *types.Var) *ast.Field {
+	fd, at := b.docs.file(v.Pos())
+	if fd == nil {
+		return nil
+	}
+	f := fd.fields[at]
+	if f != nil && f.Tag != nil && b.fset.File(f.Tag.Pos()) == nil {
+		return nil // parsed with another file set: positions would be wrong
+	}
+	return f
+}
+
+// A jsonField is a struct field as encoding/json sees it.
+type jsonField struct {
+	name   string
+	tagged bool
+	index  []int
+	v      *types.Var
+	tags   fieldTags
+}
+
+// required: a field is required unless it may be left out (omitempty,
+// omitzero) or absent in Go (a pointer); jsonschema:"required" insists.
+func (f *jsonField) required() bool {
+	if f.tags.required {
+		return true
+	}
+	_, ptr := types.Unalias(f.v.Type()).(*types.Pointer)
+	return !f.tags.omitEmpty && !ptr
+}
+
+// jsonFields lists the fields encoding/json decodes for a struct,
+// following its rules for embedded structs: breadth first, with a
+// shallower or tagged field hiding others of the same name, and a tie
+// hiding both (encoding/json's typeFields and dominantField).
+func (b *schemaBuilder) jsonFields(st *types.Struct, named *types.Named, path string, pos token.Pos) []jsonField {
+	type level struct {
+		st    *types.Struct
+		index []int
+		key   string
+	}
+	var fields []jsonField
+	rootKey := ""
+	if named != nil {
+		rootKey = types.TypeString(named, nil)
+	}
+	next := []level{{st: st, key: rootKey}}
+	count, nextCount := map[string]int{}, map[string]int{}
+	visited := map[string]bool{}
+	for len(next) > 0 {
+		current := next
+		next = nil
+		count, nextCount = nextCount, map[string]int{}
+		for _, lv := range current {
+			if visited[lv.key] {
+				continue
+			}
+			visited[lv.key] = true
+			for i := range lv.st.NumFields() {
+				v := lv.st.Field(i)
+				tags := parseTags(lv.st.Tag(i))
+				ft := types.Unalias(v.Type())
+				if p, ok := ft.(*types.Pointer); ok {
+					ft = types.Unalias(p.Elem())
+				}
+				if v.Embedded() {
+					if !v.Exported() && !isStruct(ft) {
+						continue
+					}
+				} else if !v.Exported() {
+					continue
+				}
+				if tags.skip {
+					continue
+				}
+				if tags.inline && !b.failed[v] {
+					b.failed[v] = true
+					b.ds.warnf(v.Pos(), "%s.%s: json:\",inline\" is not an encoding/json option: the field is decoded (and described) as a nested object; embed the struct to flatten it", path, v.Name())
+				}
+				index := append(slices.Clip(lv.index), i)
+				fst, isSt := ft.Underlying().(*types.Struct)
+				if tags.name != "" || !v.Embedded() || !isSt {
+					f := jsonField{name: tags.name, tagged: tags.name != "", index: index, v: v, tags: tags}
+					if f.name == "" {
+						f.name = v.Name()
+					}
+					fields = append(fields, f)
+					if count[lv.key] > 1 {
+						fields = append(fields, f) // so the tie below removes it
+					}
+					continue
+				}
+				key := types.TypeString(ft, nil)
+				nextCount[key]++
+				if nextCount[key] == 1 {
+					next = append(next, level{st: fst, index: index, key: key})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(fields, func(x, y jsonField) int {
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		if len(x.index) != len(y.index) {
+			return len(x.index) - len(y.index)
+		}
+		if x.tagged != y.tagged {
+			if x.tagged {
+				return -1
+			}
+			return 1
+		}
+		return slices.Compare(x.index, y.index)
+	})
+	var out []jsonField
+	for i := 0; i < len(fields); {
+		j := i + 1
+		for j < len(fields) && fields[j].name == fields[i].name {
+			j++
+		}
+		group := fields[i:j]
+		if len(group) == 1 || len(group[0].index) != len(group[1].index) || group[0].tagged != group[1].tagged {
+			out = append(out, group[0])
+		} else {
+			b.ds.warnf(pos, "%s: several embedded fields are named %q at the same depth; encoding/json ignores them all, and so does the schema", path, fields[i].name)
+		}
+		i = j
+	}
+	slices.SortFunc(out, func(x, y jsonField) int { return slices.Compare(x.index, y.index) })
+	return out
+}
