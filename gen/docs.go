@@ -18,28 +18,35 @@ type docIndex struct {
 	files map[string]*fileDocs // by file name
 }
 
-// fileDocs holds the comments of one file, keyed by the line and column
-// of the declared identifier.
+// fileDocs holds the comments of one file, keyed by the line and name of
+// the declared identifier. Export data keeps the line of a declaration but
+// not always its column, so the name tells apart declarations that share
+// a line.
 type fileDocs struct {
-	fields map[lineCol]*ast.Field
-	types  map[lineCol]string
+	fields map[lineName]*ast.Field
+	types  map[lineName]string
+	local  bool // the file belongs to the loaded package and its file set
 }
 
-type lineCol struct{ line, col int }
+type lineName struct {
+	line int
+	name string
+}
 
-func newDocIndex(fset *token.FileSet, files []*ast.File, _ *types.Info) *docIndex {
+func newDocIndex(fset *token.FileSet, files []*ast.File) *docIndex {
 	d := &docIndex{fset: fset, files: map[string]*fileDocs{}}
 	for _, f := range files {
-		d.files[fset.Position(f.Package).Filename] = indexFile(fset, f)
+		fd := indexFile(fset, f)
+		fd.local = true
+		d.files[fset.Position(f.Package).Filename] = fd
 	}
 	return d
 }
 
 func indexFile(fset *token.FileSet, f *ast.File) *fileDocs {
-	fd := &fileDocs{fields: map[lineCol]*ast.Field{}, types: map[lineCol]string{}}
-	at := func(pos token.Pos) lineCol {
-		p := fset.Position(pos)
-		return lineCol{p.Line, p.Column}
+	fd := &fileDocs{fields: map[lineName]*ast.Field{}, types: map[lineName]string{}}
+	at := func(id *ast.Ident) lineName {
+		return lineName{fset.Position(id.Pos()).Line, id.Name}
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -54,18 +61,18 @@ func indexFile(fset *token.FileSet, f *ast.File) *fileDocs {
 					doc = n.Doc
 				}
 				if text := commentText(doc); text != "" {
-					fd.types[at(ts.Name.Pos())] = text
+					fd.types[at(ts.Name)] = text
 				}
 			}
 		case *ast.StructType:
 			for _, field := range n.Fields.List {
 				if len(field.Names) == 0 {
 					if id := embeddedIdent(field.Type); id != nil {
-						fd.fields[at(id.Pos())] = field
+						fd.fields[at(id)] = field
 					}
 				}
 				for _, name := range field.Names {
-					fd.fields[at(name.Pos())] = field
+					fd.fields[at(name)] = field
 				}
 			}
 		}
@@ -103,10 +110,10 @@ func commentText(cg *ast.CommentGroup) string {
 	return strings.TrimSpace(cg.Text())
 }
 
-func (d *docIndex) file(pos token.Pos) (*fileDocs, lineCol) {
-	p := d.fset.Position(pos)
+func (d *docIndex) file(obj types.Object) (*fileDocs, lineName) {
+	p := d.fset.Position(obj.Pos())
 	if p.Filename == "" {
-		return nil, lineCol{}
+		return nil, lineName{}
 	}
 	fd, ok := d.files[p.Filename]
 	if !ok {
@@ -118,17 +125,23 @@ func (d *docIndex) file(pos token.Pos) (*fileDocs, lineCol) {
 		}
 		d.files[p.Filename] = fd
 	}
-	return fd, lineCol{p.Line, p.Column}
+	return fd, lineName{p.Line, obj.Name()}
 }
 
-// field returns the description of a struct field: its doc comment, or
-// else its line comment.
-func (d *docIndex) field(v *types.Var) string {
-	fd, at := d.file(v.Pos())
+// field returns the syntax of a struct field, and whether its positions
+// belong to the loaded file set (a field of another package was parsed on
+// its own, so its tag cannot be pointed at).
+func (d *docIndex) field(v *types.Var) (f *ast.Field, local bool) {
+	fd, at := d.file(v)
 	if fd == nil {
-		return ""
+		return nil, false
 	}
-	f := fd.fields[at]
+	return fd.fields[at], fd.local
+}
+
+// fieldDoc is the description of a struct field: its doc comment, or else
+// its line comment.
+func fieldDoc(f *ast.Field) string {
 	if f == nil {
 		return ""
 	}
@@ -140,7 +153,7 @@ func (d *docIndex) field(v *types.Var) string {
 
 // typeDoc returns the doc comment of a named type.
 func (d *docIndex) typeDoc(tn *types.TypeName) string {
-	fd, at := d.file(tn.Pos())
+	fd, at := d.file(tn)
 	if fd == nil {
 		return ""
 	}

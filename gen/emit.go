@@ -4,14 +4,42 @@ import (
 	"bytes"
 	"go/types"
 	"path"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
 )
 
-// emit renders the generated file of a package.
-func emit(m *model) ([]byte, error) {
+// emit renders the generated file of a package. The code does not depend
+// on the schemas, so it is rendered while they are built (formatting it is
+// the largest part of emitting); the schema constants are appended once
+// both are done.
+func emit(m *model, ds *diagnostics) ([]byte, error) {
+	var code bytes.Buffer
+	var e *emitter
+	var err error
+	rendered := make(chan struct{})
+	go func() {
+		defer close(rendered)
+		e, err = renderCode(m, &code)
+	}()
+	m.buildSchemas(ds)
+	<-rendered
+	if err != nil || ds.hasErrors() {
+		return nil, err
+	}
+	size := code.Len()
+	for _, t := range m.tools {
+		size += len(t.inputSchema) + len(t.outputSchema) + 256
+	}
+	code.Grow(size - code.Len())
+	e.schemaConsts(&code)
+	return code.Bytes(), nil
+}
+
+// renderCode renders everything but the schema constants.
+func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name())}
 	e.f.HeaderComment(Header)
 	e.f.ImportName(runtimePath, "runtime")
@@ -23,13 +51,7 @@ func emit(m *model) ([]byte, error) {
 	e.guards()
 	e.newServer()
 	e.register()
-	e.schemaConsts()
-
-	var buf bytes.Buffer
-	if err := e.f.Render(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return e, e.f.Render(buf)
 }
 
 type emitter struct {
@@ -42,7 +64,7 @@ type emitter struct {
 // locals are the names the generated functions use for their own
 // variables, chosen so as not to shadow anything the package declares.
 type locals struct {
-	server, ctx, req, in, out, err string
+	server, ctx, in, out, err string
 }
 
 func (e *emitter) pickLocals() locals {
@@ -52,7 +74,7 @@ func (e *emitter) pickLocals() locals {
 		}
 		return name
 	}
-	return locals{server: free("s"), ctx: free("ctx"), req: free("req"), in: free("in"), out: free("out"), err: free("err")}
+	return locals{server: free("s"), ctx: free("ctx"), in: free("in"), out: free("r"), err: free("err")}
 }
 
 func (e *emitter) isReceiverParam(name string) bool {
@@ -121,16 +143,18 @@ func (e *emitter) receiverParams() []jen.Code {
 func (e *emitter) newServer() {
 	m, l := e.m, e.locals
 	so := m.server
-	fields := jen.Dict{jen.Id("Name"): jen.Lit(e.serverName())}
+	field := func(name, v string) jen.Code { return jen.Line().Id(name).Op(":").Lit(v) }
+	fields := []jen.Code{field("Name", e.serverName())}
 	if so.version != "" {
-		fields[jen.Id("Version")] = jen.Lit(so.version)
+		fields = append(fields, field("Version", so.version))
 	}
 	if so.title != "" {
-		fields[jen.Id("Title")] = jen.Lit(so.title)
+		fields = append(fields, field("Title", so.title))
 	}
 	if so.instructions != "" {
-		fields[jen.Id("Instructions")] = jen.Lit(so.instructions)
+		fields = append(fields, field("Instructions", so.instructions))
 	}
+	fields = append(fields, jen.Line())
 	args := []jen.Code{jen.Id(l.server)}
 	for _, r := range m.receivers {
 		args = append(args, jen.Id(r.param))
@@ -138,7 +162,7 @@ func (e *emitter) newServer() {
 	e.f.Commentf("NewServer returns a server named %q that serves the tools of this", e.serverName())
 	e.f.Comment("package: " + e.toolList() + ".")
 	e.f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Qual(runtimePath, "Server").Block(
-		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields),
+		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields...),
 		jen.Id("Register").Call(args...),
 		jen.Return(jen.Id(l.server)),
 	)
@@ -180,7 +204,7 @@ func (e *emitter) register() {
 		base := lowerCamel(t.name)
 		in := e.constName(base+"InputSchema", used)
 		out := ""
-		if t.outputSchema != "" {
+		if t.hasOutputSchema() {
 			out = e.constName(base+"OutputSchema", used)
 		}
 		e.consts[t] = [2]string{in, out}
@@ -261,110 +285,123 @@ func (e *emitter) annotations(t *tool) jen.Code {
 	return jen.Op("&").Qual(runtimePath, "Annotations").Values(fs...)
 }
 
-// handler emits the adapter from runtime.Tool's handler to the user's
-// function:
+// handler emits the tool's handler: runtime.Handle adapts a function of
+// the shape func(context.Context, In) (Out, error) and converts its Out:
 //
-//	func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
-//		var in CreateTicketInput
-//		if err := req.Bind(&in); err != nil {
-//			return nil, err
-//		}
-//		out, err := CreateTicket(ctx, in)
-//		if err != nil {
-//			return nil, err
-//		}
-//		return runtime.TextResult(out), nil
-//	}
+//	runtime.Handle(CreateTicket, runtime.Text)
+//
+// A function of another shape (no context, no input, no Out) is first
+// adapted to that one by a function literal.
 func (e *emitter) handler(t *tool) jen.Code {
-	l := e.locals
-	var body []jen.Code
-	var args []jen.Code
-	if t.hasCtx {
-		args = append(args, jen.Id(l.ctx))
-	}
-	if t.input != nil {
-		elem, isPtr := t.input, false
-		if p, ok := types.Unalias(t.input).(*types.Pointer); ok {
-			elem, isPtr = p.Elem(), true
-		}
-		body = append(body,
-			jen.Var().Id(l.in).Add(e.typeCode(elem)),
-			jen.If(jen.Id(l.err).Op(":=").Id(l.req).Dot("Bind").Call(jen.Op("&").Id(l.in)), jen.Id(l.err).Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Id(l.err)),
-			),
-		)
-		if isPtr {
-			args = append(args, jen.Op("&").Id(l.in))
-		} else {
-			args = append(args, jen.Id(l.in))
-		}
-	}
-	call := jen.Id(t.fn.Name()).Call(args...)
+	var fn jen.Code
 	if t.recv != nil {
-		call = jen.Id(t.recv.param).Dot(t.fn.Name()).Call(args...)
-	}
-	errCheck := jen.If(jen.Id(l.err).Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id(l.err)))
-	if t.out == outNone {
-		body = append(body,
-			jen.If(jen.Id(l.err).Op(":=").Add(call), jen.Id(l.err).Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id(l.err))),
-			jen.Return(jen.Op("&").Qual(runtimePath, "Result").Values(), jen.Nil()),
-		)
+		fn = jen.Id(t.recv.param).Dot(t.fn.Name())
 	} else {
-		body = append(body, jen.List(jen.Id(l.out), jen.Id(l.err)).Op(":=").Add(call), errCheck)
-		out := jen.Id(l.out)
-		switch t.out {
-		case outText:
-			if b, ok := types.Unalias(t.output).(*types.Basic); !ok || b.Kind() != types.String {
-				out = jen.String().Call(out) // a named string type
-			}
-			body = append(body, jen.Return(jen.Qual(runtimePath, "TextResult").Call(out), jen.Nil()))
-		case outStructured:
-			body = append(body, jen.Return(jen.Qual(runtimePath, "StructuredResult").Call(out)))
-		case outValue:
-			body = append(body, jen.Return(jen.Qual(runtimePath, "StructuredValue").Call(out)))
-		case outResult:
-			if _, ok := types.Unalias(t.output).(*types.Pointer); !ok {
-				out = jen.Op("&").Id(l.out)
-			}
-			body = append(body, jen.Return(out, jen.Nil()))
-		}
+		fn = jen.Id(t.fn.Name())
 	}
-	return jen.Func().Params(
-		jen.Id(l.ctx).Qual("context", "Context"),
-		jen.Id(l.req).Op("*").Qual(runtimePath, "Request"),
-	).Params(jen.Op("*").Qual(runtimePath, "Result"), jen.Error()).Block(body...)
+	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
+		fn = e.adapter(t, fn)
+	}
+	return jen.Qual(runtimePath, "Handle").Call(fn, jen.Qual(runtimePath, converters[t.out]))
 }
 
-// schemaConsts emits each schema as a readable constant.
-func (e *emitter) schemaConsts() {
+// converters name the runtime function that turns each kind of Out into a
+// result.
+var converters = map[outKind]string{
+	outNone:       "Empty",
+	outText:       "Text",
+	outStructured: "Structured",
+	outValue:      "Wrapped",
+	outResult:     "Verbatim",
+}
+
+// adapter emits a function literal of the shape runtime.Handle takes that
+// calls fn:
+//
+//	func(ctx context.Context, _ struct{}) (struct{}, error) {
+//		return struct{}{}, Ping(ctx)
+//	}
+func (e *emitter) adapter(t *tool, fn jen.Code) jen.Code {
+	l := e.locals
+	ctxParam, inParam := jen.Id("_"), jen.Id("_")
+	var args []jen.Code
+	if t.hasCtx {
+		ctxParam = jen.Id(l.ctx)
+		args = append(args, jen.Id(l.ctx))
+	}
+	inType := jen.Struct()
+	if t.input != nil {
+		inParam = jen.Id(l.in)
+		inType = e.typeCode(t.input).(*jen.Statement)
+		args = append(args, jen.Id(l.in))
+	}
+	call := jen.Add(fn).Call(args...)
+	var outType jen.Code
+	var body []jen.Code
+	switch {
+	case t.out == outNone:
+		outType = jen.Struct()
+		body = []jen.Code{jen.Return(jen.Struct().Values(), call)}
+	case t.out == outResult && !isPointer(t.output):
+		outType = jen.Op("*").Qual(runtimePath, "Result")
+		body = []jen.Code{
+			jen.List(jen.Id(l.out), jen.Id(l.err)).Op(":=").Add(call),
+			jen.Return(jen.Op("&").Id(l.out), jen.Id(l.err)),
+		}
+	default:
+		outType = e.typeCode(t.output)
+		body = []jen.Code{jen.Return(call)}
+	}
+	return jen.Func().Params(
+		ctxParam.Qual("context", "Context"),
+		inParam.Add(inType),
+	).Params(outType, jen.Error()).Block(body...)
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
+}
+
+// schemaConsts appends each schema as a readable constant:
+//
+//	// createTicketInputSchema is the JSON Schema of the arguments of create_ticket.
+//	const createTicketInputSchema = `{
+//	  "type": "object",
+//	  …
+//	}`
+//
+// The constants are plain data in a form that gofmt leaves as it is, so
+// they are written after jennifer has rendered (and gofmt-formatted) the
+// code: formatting them would cost as much as formatting all the code.
+func (e *emitter) schemaConsts(buf *bytes.Buffer) {
 	for _, t := range e.m.tools {
 		consts := e.consts[t]
-		e.f.Commentf("%s is the JSON Schema of the arguments of %s.", consts[0], t.name)
-		e.f.Const().Id(consts[0]).Op("=").Add(stringLit(t.inputSchema))
-		e.f.Line()
+		writeConst(buf, consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
 		if consts[1] != "" {
-			e.f.Commentf("%s is the JSON Schema of the structured results of %s.", consts[1], t.name)
-			e.f.Const().Id(consts[1]).Op("=").Add(stringLit(t.outputSchema))
-			e.f.Line()
+			writeConst(buf, consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
 		}
 	}
+}
+
+func writeConst(buf *bytes.Buffer, name, doc, value string) {
+	buf.WriteString("\n// " + name + " " + doc + "\nconst " + name + " = ")
+	buf.WriteString(stringLit(value))
+	buf.WriteString("\n")
 }
 
 // stringLit writes s as a raw string literal when it can be one, so the
-// schema reads as JSON; otherwise as quoted lines joined with +.
-func stringLit(s string) jen.Code {
+// schema reads as JSON; otherwise as quoted lines joined with +, indented
+// as gofmt indents them.
+func stringLit(s string) string {
 	if !strings.ContainsAny(s, "`\r") {
-		return jen.Op("`" + s + "`")
+		return "`" + s + "`"
 	}
 	lines := strings.SplitAfter(s, "\n")
-	var parts []jen.Code
 	for i, line := range lines {
-		if i > 0 {
-			parts = append(parts, jen.Op("+").Line())
-		}
-		parts = append(parts, jen.Lit(line))
+		lines[i] = strconv.Quote(line)
 	}
-	return jen.Add(parts...)
+	return strings.Join(lines, " +\n\t")
 }
 
 // typeCode writes a type as Go source, qualifying names by package so that

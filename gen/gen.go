@@ -209,7 +209,7 @@ func generatePackage(lp *loadedPackage) *Result {
 	case m == nil:
 		res.Stale = lp.hadGenerated && len(ds.list) == 0
 	case !ds.hasErrors():
-		content, err := emit(m)
+		content, err := emit(m, ds)
 		if err != nil {
 			ds.errorf(token.NoPos, "internal error: %v", err)
 			break

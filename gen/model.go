@@ -4,8 +4,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
+	stdruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -30,6 +33,9 @@ type model struct {
 	// redeclare (it would not compile); emit picks other names for its
 	// own identifiers.
 	taken func(name string) bool
+
+	fset  *token.FileSet
+	index *index // shared by the schema builders
 }
 
 // A tool is one //mcp:tool function or method.
@@ -45,6 +51,9 @@ type tool struct {
 	input  types.Type // nil when the tool takes no input; else a named struct or a pointer to one
 	output types.Type // nil when the function returns only error
 	out    outKind
+
+	inputPos  token.Pos // the input parameter's type
+	outputPos token.Pos // the first result's type
 
 	inputSchema  string // indented JSON
 	outputSchema string // indented JSON, for structured outputs
@@ -103,7 +112,8 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 					attached[c] = true
 					found = true
 					if m.server.pos.IsValid() {
-						ds.errorf(c.Slash, "//mcp:server appears more than once; the first is at %s", p.Fset.Position(m.server.pos))
+						first := p.Fset.Position(m.server.pos)
+						ds.errorf(c.Slash, "//mcp:server appears more than once; the first is at %s:%d", filepath.Base(first.Filename), first.Line)
 						continue
 					}
 					if o, ok := parseServerDirective(d, ds); ok {
@@ -148,7 +158,7 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 			ds.errorf(p.Types.Scope().Lookup(name).Pos(), "%s is declared here, but mcpgen generates a function of that name: rename this one", name)
 		}
 	}
-	docs := newDocIndex(p.Fset, files, p.TypesInfo)
+	ix := newIndex(newDocIndex(p.Fset, files))
 	serverName := cmp(m.server.name, p.Name)
 	byName := map[string]*tool{}
 	for _, fd := range funcs {
@@ -157,7 +167,8 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 			continue
 		}
 		if prev := byName[t.name]; prev != nil {
-			ds.errorf(t.opts.namePos, "duplicate tool name %q; %s already declares it", t.name, p.Fset.Position(prev.pos))
+			prevPos := p.Fset.Position(prev.pos)
+			ds.errorf(t.opts.namePos, "duplicate tool name %q: %s:%d already declares it", t.name, filepath.Base(prevPos.Filename), prevPos.Line)
 			continue
 		}
 		byName[t.name] = t
@@ -167,22 +178,60 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		if t.recv != nil {
 			t.recv = m.receiver(t.recv)
 		}
-		sb := newSchemaBuilder(p.Fset, p.Types, docs, ds, m.server.inline)
 		if t.input != nil {
-			t.inputSchema = sb.root(t.input, fd.Type.Params.List[len(fd.Type.Params.List)-1].Type.Pos(), "input")
-		} else {
-			t.inputSchema = sb.emptyRoot()
+			t.inputPos = fd.Type.Params.List[len(fd.Type.Params.List)-1].Type.Pos()
 		}
-		if t.out == outStructured || t.out == outValue {
-			osb := newSchemaBuilder(p.Fset, p.Types, docs, ds, m.server.inline)
-			t.outputSchema = osb.output(t.output, fd.Type.Results.List[0].Type.Pos(), t.out == outValue)
+		if t.output != nil {
+			t.outputPos = fd.Type.Results.List[0].Type.Pos()
 		}
 		m.tools = append(m.tools, t)
 	}
+	m.fset, m.index = p.Fset, ix
 	if len(m.tools) == 0 && !ds.hasErrors() {
 		ds.warnf(m.server.pos, "//mcp:server without any //mcp:tool function in the package")
 	}
 	return m
+}
+
+// buildSchemas derives every tool's schemas. Tools are independent, so
+// they are shared among as many goroutines as there are processors; each
+// collects its own diagnostics, merged (and sorted) afterwards.
+func (m *model) buildSchemas(ds *diagnostics) {
+	fset, ix := m.fset, m.index
+	workers := min(stdruntime.GOMAXPROCS(0), len(m.tools))
+	found := make([]*diagnostics, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		found[w] = &diagnostics{fset: fset}
+		wg.Go(func() {
+			for i := w; i < len(m.tools); i += workers {
+				m.tools[i].buildSchemas(fset, m.pkg, ix, found[w], m.server.inline)
+			}
+		})
+	}
+	wg.Wait()
+	for _, f := range found {
+		ds.list = append(ds.list, f.list...)
+	}
+}
+
+func (t *tool) buildSchemas(fset *token.FileSet, pkg *types.Package, ix *index, ds *diagnostics, inline bool) {
+	sb := newSchemaBuilder(fset, pkg, ix, ds, inline)
+	if t.input != nil {
+		t.inputSchema = sb.root(t.input, t.inputPos, "input")
+	} else {
+		t.inputSchema = sb.emptyRoot()
+	}
+	if t.hasOutputSchema() {
+		osb := newSchemaBuilder(fset, pkg, ix, ds, inline)
+		t.outputSchema = osb.output(t.output, "result of "+t.fn.Name(), t.outputPos, t.out == outValue)
+	}
+}
+
+// hasOutputSchema reports whether the tool declares an outputSchema: it
+// does when its results are structured.
+func (t *tool) hasOutputSchema() bool {
+	return t.out == outStructured || t.out == outValue
 }
 
 // receiver returns the model's receiver for r's type, adding it if new.

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -28,21 +28,21 @@ import (
 type schemaBuilder struct {
 	fset   *token.FileSet
 	pkg    *types.Package
-	docs   *docIndex
+	ix     *index
 	ds     *diagnostics
 	inline bool
 
 	defs     jsonschema.Definitions
 	defName  map[*types.TypeName]string // assigned $defs names
 	defOrder []*types.TypeName
-	pending  []*types.Named      // recursive types whose $defs entry is still to build
-	building []*types.TypeName   // named structs being expanded, outermost first
-	failed   map[any]bool        // types and fields already reported, to report each once
+	pending  []*types.Named    // recursive types whose $defs entry is still to build
+	building []*types.TypeName // named structs being expanded, outermost first
+	failed   map[any]bool      // types and fields already reported, to report each once
 }
 
-func newSchemaBuilder(fset *token.FileSet, pkg *types.Package, docs *docIndex, ds *diagnostics, inline bool) *schemaBuilder {
+func newSchemaBuilder(fset *token.FileSet, pkg *types.Package, ix *index, ds *diagnostics, inline bool) *schemaBuilder {
 	return &schemaBuilder{
-		fset: fset, pkg: pkg, docs: docs, ds: ds, inline: inline,
+		fset: fset, pkg: pkg, ix: ix, ds: ds, inline: inline,
 		defs:    jsonschema.Definitions{},
 		defName: map[*types.TypeName]string{},
 		failed:  map[any]bool{},
@@ -69,7 +69,7 @@ func (b *schemaBuilder) emptyRoot() string {
 // output returns the schema of a tool's structured output. MCP requires
 // an object; any other value is wrapped as {"result": v}, which is what
 // runtime.StructuredValue sends.
-func (b *schemaBuilder) output(t types.Type, pos token.Pos, wrap bool) string {
+func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, wrap bool) string {
 	var s *jsonschema.Schema
 	if p, ok := types.Unalias(t).(*types.Pointer); ok && !wrap {
 		t = p.Elem()
@@ -77,7 +77,7 @@ func (b *schemaBuilder) output(t types.Type, pos token.Pos, wrap bool) string {
 	if named, ok := types.Unalias(t).(*types.Named); ok && !wrap && isStruct(named) {
 		s = b.expandNamed(named, typePath(named), pos)
 	} else {
-		s = b.schema(t, "output", pos)
+		s = b.schema(t, path, pos)
 	}
 	if wrap {
 		props := jsonschema.NewProperties()
@@ -103,49 +103,6 @@ func (b *schemaBuilder) finish(s *jsonschema.Schema) string {
 	}
 	s.Version = jsonschema.Version
 	return encodeSchema(s)
-}
-
-// encodeSchema is the schema as indented JSON, with <, > and & left
-// readable (encoding/json escapes them for HTML).
-func encodeSchema(s *jsonschema.Schema) string {
-	compact, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("encoding schema: %v", err)) // invopop's Schema always encodes
-	}
-	var buf bytes.Buffer
-	json.Indent(&buf, unescapeHTML(compact), "", "  ")
-	return buf.String()
-}
-
-// unescapeHTML undoes encoding/json's HTML escaping of <, > and & inside
-// strings, leaving escaped backslashes alone.
-func unescapeHTML(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			out = append(out, b[i])
-			continue
-		}
-		if b[i+1] == 'u' && i+5 < len(b) {
-			switch string(b[i+2 : i+6]) {
-			case "003c":
-				out = append(out, '<')
-				i += 5
-				continue
-			case "003e":
-				out = append(out, '>')
-				i += 5
-				continue
-			case "0026":
-				out = append(out, '&')
-				i += 5
-				continue
-			}
-		}
-		out = append(out, b[i], b[i+1]) // any other escape, kept whole
-		i++
-	}
-	return out
 }
 
 // typePath names a type in diagnostics.
@@ -233,11 +190,11 @@ func (b *schemaBuilder) special(n *types.Named, path string, pos token.Pos) (*js
 	case "net.IP":
 		return &jsonschema.Schema{Type: "string", Format: "ipv4"}, true
 	}
-	if _, isBasic := n.Underlying().(*types.Basic); !isBasic && hasMethod(n, "UnmarshalText") && !hasMethod(n, "UnmarshalJSON") {
+	if _, isBasic := n.Underlying().(*types.Basic); !isBasic && b.ix.hasMethod(n, "UnmarshalText") && !b.ix.hasMethod(n, "UnmarshalJSON") {
 		// encoding/json decodes a TextUnmarshaler from a JSON string.
 		return &jsonschema.Schema{Type: "string"}, true
 	}
-	if hasMethod(n, "UnmarshalJSON") && !b.failed[n] {
+	if b.ix.hasMethod(n, "UnmarshalJSON") && !b.failed[n] {
 		b.failed[n] = true
 		b.ds.warnf(pos, "%s: %s has its own UnmarshalJSON method; its schema follows its Go type, which may not be the JSON that method accepts", path, typeString(n, b.pkg))
 	}
@@ -248,7 +205,7 @@ func (b *schemaBuilder) special(n *types.Named, path string, pos token.Pos) (*js
 // reflection, which mcpgen cannot run.
 func (b *schemaBuilder) customSchema(n *types.Named, path string, pos token.Pos) bool {
 	for _, m := range []string{"JSONSchema", "JSONSchemaExtend", "JSONSchemaAlias", "JSONSchemaProperty"} {
-		if hasMethod(n, m) {
+		if b.ix.hasMethod(n, m) {
 			b.errorf(n, pos, "%s: %s has a %s method: mcpgen derives schemas at generate time and cannot call it; this is not supported yet (use struct tags instead)", path, typeString(n, b.pkg), m)
 			return true
 		}
@@ -256,14 +213,85 @@ func (b *schemaBuilder) customSchema(n *types.Named, path string, pos token.Pos)
 	return false
 }
 
-func hasMethod(t types.Type, name string) bool {
-	ms := types.NewMethodSet(types.NewPointer(t))
-	for i := range ms.Len() {
-		if ms.At(i).Obj().Name() == name {
-			return true
-		}
+// An index holds what the schema builders of one package look up again
+// and again: doc comments, the constants of enum types, method sets.
+// It is shared by the goroutines that build schemas, hence the lock.
+type index struct {
+	mu           sync.Mutex
+	docs         *docIndex
+	enums        enumIndex
+	methods      map[*types.Named]map[string]bool
+	structFields map[*types.Struct][]jsonField
+	syntax       map[*types.Var]fieldSyntax
+}
+
+type fieldSyntax struct {
+	field *ast.Field
+	local bool
+}
+
+func newIndex(docs *docIndex) *index {
+	return &index{
+		docs:         docs,
+		enums:        enumIndex{},
+		methods:      map[*types.Named]map[string]bool{},
+		structFields: map[*types.Struct][]jsonField{},
+		syntax:       map[*types.Var]fieldSyntax{},
 	}
-	return false
+}
+
+// fields returns the JSON fields of a struct, computing them once.
+func (ix *index) fields(st *types.Struct, compute func() []jsonField) []jsonField {
+	ix.mu.Lock()
+	fs, ok := ix.structFields[st]
+	ix.mu.Unlock()
+	if !ok {
+		fs = compute()
+		ix.mu.Lock()
+		ix.structFields[st] = fs
+		ix.mu.Unlock()
+	}
+	return fs
+}
+
+func (ix *index) enumValues(n *types.Named) []any {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.enums.values(n)
+}
+
+// field returns the syntax of a struct field; see docIndex.field.
+func (ix *index) field(v *types.Var) (*ast.Field, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	fs, ok := ix.syntax[v]
+	if !ok {
+		fs.field, fs.local = ix.docs.field(v)
+		ix.syntax[v] = fs
+	}
+	return fs.field, fs.local
+}
+
+func (ix *index) typeDoc(tn *types.TypeName) string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.docs.typeDoc(tn)
+}
+
+// hasMethod reports whether *n has a method of that name.
+func (ix *index) hasMethod(n *types.Named, name string) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	names, ok := ix.methods[n]
+	if !ok {
+		names = map[string]bool{}
+		ms := types.NewMethodSet(types.NewPointer(n))
+		for i := range ms.Len() {
+			names[ms.At(i).Obj().Name()] = true
+		}
+		ix.methods[n] = names
+	}
+	return names[name]
 }
 
 func isByte(t types.Type) bool {
@@ -301,8 +329,8 @@ func (b *schemaBuilder) basic(t types.Type, u *types.Basic, path string, pos tok
 	default:
 		return b.errorf(t, pos, "%s: unsupported type %s", path, typeString(t, b.pkg))
 	}
-	if named, ok := t.(*types.Named); ok && info&(types.IsString|types.IsInteger) != 0 {
-		s.Enum = constValues(named)
+	if named, ok := t.(*types.Named); ok && info&(types.IsString|types.IsInteger) != 0 && !isStandard(named.Obj().Pkg()) {
+		s.Enum = b.ix.enumValues(named)
 	}
 	return s
 }
@@ -335,20 +363,52 @@ func intBounds(s *jsonschema.Schema, k types.BasicKind) {
 	s.Maximum = json.Number(strconv.FormatInt(hi, 10))
 }
 
-// constValues returns the values of the constants of type n declared in
-// n's package, in declaration order: the enum of the type.
-func constValues(n *types.Named) []any {
-	pkg := n.Obj().Pkg()
+// isStandard reports whether pkg belongs to the standard library, whose
+// named types' constants are units and flags (time.Second, os.ModeDir),
+// not enums.
+func isStandard(pkg *types.Package) bool {
 	if pkg == nil {
-		return nil
+		return true
 	}
-	var consts []*types.Const
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return !strings.Contains(first, ".")
+}
+
+// enumIndex finds the constants of named types, scanning each package's
+// scope once however many fields use its types.
+type enumIndex map[*types.Package]map[*types.TypeName][]any
+
+// values returns the values of the constants of type n declared in n's
+// package, in declaration order: the enum of the type.
+func (ix enumIndex) values(n *types.Named) []any {
+	pkg := n.Obj().Pkg()
+	if _, ok := ix[pkg]; !ok {
+		ix.index(pkg)
+	}
+	return ix[pkg][n.Obj()]
+}
+
+func (ix enumIndex) index(pkg *types.Package) {
+	consts := map[*types.TypeName][]*types.Const{}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
-		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), n) {
-			consts = append(consts, c)
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok {
+			continue
+		}
+		if tn, ok := types.Unalias(c.Type()).(*types.Named); ok && tn.Obj().Pkg() == pkg {
+			consts[tn.Obj()] = append(consts[tn.Obj()], c)
 		}
 	}
+	vals := map[*types.TypeName][]any{}
+	for tn, cs := range consts {
+		vals[tn] = constValues(cs)
+	}
+	ix[pkg] = vals
+}
+
+// constValues turns constants into enum values, in declaration order.
+func constValues(consts []*types.Const) []any {
 	slices.SortStableFunc(consts, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
 	var vals []any
 	for _, c := range consts {
@@ -397,7 +457,7 @@ func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) 
 		return &jsonschema.Schema{}
 	}
 	s := b.structSchema(n.Underlying().(*types.Struct), n, path, pos)
-	s.Description = b.docs.typeDoc(n.Obj())
+	s.Description = b.ix.typeDoc(n.Obj())
 	return s
 }
 
@@ -444,7 +504,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		Properties:           jsonschema.NewProperties(),
 		AdditionalProperties: jsonschema.FalseSchema,
 	}
-	for _, f := range b.jsonFields(st, named, path, pos) {
+	for _, f := range b.ix.fields(st, func() []jsonField { return b.jsonFields(st, named, path, pos) }) {
 		fpath := path + "." + f.v.Name()
 		fpos := f.v.Pos()
 		if !fpos.IsValid() {
@@ -457,26 +517,33 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 				prop = &jsonschema.Schema{Type: "string"} // encoding/json's ",string"
 			}
 		}
-		astField := b.astField(f.v)
+		astField, local := b.ix.field(f.v)
+		tagField := astField // for positions inside its tag
+		if !local {
+			tagField = nil
+		}
 		if prop.Enum != nil && slices.ContainsFunc(f.tags.keywords, func(kv keyVal) bool { return kv.key == "enum" }) {
 			prop.Enum = nil // the tag's enum replaces the constants
 		}
+		if f.tags.syntax != "" {
+			b.ds.errorf(tagPos(tagField, "", fpos), "%s: %s", fpath, f.tags.syntax)
+		}
 		if f.tags.free != "" {
-			b.ds.errorf(tagPos(astField, f.tags.free, fpos), "%s: jsonschema tag %q is not key=value: for a description write jsonschema:\"description=…\" or jsonschema_description:\"…\"", fpath, f.tags.free)
+			b.ds.errorf(tagPos(tagField, f.tags.free, fpos), "%s: jsonschema tag %q is not key=value: for a description write jsonschema:\"description=…\" or jsonschema_description:\"…\"", fpath, f.tags.free)
 		}
 		applyKeywords(prop, f.tags.keywords, func(kv keyVal, msg string) {
-			b.ds.errorf(tagPos(astField, kv.raw, fpos), "%s: jsonschema tag: %s", fpath, msg)
+			b.ds.errorf(tagPos(tagField, kv.raw, fpos), "%s: jsonschema tag: %s", fpath, msg)
 		})
 		applyExtras(prop, f.tags.extras)
 		if f.tags.hasDesc && !hasKeyword(f.tags.keywords, "description") {
 			prop.Description = f.tags.desc
 		}
 		if prop.Description == "" {
-			prop.Description = b.docs.field(f.v)
+			prop.Description = fieldDoc(astField)
 		}
 		if prop.Description == "" && prop.Ref == "" {
 			if n, ok := types.Unalias(derefType(f.v.Type())).(*types.Named); ok {
-				prop.Description = b.docs.typeDoc(n.Obj())
+				prop.Description = b.ix.typeDoc(n.Obj())
 			}
 		}
 		if f.tags.nullable {
@@ -501,17 +568,41 @@ func derefType(t types.Type) types.Type {
 	return t
 }
 
-// astField finds the syntax of a field, for tag positions.
-func (b *schemaBuilder) astField(v *types.Var) *ast.Field {
-	fd, at := b.docs.file(v.Pos())
-	if fd == nil {
-		return nil
+// plainFields is the common case of jsonFields: a struct without
+// embedded fields or names used twice, where no field hides another, so
+// the fields are simply those exported, in order. It reports false when
+// the struct needs the general rules.
+func (b *schemaBuilder) plainFields(st *types.Struct, path string) ([]jsonField, bool) {
+	fields := make([]jsonField, 0, st.NumFields())
+	for i := range st.NumFields() {
+		v := st.Field(i)
+		if v.Embedded() {
+			return nil, false
+		}
+		if !v.Exported() {
+			continue
+		}
+		tags := parseTags(st.Tag(i))
+		if tags.skip {
+			continue
+		}
+		f := jsonField{name: cmp(tags.name, v.Name()), tagged: tags.name != "", index: []int{i}, v: v, tags: tags}
+		if slices.ContainsFunc(fields, func(g jsonField) bool { return g.name == f.name }) {
+			return nil, false
+		}
+		fields = append(fields, f)
 	}
-	f := fd.fields[at]
-	if f != nil && f.Tag != nil && b.fset.File(f.Tag.Pos()) == nil {
-		return nil // parsed with another file set: positions would be wrong
+	for _, f := range fields {
+		b.warnInline(f.v, f.tags, path)
 	}
-	return f
+	return fields, true
+}
+
+func (b *schemaBuilder) warnInline(v *types.Var, tags fieldTags, path string) {
+	if tags.inline && !b.failed[v] {
+		b.failed[v] = true
+		b.ds.warnf(v.Pos(), "%s.%s: json:\",inline\" is not an encoding/json option: the field is decoded (and described) as a nested object; embed the struct to flatten it", path, v.Name())
+	}
 }
 
 // A jsonField is a struct field as encoding/json sees it.
@@ -538,6 +629,9 @@ func (f *jsonField) required() bool {
 // shallower or tagged field hiding others of the same name, and a tie
 // hiding both (encoding/json's typeFields and dominantField).
 func (b *schemaBuilder) jsonFields(st *types.Struct, named *types.Named, path string, pos token.Pos) []jsonField {
+	if fields, ok := b.plainFields(st, path); ok {
+		return fields
+	}
 	type level struct {
 		st    *types.Struct
 		index []int
@@ -577,10 +671,7 @@ func (b *schemaBuilder) jsonFields(st *types.Struct, named *types.Named, path st
 				if tags.skip {
 					continue
 				}
-				if tags.inline && !b.failed[v] {
-					b.failed[v] = true
-					b.ds.warnf(v.Pos(), "%s.%s: json:\",inline\" is not an encoding/json option: the field is decoded (and described) as a nested object; embed the struct to flatten it", path, v.Name())
-				}
+				b.warnInline(v, tags, path)
 				index := append(slices.Clip(lv.index), i)
 				fst, isSt := ft.Underlying().(*types.Struct)
 				if tags.name != "" || !v.Embedded() || !isSt {
@@ -627,7 +718,7 @@ func (b *schemaBuilder) jsonFields(st *types.Struct, named *types.Named, path st
 		if len(group) == 1 || len(group[0].index) != len(group[1].index) || group[0].tagged != group[1].tagged {
 			out = append(out, group[0])
 		} else {
-			b.ds.warnf(pos, "%s: several embedded fields are named %q at the same depth; encoding/json ignores them all, and so does the schema", path, fields[i].name)
+			b.ds.warnf(pos, "%s: several fields are named %q at the same depth; encoding/json ignores them all, and so does the schema", path, fields[i].name)
 		}
 		i = j
 	}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -28,6 +29,7 @@ type fieldTags struct {
 	desc     string   // jsonschema_description
 	hasDesc  bool
 	free     string // a jsonschema tag without "=", e.g. google/jsonschema-go's description form
+	syntax   string // why the tag does not parse, if it does not
 }
 
 type keyVal struct {
@@ -39,6 +41,7 @@ type keyVal struct {
 // jsonschema tags follow invopop/jsonschema, where "\," is a literal comma.
 func parseTags(tag string) fieldTags {
 	var ft fieldTags
+	ft.syntax = tagSyntax(tag)
 	st := reflect.StructTag(tag)
 	jsonTag, _ := st.Lookup("json")
 	parts := strings.Split(jsonTag, ",")
@@ -88,6 +91,42 @@ func parseTags(tag string) fieldTags {
 		}
 	}
 	return ft
+}
+
+// tagSyntax checks a struct tag against the key:"value" convention that
+// reflect.StructTag parses, and says what is wrong; reflect silently
+// ignores everything after an error, and with it the keywords mcpgen reads.
+func tagSyntax(tag string) string {
+	for tag != "" {
+		tag = strings.TrimLeft(tag, " ")
+		if tag == "" {
+			break
+		}
+		i := 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return fmt.Sprintf("struct tag is not in the form key:\"value\" near %q", tag)
+		}
+		key := tag[:i]
+		tag = tag[i+1:]
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			return fmt.Sprintf("struct tag %s: unterminated value", key)
+		}
+		if _, err := strconv.Unquote(tag[:i+1]); err != nil {
+			return fmt.Sprintf("struct tag %s: value %s is not a valid Go string (write \\\\ for a backslash, as in \\\\,)", key, tag[:i+1])
+		}
+		tag = tag[i+1:]
+	}
+	return ""
 }
 
 // isValidTagName is encoding/json's rule for names in json tags.

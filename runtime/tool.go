@@ -120,18 +120,41 @@ type Result struct {
 
 // TextResult returns a result with one text block.
 func TextResult(text string) *Result {
-	return &Result{Content: []Content{Text{Text: text}}}
+	return &Result{Content: []Content{TextContent{Text: text}}}
 }
 
 // ErrorResult returns a failed result whose text explains the failure.
 func ErrorResult(text string) *Result {
-	return &Result{Content: []Content{Text{Text: text}}, IsError: true}
+	return &Result{Content: []Content{TextContent{Text: text}}, IsError: true}
 }
 
-// StructuredResult returns a result whose structuredContent is v, with the
-// same JSON in a text block for clients that do not read structuredContent.
-// v must encode as a JSON object.
-func StructuredResult(v any) (*Result, error) {
+// Handle adapts a typed tool function to Tool.Handler: it decodes the
+// validated arguments into In, calls fn, and turns its Out into a result
+// with result (Text, Structured, Wrapped or Verbatim). Generated code
+// uses it for every tool.
+func Handle[In, Out any](fn func(context.Context, In) (Out, error), result func(Out) (*Result, error)) func(context.Context, *Request) (*Result, error) {
+	return func(ctx context.Context, req *Request) (*Result, error) {
+		var in In
+		if err := req.Bind(&in); err != nil {
+			return nil, err
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return result(out)
+	}
+}
+
+// Text returns a result with one text block holding s.
+func Text[S ~string](s S) (*Result, error) {
+	return TextResult(string(s)), nil
+}
+
+// Structured returns a result whose structuredContent is v, with the same
+// JSON in a text block for clients that do not read structuredContent. v
+// must encode as a JSON object (a struct, a map, a pointer to a struct).
+func Structured[T any](v T) (*Result, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
@@ -140,39 +163,50 @@ func StructuredResult(v any) (*Result, error) {
 		return nil, fmt.Errorf("encoding result: structured content must be a JSON object, not %.20s", data)
 	}
 	return &Result{
-		Content:           []Content{Text{Text: string(data)}},
+		Content:           []Content{TextContent{Text: string(data)}},
 		StructuredContent: json.RawMessage(data),
 	}, nil
 }
 
-// StructuredValue returns a result for an output that is not a JSON object
-// (a list, a number): MCP requires structuredContent to be an object, so v
+// Wrapped returns a result for an output that is not a JSON object (a
+// list, a number): MCP requires structuredContent to be an object, so v
 // is sent as {"result": v}, with the same JSON in a text block.
-func StructuredValue(v any) (*Result, error) {
-	return StructuredResult(struct {
-		Result any `json:"result"`
+func Wrapped[T any](v T) (*Result, error) {
+	return Structured(struct {
+		Result T `json:"result"`
 	}{v})
 }
 
-// Content is one block of a tool result: Text, Image, Audio,
-// EmbeddedResource or ResourceLink.
+// Verbatim returns r as it is: the tool built its own result.
+func Verbatim(r *Result) (*Result, error) {
+	return r, nil
+}
+
+// Empty returns a result without content, for a tool that returns only an
+// error.
+func Empty(struct{}) (*Result, error) {
+	return &Result{}, nil
+}
+
+// Content is one block of a tool result: TextContent, ImageContent,
+// AudioContent, EmbeddedResource or ResourceLink.
 type Content interface {
 	appendJSON(b []byte) []byte
 }
 
-// Text is a text content block.
-type Text struct {
+// TextContent is a text content block.
+type TextContent struct {
 	Text string
 }
 
-// Image is an image content block; Data is sent base64-encoded.
-type Image struct {
+// ImageContent is an image content block; Data is sent base64-encoded.
+type ImageContent struct {
 	Data     []byte
 	MIMEType string // for example "image/png"
 }
 
-// Audio is an audio content block; Data is sent base64-encoded.
-type Audio struct {
+// AudioContent is an audio content block; Data is sent base64-encoded.
+type AudioContent struct {
 	Data     []byte
 	MIMEType string // for example "audio/wav"
 }
@@ -196,16 +230,16 @@ type ResourceLink struct {
 	Size        int64 // in bytes; 0 means unknown
 }
 
-func (c Text) appendJSON(b []byte) []byte {
+func (c TextContent) appendJSON(b []byte) []byte {
 	b = append(b, `{"type":"text","text":`...)
 	return append(appendString(b, c.Text), '}')
 }
 
-func (c Image) appendJSON(b []byte) []byte {
+func (c ImageContent) appendJSON(b []byte) []byte {
 	return appendMedia(b, "image", c.Data, c.MIMEType)
 }
 
-func (c Audio) appendJSON(b []byte) []byte {
+func (c AudioContent) appendJSON(b []byte) []byte {
 	return appendMedia(b, "audio", c.Data, c.MIMEType)
 }
 

@@ -33,17 +33,7 @@ func Register(s *runtime.Server) {
 		Name:        "greet",
 		Description: "Greet greets a person by name.",
 		InputSchema: greetInputSchema,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
-			var in GreetInput
-			if err := req.Bind(&in); err != nil {
-				return nil, err
-			}
-			out, err := Greet(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		Handler:     runtime.Handle(Greet, runtime.Text),
 	})
 }
 
@@ -58,8 +48,6 @@ const greetInputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": [
-    "name"
-  ],
+  "required": ["name"],
   "description": "GreetInput names the person to greet."
 }`

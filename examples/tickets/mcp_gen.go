@@ -33,17 +33,7 @@ func Register(s *runtime.Server) {
 		Name:        "create_ticket",
 		Description: "CreateTicket creates a ticket on the project board.",
 		InputSchema: createTicketInputSchema,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
-			var in CreateTicketInput
-			if err := req.Bind(&in); err != nil {
-				return nil, err
-			}
-			out, err := CreateTicket(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		Handler:     runtime.Handle(CreateTicket, runtime.Text),
 	})
 }
 
@@ -61,11 +51,7 @@ const createTicketInputSchema = `{
     },
     "kind": {
       "type": "string",
-      "enum": [
-        "bug",
-        "feature",
-        "task"
-      ],
+      "enum": ["bug", "feature", "task"],
       "description": "Kind is the kind of a ticket."
     },
     "labels": {
@@ -79,10 +65,6 @@ const createTicketInputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": [
-    "title",
-    "description",
-    "kind"
-  ],
+  "required": ["title", "description", "kind"],
   "description": "CreateTicketInput describes a new ticket."
 }`

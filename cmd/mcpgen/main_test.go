@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testmodule"
+)
+
+const toolSource = `package tools
+
+import "context"
+
+// Input is the input.
+type Input struct {
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Hello says hello.
+//
+//mcp:tool
+func Hello(ctx context.Context, in Input) (string, error) { return "hello " + in.Name, nil }
+`
+
+// mcpgen runs the command in dir and returns its exit status and output.
+func mcpgen(t *testing.T, dir string, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	status = run(context.Background(), args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+func TestGenerateThenCheck(t *testing.T) {
+	dir := testmodule.New(t, "example.com/tools", map[string]string{"tools.go": toolSource})
+	gen := filepath.Join(dir, "mcp_gen.go")
+
+	status, out, _ := mcpgen(t, dir, "-check")
+	if status != 1 || !strings.Contains(out, "+++ b/mcp_gen.go") || !strings.Contains(out, "+func Register(s *runtime.Server) {") {
+		t.Fatalf("-check before generating: status %d, want 1 and a diff adding the file; output:\n%s", status, out)
+	}
+	if _, err := os.Stat(gen); err == nil {
+		t.Fatal("-check wrote the file")
+	}
+
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	build(t, dir)
+	if status, out, _ := mcpgen(t, dir, "-check"); status != 0 || out != "" {
+		t.Fatalf("-check after generating: status %d, want 0 and no output; output:\n%s", status, out)
+	}
+
+	// Unchanged output is not rewritten: the build cache keeps its mtime.
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(gen, old, old)
+	mcpgen(t, dir)
+	if fi, _ := os.Stat(gen); !fi.ModTime().Equal(old) {
+		t.Errorf("an unchanged file was rewritten (mtime %v, want %v)", fi.ModTime(), old)
+	}
+
+	// A change to the input shows up in the diff.
+	edited := strings.Replace(toolSource, "Name string", "Nick string `json:\"nick\"`\n\tName string", 1)
+	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(edited), 0o666)
+	status, out, _ = mcpgen(t, dir, "-check")
+	if status != 1 || !strings.Contains(out, `+    "nick": {`) {
+		t.Fatalf("-check after editing the input: status %d, want 1 and the new property in the diff:\n%s", status, out)
+	}
+}
+
+func TestCheckErrorStatus(t *testing.T) {
+	dir := testmodule.New(t, "example.com/tools", map[string]string{
+		"tools.go": strings.Replace(toolSource, "(string, error)", "string", 1),
+	})
+	if status, _, errOut := mcpgen(t, dir, "-check"); status != 2 || !strings.Contains(errOut, "tools.go:13:") {
+		t.Fatalf("-check on a package with errors: status %d, want 2 with the diagnostic:\n%s", status, errOut)
+	}
+}
+
+// TestMistakesReportedNothingWritten: a package with several mistakes gets
+// every one of them, each with its position, exit status 1, and no file.
+func TestMistakesReportedNothingWritten(t *testing.T) {
+	src := toolSource + `
+// Bad has three mistakes: a bad name, a bad tag and a bad result.
+//
+//mcp:tool bad.name
+func Bad(in BadInput) int { return 0 }
+
+type BadInput struct {
+	N int ` + "`json:\"n\" jsonschema:\"minimum=one\"`" + `
+	C chan int
+}
+`
+	dir := testmodule.New(t, "example.com/tools", map[string]string{"tools.go": src})
+	status, _, errOut := mcpgen(t, dir)
+	if status != 1 {
+		t.Fatalf("status %d, want 1\n%s", status, errOut)
+	}
+	for _, want := range []string{
+		`tools.go:17:12: invalid tool name "bad.name"`,
+		"tools.go:18:23: tool bad.name must return (Out, error) or error, not (int)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("missing diagnostic %q in:\n%s", want, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp_gen.go")); err == nil {
+		t.Error("mcpgen wrote a file for a package with errors")
+	}
+
+	// With the signature fixed, the type errors are next, all at once.
+	fixed := strings.Replace(strings.Replace(src, "bad.name", "bad_name", 1), "(in BadInput) int { return 0 }", "(in BadInput) (int, error) { return 0, nil }", 1)
+	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(fixed), 0o666)
+	status, _, errOut = mcpgen(t, dir)
+	if status != 1 || !strings.Contains(errOut, `tools.go:21:30: BadInput.N: jsonschema tag: minimum must be a number, not "one"`) ||
+		!strings.Contains(errOut, "tools.go:22:2: BadInput.C: unsupported type chan int") {
+		t.Errorf("status %d; want 1 with both field errors:\n%s", status, errOut)
+	}
+}
+
+// TestBrokenGeneratedFile: when the user renames a tool and its input,
+// the old generated file no longer compiles, and with it the package;
+// regeneration must still work.
+func TestBrokenGeneratedFile(t *testing.T) {
+	main := `package main
+
+func main() { _ = NewServer() }
+`
+	dir := testmodule.New(t, "example.com/tools", map[string]string{"tools.go": strings.Replace(toolSource, "package tools", "package main", 1), "main.go": main})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("first generation: status %d\n%s", status, errOut)
+	}
+	renamed := strings.NewReplacer("package tools", "package main", "Input", "Greeting", "Hello", "Greet").Replace(toolSource)
+	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(renamed), 0o666)
+	if err := exec.Command("go", "-C", dir, "build", "./...").Run(); err == nil {
+		t.Fatal("the package still builds with the stale generated file; the test proves nothing")
+	}
+	status, _, errOut := mcpgen(t, dir)
+	if status != 0 || errOut != "" {
+		t.Fatalf("regeneration over a broken file: status %d\n%s", status, errOut)
+	}
+	build(t, dir)
+}
+
+func build(t *testing.T, dir string) {
+	t.Helper()
+	if out, err := exec.Command("go", "-C", dir, "vet", "./...").CombinedOutput(); err != nil {
+		t.Fatalf("generated package does not build: %v\n%s", err, out)
+	}
+}

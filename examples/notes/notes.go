@@ -1,0 +1,178 @@
+// Command notes keeps notes in memory and serves tools to add, find and
+// delete them. Its tools are methods of Store, which holds the state; the
+// generated NewServer takes the Store.
+//
+//mcp:server name=notes version=1.0.0 instructions="Notes live in memory until the server exits. Search with find_notes before adding a note, to avoid duplicates."
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/examples/internal/cli"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+
+// Priority ranks notes.
+type Priority int
+
+const (
+	Low    Priority = 1
+	Normal Priority = 2
+	High   Priority = 3
+)
+
+// Note is a stored note.
+type Note struct {
+	ID       string     `json:"id"`
+	Title    string     `json:"title"`
+	Body     string     `json:"body,omitempty"`
+	Tags     []string   `json:"tags,omitempty"`
+	Priority Priority   `json:"priority"`
+	Due      *time.Time `json:"due,omitempty"`
+	Created  time.Time  `json:"created"`
+}
+
+// Store holds the notes of one server.
+type Store struct {
+	mu    sync.Mutex
+	notes []Note
+	next  int
+	now   func() time.Time
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store {
+	return &Store{now: time.Now}
+}
+
+// AddNoteInput is a note to add.
+type AddNoteInput struct {
+	Title string   `json:"title" jsonschema:"minLength=1,maxLength=200"`
+	Body  string   `json:"body,omitempty"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems=true"`
+	// Priority of the note; Normal when left out.
+	Priority Priority   `json:"priority,omitempty"`
+	Due      *time.Time `json:"due,omitempty"` // When the note is due (RFC 3339).
+}
+
+// AddNote stores a new note and returns it with its ID.
+//
+//mcp:tool idempotent=false
+func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	n := Note{
+		ID:       fmt.Sprintf("N%d", s.next),
+		Title:    in.Title,
+		Body:     in.Body,
+		Tags:     in.Tags,
+		Priority: cmpOr(in.Priority, Normal),
+		Due:      in.Due,
+		Created:  s.now().UTC(),
+	}
+	s.notes = append(s.notes, n)
+	runtime.Logger(ctx).Info("note added", "id", n.ID)
+	return n, nil
+}
+
+// FindNotesInput says which notes to find.
+type FindNotesInput struct {
+	Query  string  `json:"query,omitempty"`  // Words that must all appear in the title or body.
+	Filter *Filter `json:"filter,omitempty"` // Narrows the search further.
+	Limit  int     `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100"`
+}
+
+// Filter narrows a search.
+type Filter struct {
+	Tags        []string   `json:"tags,omitempty"` // Notes must carry all of these tags.
+	MinPriority Priority   `json:"minPriority,omitempty"`
+	DueBefore   *time.Time `json:"dueBefore,omitempty"`
+}
+
+// FoundNotes are the notes a search found, most urgent first.
+type FoundNotes struct {
+	Notes []Note `json:"notes"`
+	Total int    `json:"total"` // Matches before the limit was applied.
+}
+
+// FindNotes searches the notes by words, tags, priority and due date.
+//
+//mcp:tool readOnly
+func (s *Store) FindNotes(ctx context.Context, in FindNotesInput) (FoundNotes, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found []Note
+	for _, n := range s.notes {
+		if matches(n, in) {
+			found = append(found, n)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b Note) int { return int(b.Priority - a.Priority) })
+	total := len(found)
+	if in.Limit > 0 && len(found) > in.Limit {
+		found = found[:in.Limit]
+	}
+	return FoundNotes{Notes: found, Total: total}, nil
+}
+
+func matches(n Note, in FindNotesInput) bool {
+	text := strings.ToLower(n.Title + " " + n.Body)
+	for _, w := range strings.Fields(strings.ToLower(in.Query)) {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	if f := in.Filter; f != nil {
+		for _, t := range f.Tags {
+			if !slices.Contains(n.Tags, t) {
+				return false
+			}
+		}
+		if n.Priority < f.MinPriority {
+			return false
+		}
+		if f.DueBefore != nil && (n.Due == nil || !n.Due.Before(*f.DueBefore)) {
+			return false
+		}
+	}
+	return true
+}
+
+// DeleteNoteInput names the note to delete.
+type DeleteNoteInput struct {
+	ID string `json:"id"` // ID of the note, as add_note returned it.
+}
+
+// DeleteNote deletes a note.
+//
+//mcp:tool destructive idempotent
+func (s *Store) DeleteNote(ctx context.Context, in DeleteNoteInput) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.notes, func(n Note) bool { return n.ID == in.ID })
+	if i < 0 {
+		return fmt.Errorf("no note with ID %q", in.ID)
+	}
+	s.notes = slices.Delete(s.notes, i, i+1)
+	return nil
+}
+
+func cmpOr[T comparable](v, fallback T) T {
+	var zero T
+	if v == zero {
+		return fallback
+	}
+	return v
+}
+
+func main() {
+	cli.Main(NewServer(NewStore()))
+}

@@ -1,0 +1,223 @@
+package gen_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/testmodule"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// goldenDir holds one directory per case: the input package, and what
+// mcpgen must make of it: mcp_gen.go, one <constant>.json per schema
+// constant, and diagnostics.txt when it reports anything.
+const goldenDir = "testdata/golden"
+
+// TestGolden generates every case and compares the output with the files
+// in its directory. Run go test ./gen -update to rewrite them, then review
+// the diff as you would code.
+func TestGolden(t *testing.T) {
+	root := testmodule.Root()
+	cases := goldenCases(t, root)
+	results := generateCases(t, root, cases)
+
+	var compile []string
+	for _, name := range cases {
+		dir := filepath.Join(root, goldenDir, name)
+		r := results[name]
+		t.Run(name, func(t *testing.T) {
+			if r == nil {
+				t.Fatal("mcpgen produced no result for this package")
+			}
+			want := map[string][]byte{}
+			if r.Content != nil {
+				want[gen.DefaultOutput] = r.Content
+				for name, schema := range schemaConsts(t, r.Content) {
+					want[name+".json"] = []byte(schema + "\n")
+				}
+				compile = append(compile, "./"+goldenDir+"/"+filepath.Base(dir))
+			}
+			var diags strings.Builder
+			for _, d := range r.Diagnostics {
+				diags.WriteString(d.Format(dir) + "\n")
+			}
+			if diags.Len() > 0 {
+				want["diagnostics.txt"] = []byte(diags.String())
+			}
+			if *update {
+				writeGolden(t, dir, want)
+				return
+			}
+			checkGolden(t, dir, want)
+		})
+	}
+	if t.Failed() || *update {
+		return
+	}
+
+	t.Run("deterministic", func(t *testing.T) {
+		again := generateCases(t, root, cases)
+		for _, name := range cases {
+			if !bytes.Equal(results[name].Content, again[name].Content) {
+				t.Errorf("%s: a second run generated different bytes", name)
+			}
+		}
+	})
+	t.Run("compiles", func(t *testing.T) {
+		cmd := exec.Command("go", append([]string{"vet"}, compile...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go vet of the generated cases failed: %v\n%s", err, out)
+		}
+	})
+}
+
+func goldenCases(t *testing.T, root string) []string {
+	entries, err := os.ReadDir(filepath.Join(root, goldenDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, e := range entries {
+		if e.IsDir() {
+			cases = append(cases, e.Name())
+		}
+	}
+	if len(cases) < 20 {
+		t.Fatalf("found %d golden cases; the suite needs at least 20", len(cases))
+	}
+	return cases
+}
+
+// generateCases runs the generator over every case in one load, as
+// mcpgen ./... would.
+func generateCases(t *testing.T, root string, cases []string) map[string]*gen.Result {
+	var patterns []string
+	for _, c := range cases {
+		patterns = append(patterns, "./"+goldenDir+"/"+c)
+	}
+	results, err := gen.Generate(context.Background(), gen.Config{Dir: root, Patterns: patterns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCase := map[string]*gen.Result{}
+	for _, r := range results {
+		byCase[filepath.Base(r.PkgPath)] = r
+	}
+	return byCase
+}
+
+// schemaConsts returns the schema constants of a generated file by name.
+func schemaConsts(t *testing.T, src []byte) map[string]string {
+	f, err := parser.ParseFile(token.NewFileSet(), gen.DefaultOutput, src, 0)
+	if err != nil {
+		t.Fatalf("generated file does not parse: %v", err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			name := vs.Names[0].Name
+			if !strings.HasSuffix(name, "Schema") {
+				continue
+			}
+			out[name] = constString(t, vs.Values[0])
+		}
+	}
+	return out
+}
+
+// constString evaluates a string literal or a + of string literals.
+func constString(t *testing.T, e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		s, err := strconv.Unquote(e.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	case *ast.BinaryExpr:
+		return constString(t, e.X) + constString(t, e.Y)
+	}
+	t.Fatalf("schema constant is not a string literal: %T", e)
+	return ""
+}
+
+// managed reports whether the golden test owns a file of a case
+// directory: everything but the input package.
+func managed(name string) bool {
+	return name == gen.DefaultOutput || name == "diagnostics.txt" || strings.HasSuffix(name, ".json")
+}
+
+func writeGolden(t *testing.T, dir string, want map[string][]byte) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if managed(e.Name()) && want[e.Name()] == nil {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	for name, data := range want {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func checkGolden(t *testing.T, dir string, want map[string][]byte) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if managed(e.Name()) && want[e.Name()] == nil {
+			t.Errorf("%s: mcpgen no longer produces this file (go test ./gen -update removes it)", e.Name())
+		}
+	}
+	var names []string
+	for name := range want {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: missing: run go test ./gen -update", name)
+			continue
+		}
+		if !bytes.Equal(got, want[name]) {
+			t.Errorf("%s differs from what mcpgen generates now; if the change is intended, run go test ./gen -update and review the diff\n--- golden\n+++ generated\n%s", name, lineDiff(string(got), string(want[name])))
+		}
+	}
+}
+
+// lineDiff shows the first lines where two texts differ.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n-" + x + "\n+" + y
+		}
+	}
+	return ""
+}

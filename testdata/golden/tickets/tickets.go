@@ -1,0 +1,33 @@
+// Package tickets is seed 000's cci server: create_ticket, with an enum
+// found in a const block.
+//
+//mcp:server name=cci version=1.0.0
+package tickets
+
+import (
+	"context"
+	"fmt"
+)
+
+// Kind is the kind of a ticket.
+type Kind string
+
+const (
+	Bug     Kind = "bug"
+	Feature Kind = "feature"
+	Task    Kind = "task"
+)
+
+type CreateTicketInput struct {
+	Title       string   `json:"title"`       // Ticket title.
+	Description string   `json:"description"` // Ticket description.
+	Kind        Kind     `json:"kind"`
+	Labels      []string `json:"labels,omitempty" jsonschema:"maxItems=5"`
+}
+
+// CreateTicket creates a ticket on the project board.
+//
+//mcp:tool create_ticket
+func CreateTicket(ctx context.Context, in CreateTicketInput) (string, error) {
+	return fmt.Sprintf("Ticket '%s' created successfully (ID: TKT-42)", in.Title), nil
+}
