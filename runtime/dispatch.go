@@ -154,7 +154,7 @@ func errorResponse(id []byte, code int, msg string) errResponse {
 type session struct {
 	srv *Server
 	// notify sends a server-initiated message (progress, log) to the
-	// client. Nil drops them.
+	// client, unless a call has a sink of its own. Nil drops them.
 	notify func(msg []byte)
 	// sharedIDs allows several requests in flight with the same JSON-RPC
 	// id, which the Claude CLI does across its MCP connections.
@@ -167,7 +167,11 @@ type session struct {
 
 // A call is a request that has been accepted and not yet answered.
 type call struct {
-	msg       *message
+	msg *message
+	// notify, if set, receives the call's notifications instead of the
+	// session's sink: Streamable HTTP sends them on the stream of the
+	// request that started the call.
+	notify    func(msg []byte)
 	ctx       context.Context
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // by notifications/cancelled: send no response
@@ -372,7 +376,11 @@ func (ss *session) callTool(c *call) []byte {
 		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
 		defer cancel()
 	}
-	ctx = context.WithValue(ctx, callKey{}, &callInfo{session: ss, tool: name, token: token})
+	notify := c.notify
+	if notify == nil {
+		notify = ss.notify
+	}
+	ctx = context.WithValue(ctx, callKey{}, &callInfo{session: ss, done: c.ctx.Done(), notify: notify, tool: name, token: token})
 	res, err := ss.invoke(ctx, t, req)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):

@@ -14,8 +14,21 @@ type callKey struct{}
 // callInfo is what a handler's context knows about its call.
 type callInfo struct {
 	session *session
+	done    <-chan struct{} // closed when the call is over: it may notify no more
+	notify  func(msg []byte) // where the call's notifications go; nil drops them
 	tool    string
 	token   *value // progressToken of the request; nil if none
+}
+
+// over reports whether the call has finished (or was cancelled); the
+// protocol forbids notifications about it from then on.
+func (ci *callInfo) over() bool {
+	select {
+	case <-ci.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func callFromContext(ctx context.Context) *callInfo {
@@ -31,7 +44,7 @@ func callFromContext(ctx context.Context) *callInfo {
 // optional.
 func ReportProgress(ctx context.Context, progress, total float64, message string) {
 	ci := callFromContext(ctx)
-	if ci == nil || ci.token == nil || ci.session.notify == nil || ctx.Err() != nil {
+	if ci == nil || ci.token == nil || ci.notify == nil || ci.over() {
 		return
 	}
 	b := make([]byte, 0, 128+len(message))
@@ -48,7 +61,7 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 		b = appendString(b, message)
 	}
 	b = append(b, "}}"...)
-	ci.session.notify(b)
+	ci.notify(b)
 }
 
 // Logger returns a logger whose records go to the client as
@@ -59,7 +72,7 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 // logger discards everything.
 func Logger(ctx context.Context) *slog.Logger {
 	ci := callFromContext(ctx)
-	if ci == nil || ci.session.notify == nil {
+	if ci == nil || ci.notify == nil {
 		return slog.New(slog.DiscardHandler)
 	}
 	return slog.New(&clientHandler{call: ci})
@@ -98,6 +111,9 @@ func (h *clientHandler) Enabled(_ context.Context, l slog.Level) bool {
 }
 
 func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
+	if h.call.over() {
+		return nil
+	}
 	var buf bytes.Buffer
 	var jh slog.Handler = slog.NewJSONHandler(&buf, &slog.HandlerOptions{
 		Level: slog.LevelDebug - 100,
@@ -122,7 +138,7 @@ func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
 	b = append(b, `,"data":`...)
 	b = append(b, bytes.TrimSpace(buf.Bytes())...)
 	b = append(b, "}}"...)
-	h.call.session.notify(b)
+	h.call.notify(b)
 	return nil
 }
 
