@@ -1,0 +1,523 @@
+package runtime
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// controlConn runs the Claude Agent SDK control protocol on the CLI's
+// stdout (r) and stdin (w): it answers the CLI's control requests (MCP
+// messages for the hosted servers, permission checks), routes the answers
+// to the host's own requests by request_id, and queues every other line
+// as a conversation message. It knows nothing of processes, so tests
+// drive it over pipes.
+type controlConn struct {
+	servers    map[string]*session
+	canUseTool func(context.Context, PermissionRequest) (PermissionResult, error)
+	logger     *slog.Logger
+
+	ctx    context.Context // cancelled when the connection ends
+	cancel context.CancelCauseFunc
+
+	wmu sync.Mutex // one writer, whole lines
+	w   *bufio.Writer
+
+	mu       sync.Mutex
+	pending  map[string]chan controlReply // the host's requests awaiting a reply
+	inflight map[string]context.CancelFunc
+	nextID   int
+	handlers sync.WaitGroup
+
+	msgs *messageQueue
+	done chan struct{} // closed when the read loop has ended
+	err  error         // why it ended; set before done is closed
+}
+
+// controlReply is the CLI's answer to one of the host's requests.
+type controlReply struct {
+	response json.RawMessage
+	err      error
+}
+
+func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[string]*Server, canUseTool func(context.Context, PermissionRequest) (PermissionResult, error), logger *slog.Logger) *controlConn {
+	cc := &controlConn{
+		servers:    map[string]*session{},
+		canUseTool: canUseTool,
+		logger:     logger,
+		w:          bufio.NewWriter(w),
+		pending:    map[string]chan controlReply{},
+		inflight:   map[string]context.CancelFunc{},
+		msgs:       newMessageQueue(),
+		done:       make(chan struct{}),
+	}
+	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
+	for name, srv := range servers {
+		ss := &session{srv: srv, sharedIDs: true}
+		ss.notify = func(msg []byte) { cc.sendMCPNotification(name, msg) }
+		cc.servers[name] = ss
+	}
+	go cc.readLoop(r)
+	return cc
+}
+
+// maxControlLine bounds one line from the CLI. Conversation messages can
+// be large (a file read by a tool), so the bound is generous.
+const maxControlLine = 256 << 20
+
+func (cc *controlConn) readLoop(r io.Reader) {
+	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: maxControlLine}
+	var err error
+	for {
+		line, size, rerr := lr.next()
+		if size > maxControlLine {
+			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
+		} else if len(line) > 0 && line[0] == '{' {
+			cc.handleLine(line)
+		}
+		if rerr != nil {
+			if !errors.Is(rerr, io.EOF) {
+				err = fmt.Errorf("reading from the CLI: %w", rerr)
+			}
+			break
+		}
+	}
+	cc.finish(err)
+}
+
+// finish ends the connection: requests still waiting for the CLI fail,
+// handlers are cancelled, and the message queue is closed once they are
+// done.
+func (cc *controlConn) finish(err error) {
+	if err == nil {
+		err = io.EOF
+	}
+	cc.cancel(err)
+	cc.mu.Lock()
+	for id, ch := range cc.pending {
+		ch <- controlReply{err: err}
+		delete(cc.pending, id)
+	}
+	cc.mu.Unlock()
+	waitBounded(&cc.handlers, handlerGrace)
+	cc.err = err
+	cc.msgs.close(err)
+	close(cc.done)
+}
+
+// handlerGrace bounds how long a finished connection waits for handlers
+// that ignore their cancelled context.
+const handlerGrace = 5 * time.Second
+
+// waitBounded waits for wg, or for at most d.
+func waitBounded(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// envelope is the part of every line that says what it is.
+type envelope struct {
+	Type      string          `json:"type"`
+	RequestID string          `json:"request_id"`
+	Request   json.RawMessage `json:"request"`
+	Response  *struct {
+		Subtype   string          `json:"subtype"`
+		RequestID string          `json:"request_id"`
+		Response  json.RawMessage `json:"response"`
+		Error     string          `json:"error"`
+	} `json:"response"`
+}
+
+func (cc *controlConn) handleLine(line []byte) {
+	var env envelope
+	if err := json.Unmarshal(line, &env); err != nil {
+		cc.logger.Warn("claude: ignored a line from the CLI that is not JSON", "error", err)
+		return
+	}
+	switch env.Type {
+	case "control_request":
+		cc.startHandler(env.RequestID, env.Request)
+	case "control_response":
+		if env.Response != nil {
+			cc.reply(env.Response.RequestID, env.Response.Subtype, env.Response.Response, env.Response.Error)
+		}
+	case "control_cancel_request":
+		cc.mu.Lock()
+		cancel := cc.inflight[env.RequestID]
+		cc.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case "keep_alive", "transcript_mirror":
+	default:
+		cc.msgs.push(parseMessage(line))
+	}
+}
+
+func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errText string) {
+	cc.mu.Lock()
+	ch := cc.pending[id]
+	delete(cc.pending, id)
+	cc.mu.Unlock()
+	if ch == nil {
+		return // a reply to a notification we forwarded, or to nothing
+	}
+	if subtype == "error" {
+		ch <- controlReply{err: &ControlError{Message: errText}}
+		return
+	}
+	ch <- controlReply{response: response}
+}
+
+// A ControlError is the CLI's refusal of a control request.
+type ControlError struct {
+	Message string
+}
+
+func (e *ControlError) Error() string { return "claude: control request failed: " + e.Message }
+
+// startHandler answers one control request from the CLI in its own
+// goroutine: a slow tool must not hold up the others, nor the reading of
+// the conversation.
+func (cc *controlConn) startHandler(id string, req json.RawMessage) {
+	ctx, cancel := context.WithCancel(cc.ctx)
+	cc.mu.Lock()
+	if _, dup := cc.inflight[id]; dup {
+		cc.mu.Unlock()
+		cancel()
+		return // a duplicate delivery of a request being handled
+	}
+	cc.inflight[id] = cancel
+	cc.handlers.Add(1)
+	cc.mu.Unlock()
+	go func() {
+		defer cc.handlers.Done()
+		resp, err := cc.handle(ctx, req)
+		cc.mu.Lock()
+		delete(cc.inflight, id)
+		cc.mu.Unlock()
+		if ctx.Err() != nil && cc.ctx.Err() == nil {
+			cancel()
+			return // withdrawn by control_cancel_request: the CLI expects nothing
+		}
+		cancel()
+		if err != nil {
+			cc.writeLine(controlErrorLine(id, err.Error()))
+			return
+		}
+		cc.writeLine(controlSuccessLine(id, resp))
+	}()
+}
+
+func controlSuccessLine(id string, resp []byte) []byte {
+	b := make([]byte, 0, len(resp)+96)
+	b = append(b, `{"type":"control_response","response":{"subtype":"success","request_id":`...)
+	b = appendString(b, id)
+	b = append(b, `,"response":`...)
+	b = append(b, resp...)
+	return append(b, "}}"...)
+}
+
+func controlErrorLine(id, msg string) []byte {
+	b := make([]byte, 0, len(msg)+96)
+	b = append(b, `{"type":"control_response","response":{"subtype":"error","request_id":`...)
+	b = appendString(b, id)
+	b = append(b, `,"error":`...)
+	b = appendString(b, msg)
+	return append(b, "}}"...)
+}
+
+// handle answers one control request with the payload of a success
+// response, or an error for an error response.
+func (cc *controlConn) handle(ctx context.Context, req json.RawMessage) ([]byte, error) {
+	var head struct {
+		Subtype    string          `json:"subtype"`
+		ServerName string          `json:"server_name"`
+		Message    json.RawMessage `json:"message"`
+	}
+	if err := json.Unmarshal(req, &head); err != nil {
+		return nil, fmt.Errorf("malformed control request: %w", err)
+	}
+	switch head.Subtype {
+	case "mcp_message":
+		return cc.mcpMessage(ctx, head.ServerName, head.Message)
+	case "can_use_tool":
+		return cc.permission(ctx, req)
+	default:
+		return nil, fmt.Errorf("unsupported control request subtype: %s", head.Subtype)
+	}
+}
+
+// mcpMessage hands one JSON-RPC message to the named server's session and
+// wraps what it answers as {"mcp_response": …}. Every message is
+// answered, notifications included: the CLI waits for a reply to each.
+func (cc *controlConn) mcpMessage(ctx context.Context, server string, raw json.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return nil, errors.New("mcp_message without a message")
+	}
+	v, err := parseValue(raw)
+	if err != nil {
+		return mcpResponse(errorResponse(nullID, CodeParseError, "parse error: "+err.Error())), nil
+	}
+	ss := cc.servers[server]
+	if ss == nil {
+		id := nullID
+		if v.kind == kindObject {
+			if idv := v.get("id"); idv != nil {
+				id = idv.raw
+			}
+		}
+		return mcpResponse(errorResponse(id, CodeMethodNotFound, fmt.Sprintf("Server '%s' not found", server))), nil
+	}
+	m, errResp := messageFromValue(&v)
+	switch {
+	case errResp != nil:
+		return mcpResponse(errResp), nil
+	case m == nil || !m.isRequest():
+		if m != nil {
+			ss.notification(m)
+		}
+		return mcpResponse([]byte(`{"jsonrpc":"2.0","result":{}}`)), nil
+	}
+	c, errResp := ss.start(ctx, m)
+	if errResp != nil {
+		return mcpResponse(errResp), nil
+	}
+	resp := ss.run(c)
+	if resp == nil {
+		// Cancelled by notifications/cancelled. The control request that
+		// carried the call still needs its one answer.
+		resp = errorResponse(m.id.raw, CodeRequestCancelled, "request cancelled")
+	}
+	return mcpResponse(resp), nil
+}
+
+func mcpResponse(jsonrpc []byte) []byte {
+	b := make([]byte, 0, len(jsonrpc)+18)
+	b = append(b, `{"mcp_response":`...)
+	b = append(b, jsonrpc...)
+	return append(b, '}')
+}
+
+// sendMCPNotification forwards a notification of a hosted server (progress,
+// log) to the CLI as an mcp_message control request, as the TypeScript SDK
+// does; the CLI's acknowledgement is not awaited.
+func (cc *controlConn) sendMCPNotification(server string, msg []byte) {
+	id := cc.newID()
+	b := make([]byte, 0, len(msg)+128)
+	b = append(b, `{"type":"control_request","request_id":`...)
+	b = appendString(b, id)
+	b = append(b, `,"request":{"subtype":"mcp_message","server_name":`...)
+	b = appendString(b, server)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	b = append(b, "}}"...)
+	cc.writeLine(b)
+}
+
+// request sends a control request of the host's own and waits for the
+// CLI's reply.
+func (cc *controlConn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
+	body := map[string]any{"subtype": subtype}
+	for k, v := range fields {
+		body[k] = v
+	}
+	id := cc.newID()
+	line, err := json.Marshal(map[string]any{"type": "control_request", "request_id": id, "request": body})
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan controlReply, 1)
+	cc.mu.Lock()
+	if cc.ctx.Err() != nil {
+		cc.mu.Unlock()
+		return nil, context.Cause(cc.ctx)
+	}
+	cc.pending[id] = ch
+	cc.mu.Unlock()
+	if err := cc.writeLine(line); err != nil {
+		cc.mu.Lock()
+		delete(cc.pending, id)
+		cc.mu.Unlock()
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		return r.response, r.err
+	case <-ctx.Done():
+		cc.mu.Lock()
+		delete(cc.pending, id)
+		cc.mu.Unlock()
+		cc.writeLine([]byte(`{"type":"control_cancel_request","request_id":` + strconv.Quote(id) + `}`))
+		return nil, ctx.Err()
+	}
+}
+
+func (cc *controlConn) newID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	cc.mu.Lock()
+	cc.nextID++
+	n := cc.nextID
+	cc.mu.Unlock()
+	return "req_" + strconv.Itoa(n) + "_" + hex.EncodeToString(b[:])
+}
+
+// writeLine writes one line to the CLI's stdin.
+func (cc *controlConn) writeLine(line []byte) error {
+	cc.wmu.Lock()
+	defer cc.wmu.Unlock()
+	cc.w.Write(line)
+	cc.w.WriteByte('\n')
+	if err := cc.w.Flush(); err != nil {
+		return fmt.Errorf("writing to the CLI: %w", err)
+	}
+	return nil
+}
+
+// A PermissionRequest is the CLI asking whether a tool may run.
+type PermissionRequest struct {
+	// ToolName is the tool as the model calls it, mcp__<server>__<tool>
+	// for MCP tools.
+	ToolName string `json:"tool_name"`
+	// Input is the tool's input as the model wrote it.
+	Input json.RawMessage `json:"input"`
+	// ToolUseID identifies the model's tool_use block.
+	ToolUseID string `json:"tool_use_id"`
+	// BlockedPath is the path that triggered the check, for file tools.
+	BlockedPath string `json:"blocked_path"`
+	// DecisionReason explains why the CLI asks, when it says.
+	DecisionReason string `json:"decision_reason"`
+	// Suggestions are the CLI's permission_suggestions, as sent.
+	Suggestions json.RawMessage `json:"permission_suggestions"`
+}
+
+// A PermissionResult answers a PermissionRequest.
+type PermissionResult struct {
+	// Allow lets the tool run.
+	Allow bool
+	// UpdatedInput, if set, replaces the tool's input (only with Allow).
+	UpdatedInput json.RawMessage
+	// Message tells the model why the tool was denied.
+	Message string
+	// Interrupt, with a denial, also stops the current turn.
+	Interrupt bool
+}
+
+func (cc *controlConn) permission(ctx context.Context, req json.RawMessage) ([]byte, error) {
+	if cc.canUseTool == nil {
+		return nil, errors.New("canUseTool callback is not provided")
+	}
+	var pr PermissionRequest
+	if err := json.Unmarshal(req, &pr); err != nil {
+		return nil, fmt.Errorf("malformed can_use_tool request: %w", err)
+	}
+	res, err := cc.callPermission(ctx, pr)
+	if err != nil {
+		return nil, err
+	}
+	if res.Allow {
+		input := res.UpdatedInput
+		if input == nil {
+			input = pr.Input // the CLI wants updatedInput even when unchanged
+		}
+		if input == nil {
+			input = json.RawMessage("{}")
+		}
+		return json.Marshal(struct {
+			Behavior     string          `json:"behavior"`
+			UpdatedInput json.RawMessage `json:"updatedInput"`
+		}{"allow", input})
+	}
+	msg := res.Message
+	if msg == "" {
+		msg = "The user denied this tool."
+	}
+	return json.Marshal(struct {
+		Behavior  string `json:"behavior"`
+		Message   string `json:"message"`
+		Interrupt bool   `json:"interrupt,omitempty"`
+	}{"deny", msg, res.Interrupt})
+}
+
+// callPermission runs the callback, turning a panic into an error.
+func (cc *controlConn) callPermission(ctx context.Context, pr PermissionRequest) (res PermissionResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cc.logger.Error("claude: permission callback panicked", "panic", p)
+			err = fmt.Errorf("permission callback failed: %v", p)
+		}
+	}()
+	return cc.canUseTool(ctx, pr)
+}
+
+// messageQueue holds conversation messages until the host reads them; it
+// never blocks the reader, which must keep answering control requests.
+type messageQueue struct {
+	mu     sync.Mutex
+	items  []Message
+	ready  chan struct{} // closed and replaced when items or closed change
+	closed error
+}
+
+func newMessageQueue() *messageQueue {
+	return &messageQueue{ready: make(chan struct{})}
+}
+
+func (q *messageQueue) push(m Message) {
+	q.mu.Lock()
+	q.items = append(q.items, m)
+	close(q.ready)
+	q.ready = make(chan struct{})
+	q.mu.Unlock()
+}
+
+func (q *messageQueue) close(err error) {
+	q.mu.Lock()
+	q.closed = err
+	close(q.ready)
+	q.ready = make(chan struct{})
+	q.mu.Unlock()
+}
+
+// pop returns the next message, or the error the queue was closed with
+// once it is empty.
+func (q *messageQueue) pop(ctx context.Context) (Message, error) {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			m := q.items[0]
+			q.items[0] = nil
+			q.items = q.items[1:]
+			q.mu.Unlock()
+			return m, nil
+		}
+		if q.closed != nil {
+			err := q.closed
+			q.mu.Unlock()
+			return nil, err
+		}
+		ready := q.ready
+		q.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
