@@ -14,7 +14,7 @@ type callKey struct{}
 // callInfo is what a handler's context knows about its call.
 type callInfo struct {
 	session *session
-	done    <-chan struct{} // closed when the call is over: it may notify no more
+	done    <-chan struct{}  // closed when the call is over: it may notify no more
 	notify  func(msg []byte) // where the call's notifications go; nil drops them
 	tool    string
 	token   *value // progressToken of the request; nil if none
