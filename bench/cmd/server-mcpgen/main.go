@@ -1,0 +1,23 @@
+// Command server-mcpgen serves greet and create_ticket with the mcpgen
+// runtime over stdio, as the repository's examples do.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpgen/mcpgen/bench/internal/mcpgentools"
+)
+
+func main() {
+	s := mcpgentools.NewServer()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := s.ServeStdio(ctx); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", s.Name, err)
+		os.Exit(1)
+	}
+}
