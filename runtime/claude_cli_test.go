@@ -1,0 +1,222 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/fakeapi"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// The tests in this file drive the real Claude Code CLI, offline: its
+// model is a fake Messages API on 127.0.0.1 (internal/fakeapi) scripted
+// to call one tool and then quote the tool's result. .ci/run installs the
+// pinned CLI and runs these tests in a network namespace that has only
+// loopback, so nothing can leave the machine even if a flag is missed.
+
+// claudeCLI finds the CLI: $MCPGEN_CLAUDE, then the copy .ci/install-claude.sh
+// puts in the cache, then claude in PATH. Without one the tests skip,
+// unless $MCPGEN_REQUIRE_CLAUDE is set (as CI sets it): then they fail.
+func claudeCLI(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
+		return p
+	}
+	cache := os.Getenv("MCPGEN_CACHE")
+	if cache == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			cache = filepath.Join(home, ".cache", "mcpgen")
+		}
+	}
+	if p := filepath.Join(cache, "claude-code-2.1.330", "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude"); fileExists(p) {
+		return p
+	}
+	if p, err := exec.LookPath("claude"); err == nil {
+		return p
+	}
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
+		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
+	}
+	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
+	return ""
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// offline returns options that keep the CLI on the fake API: a fresh HOME,
+// a test key, and everything non-essential switched off.
+func offline(t *testing.T, api *fakeapi.Server) runtime.ClaudeOptions {
+	return runtime.ClaudeOptions{
+		Path: claudeCLI(t),
+		Dir:  t.TempDir(),
+		Env: []string{
+			"HOME=" + t.TempDir(),
+			"ANTHROPIC_BASE_URL=" + api.URL(),
+			"ANTHROPIC_API_KEY=test-key",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			"DISABLE_TELEMETRY=1",
+			"DISABLE_ERROR_REPORTING=1",
+			"DISABLE_AUTOUPDATER=1",
+			"DISABLE_UPDATES=1",
+			"DISABLE_GROWTHBOOK=1",
+			"NO_PROXY=127.0.0.1,localhost",
+			"LANG=C.UTF-8",
+		},
+	}
+}
+
+// greetRecorder is a demo_tools server whose greet tool records its calls.
+type greetRecorder struct {
+	mu    sync.Mutex
+	names []string
+	fail  error
+}
+
+type greetInput struct {
+	Name string `json:"name"`
+}
+
+func (g *greetRecorder) server() *runtime.Server {
+	s := &runtime.Server{Name: "demo_tools", Version: "1.0.0"}
+	s.AddTool(&runtime.Tool{
+		Name:        "greet",
+		Description: "Greet a person by name.",
+		InputSchema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`,
+		Handler: runtime.Handle(func(ctx context.Context, in greetInput) (string, error) {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			g.names = append(g.names, in.Name)
+			if g.fail != nil {
+				return "", g.fail
+			}
+			return fmt.Sprintf("Hello, %s! Welcome.", in.Name), nil
+		}, runtime.Text),
+	})
+	return s
+}
+
+func (g *greetRecorder) calls() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.names)
+}
+
+// runGreet runs one prompt through the real CLI with the greet server and
+// returns the result and every message.
+func runGreet(t *testing.T, g *greetRecorder, decide func(runtime.PermissionRequest) runtime.PermissionResult) (*runtime.ResultMessage, []runtime.Message, *fakeapi.Server) {
+	t.Helper()
+	api, err := fakeapi.Start("mcp__demo_tools__greet", `{"name":"Alice"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	opts := offline(t, api)
+	opts.Servers = map[string]*runtime.Server{"demo_tools": g.server()}
+	opts.CanUseTool = func(ctx context.Context, req runtime.PermissionRequest) (runtime.PermissionResult, error) {
+		return decide(req), nil
+	}
+	var stderr strings.Builder
+	opts.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var msgs []runtime.Message
+	res, err := runtime.Query(ctx, "Please greet Alice using the greet tool.", opts, func(m runtime.Message) { msgs = append(msgs, m) })
+	if err != nil {
+		t.Fatalf("Query: %v\nstderr: %s\nfake API saw: %+v", err, stderr.String(), answers(api))
+	}
+	return res, msgs, api
+}
+
+func answers(api *fakeapi.Server) []string {
+	var out []string
+	for _, r := range api.Requests() {
+		out = append(out, r.Answer)
+	}
+	return out
+}
+
+func allow(req runtime.PermissionRequest) runtime.PermissionResult {
+	return runtime.PermissionResult{Allow: true}
+}
+
+func TestClaudeCLIEndToEnd(t *testing.T) {
+	g := &greetRecorder{}
+	var asked []string
+	res, msgs, api := runGreet(t, g, func(req runtime.PermissionRequest) runtime.PermissionResult {
+		asked = append(asked, req.ToolName)
+		return allow(req)
+	})
+
+	var init *runtime.SystemMessage
+	for _, m := range msgs {
+		if s, ok := m.(*runtime.SystemMessage); ok && s.Subtype == "init" {
+			init = s
+			break
+		}
+	}
+	switch {
+	case init == nil:
+		t.Fatal("no system/init message")
+	case !slices.Contains(init.Tools, "mcp__demo_tools__greet"):
+		t.Errorf("system/init tools do not include mcp__demo_tools__greet: %v", init.Tools)
+	case !slices.Contains(init.MCPServers, runtime.MCPServerStatus{Name: "demo_tools", Status: "connected"}):
+		t.Errorf("system/init MCP servers: %+v, want demo_tools connected", init.MCPServers)
+	}
+	if got := g.calls(); !slices.Equal(got, []string{"Alice"}) {
+		t.Errorf("the Go handler was called with %q, want once with Alice", got)
+	}
+	if !slices.Equal(asked, []string{"mcp__demo_tools__greet"}) {
+		t.Errorf("permission asked for %q", asked)
+	}
+	trs := api.ToolResults()
+	if len(trs) != 1 || trs[0].Text != "Hello, Alice! Welcome." || trs[0].IsError {
+		t.Errorf("the model received tool results %+v, want one \"Hello, Alice! Welcome.\"", trs)
+	}
+	if res.Subtype != "success" || res.IsError {
+		t.Errorf("result %s (is_error %v): %s", res.Subtype, res.IsError, res.Result)
+	}
+	if !strings.Contains(res.Result, "Hello, Alice! Welcome.") {
+		t.Errorf("the final answer does not quote the tool: %q", res.Result)
+	}
+}
+
+func TestClaudeCLIHandlerError(t *testing.T) {
+	g := &greetRecorder{fail: errors.New("greet failed: demo error")}
+	res, _, api := runGreet(t, g, allow)
+	trs := api.ToolResults()
+	if len(trs) != 1 || !trs[0].IsError || !strings.Contains(trs[0].Text, "greet failed: demo error") {
+		t.Errorf("the model received %+v, want one is_error result with the handler's error", trs)
+	}
+	if res.Subtype != "success" {
+		t.Errorf("result %s: the session should go on after a tool error", res.Subtype)
+	}
+}
+
+func TestClaudeCLIPermissionDenied(t *testing.T) {
+	g := &greetRecorder{}
+	res, _, api := runGreet(t, g, func(runtime.PermissionRequest) runtime.PermissionResult {
+		return runtime.PermissionResult{Message: "greeting is not allowed today"}
+	})
+	if got := g.calls(); len(got) != 0 {
+		t.Errorf("a denied tool reached the handler: %q", got)
+	}
+	trs := api.ToolResults()
+	if len(trs) != 1 || !trs[0].IsError || !strings.Contains(trs[0].Text, "greeting is not allowed today") {
+		t.Errorf("the model received %+v, want one is_error result with the denial", trs)
+	}
+	if res.Subtype != "success" {
+		t.Errorf("result %s", res.Subtype)
+	}
+}
