@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 	"github.com/mcpgen/mcpgen/testdata/golden/backtick_doc"
+	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
 	"github.com/mcpgen/mcpgen/testdata/golden/directive_options"
 	"github.com/mcpgen/mcpgen/testdata/golden/docs"
@@ -131,6 +132,9 @@ var oracleCases = []oracleCase{
 	{schema: "generics/browseOutputSchema.json", typ: reflect.TypeFor[generics.Page[generics.Item]](), allow: map[string]string{
 		"description": "invopop looks up the comment of Page[pkg.Item] under that name and finds none",
 	}},
+	{schema: "client_tools/echoInputSchema.json", typ: reflect.TypeFor[client_tools.EchoInput]()},
+	{schema: "client_tools/countInputSchema.json", typ: reflect.TypeFor[client_tools.CountInput]()},
+	{schema: "client_tools/waitInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "warnings/undocumentedInputSchema.json", typ: reflect.TypeFor[warnings.Input]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "warnings/aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema.json", typ: reflect.TypeFor[struct{}]()},
