@@ -9,6 +9,7 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpgen/mcpgen v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/tools v0.52.0
 )
 
 require (
@@ -30,7 +31,6 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )
 
 replace github.com/mcpgen/mcpgen => ..
