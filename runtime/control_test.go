@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/testdata/golden/greet"
 )
@@ -21,83 +18,23 @@ import (
 // pipes: it writes what the CLI would write and reads what the host
 // answers.
 type cliSide struct {
-	t     *testing.T
-	out   *io.PipeWriter // the CLI's stdout
-	cc    *runtime.ControlConn
-	mu    sync.Mutex
-	lines [][]byte // what the host wrote, not yet consumed
-	more  chan struct{}
+	*peer
+	cc *runtime.ControlConn
 }
 
 func newCLISide(t *testing.T, servers map[string]*runtime.Server, canUseTool func(context.Context, runtime.PermissionRequest) (runtime.PermissionResult, error)) *cliSide {
 	t.Helper()
 	hostIn, cliOut := io.Pipe()
 	cliIn, hostOut := io.Pipe()
-	c := &cliSide{t: t, out: cliOut, more: make(chan struct{}, 1)}
+	c := &cliSide{peer: newPeer(t, cliIn, cliOut)}
 	c.cc = runtime.NewControlConn(context.Background(), hostIn, hostOut, servers, canUseTool)
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		sc := bufio.NewScanner(cliIn)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			c.mu.Lock()
-			c.lines = append(c.lines, append([]byte(nil), sc.Bytes()...))
-			c.mu.Unlock()
-			select {
-			case c.more <- struct{}{}:
-			default:
-			}
-		}
-	}()
 	t.Cleanup(func() {
 		cliOut.Close()
 		<-c.cc.Done()
 		hostOut.Close()
-		<-read
+		<-c.readDone
 	})
 	return c
-}
-
-// checkLeaks fails t if goroutines started during the test outlive it,
-// its cleanups included.
-func checkLeaks(t *testing.T) {
-	before := goleak.IgnoreCurrent()
-	t.Cleanup(func() { goleak.VerifyNone(t, before) })
-}
-
-func (c *cliSide) send(line string) {
-	c.t.Helper()
-	if _, err := io.WriteString(c.out, line+"\n"); err != nil {
-		c.t.Fatalf("writing to the host: %v", err)
-	}
-}
-
-// hangGuard bounds every wait, so that a missing answer fails the test
-// instead of hanging it. It is not a measure of speed.
-const hangGuard = 20 * time.Second
-
-// take waits for a line the host wrote that satisfies match, and removes
-// it.
-func (c *cliSide) take(what string, match func(line []byte) bool) []byte {
-	c.t.Helper()
-	deadline := time.After(hangGuard)
-	for {
-		c.mu.Lock()
-		for i, l := range c.lines {
-			if match(l) {
-				c.lines = append(c.lines[:i], c.lines[i+1:]...)
-				c.mu.Unlock()
-				return l
-			}
-		}
-		c.mu.Unlock()
-		select {
-		case <-c.more:
-		case <-deadline:
-			c.t.Fatalf("the host never wrote %s", what)
-		}
-	}
 }
 
 // response waits for the host's control_response to request id.
@@ -118,17 +55,6 @@ func responseID(line []byte) string {
 		return ""
 	}
 	return env.Response.RequestID
-}
-
-// pending lists the host's lines not consumed yet.
-func (c *cliSide) pending() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, l := range c.lines {
-		out = append(out, string(l))
-	}
-	return out
 }
 
 func mcpMessage(id, server, message string) string {

@@ -1,0 +1,459 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
+	"github.com/mcpgen/mcpgen/testdata/golden/greet"
+	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
+)
+
+// serveStdio serves s over pipes and returns the client's end. The input
+// stays open until the test ends, as a real client's would.
+func serveStdio(t *testing.T, s *runtime.Server) *peer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Serve(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	p := newPeer(t, outR, inW)
+	t.Cleanup(func() {
+		inW.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		<-p.readDone
+	})
+	return p
+}
+
+// reply waits for the response with the given JSON id (as JSON: 1, "a",
+// null).
+func (p *peer) reply(id string) string {
+	p.t.Helper()
+	return string(p.take("the response to id "+id, func(l []byte) bool {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		return json.Unmarshal(l, &m) == nil && m.Method == "" && string(m.ID) == id
+	}))
+}
+
+// ticketsAndGreet is seed 000's and seed 001's tools in one server.
+func ticketsAndGreet() *runtime.Server {
+	s := tickets.NewServer()
+	greet.Register(s)
+	return s
+}
+
+func toolError(id int, text string) string {
+	quoted, _ := json.Marshal(text)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}],"isError":true}}`, id, quoted)
+}
+
+// TestErrorTable pins every row of the error table in
+// shared/reference/go-mcp-anchors.md, section 6, and the malformed
+// requests around it: each gets one answer a model or a person can act
+// on, with a real JSON-RPC code, and the server keeps serving.
+func TestErrorTable(t *testing.T) {
+	p := serveStdio(t, ticketsAndGreet())
+	rows := []struct {
+		name, request, want string
+	}{
+		{"tools/list before initialize is answered",
+			`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":1,"result":{}}`},
+		{"missing required argument",
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{}}}`,
+			toolError(3, "invalid arguments for tool greet:\n- name: is required")},
+		{"value outside the enum",
+			`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":"Crash","description":"App crashes","kind":"epic"}}}`,
+			toolError(4, "invalid arguments for tool create_ticket:\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"")},
+		{"misspelled field",
+			`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada","extra":1}}}`,
+			toolError(5, "invalid arguments for tool greet:\n- extra: unknown property (allowed: name)")},
+		{"wrong type",
+			`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"greet","arguments":{"name":42}}}`,
+			toolError(6, "invalid arguments for tool greet:\n- name: must be a string; got 42")},
+		{"unknown tool",
+			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+			toolError(7, `unknown tool "nope"; available tools: create_ticket, greet`)},
+		{"absent arguments count as {}",
+			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"greet"}}`,
+			toolError(8, "invalid arguments for tool greet:\n- name: is required")},
+		{"every mistake at once",
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":7,"kind":"epic","labels":["a","b","c","d","e","f"]}}}`,
+			toolError(9, "invalid arguments for tool create_ticket:\n- title: must be a string; got 7\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"\n- labels: must have at most 5 items; got 6\n- description: is required")},
+		{"unknown method",
+			`{"jsonrpc":"2.0","id":10,"method":"no/such/method"}`,
+			`{"jsonrpc":"2.0","id":10,"error":{"code":-32601,"message":"method not found: no/such/method"}}`},
+		{"tools/call without a name",
+			`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"arguments":{}}}`,
+			`{"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"invalid params: \"name\" must be a string"}}`},
+		{"params not an object",
+			`{"jsonrpc":"2.0","id":12,"method":"tools/list","params":[1]}`,
+			`{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"invalid params: \"params\" must be an object"}}`},
+		{"no jsonrpc member",
+			`{"id":13,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":13,"error":{"code":-32600,"message":"invalid request: \"jsonrpc\" must be \"2.0\""}}`},
+		{"an id that is an object",
+			`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: id must be a string or a number"}}`},
+		{"a line that is not JSON",
+			`not json`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: invalid JSON at offset 0: unexpected 'n'"}}`},
+		{"after all that, the server still serves",
+			`{"jsonrpc":"2.0","id":"last","method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`,
+			`{"jsonrpc":"2.0","id":"last","result":{"content":[{"type":"text","text":"Hello, Ada! Welcome."}]}}`},
+	}
+	for _, r := range rows {
+		p.send(r.request)
+		var m struct{ ID json.RawMessage }
+		json.Unmarshal([]byte(r.want), &m)
+		if got := p.reply(string(m.ID)); got != r.want {
+			t.Errorf("%s:\n got %s\nwant %s", r.name, got, r.want)
+		}
+	}
+	if left := p.pending(); len(left) > 0 {
+		t.Errorf("unexpected output: %q", left)
+	}
+}
+
+func TestInitializeNegotiates(t *testing.T) {
+	p := serveStdio(t, ticketsAndGreet())
+	for i, v := range []struct{ asked, answered string }{
+		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2025-11-25"}, {"1999-01-01", "2025-11-25"},
+	} {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`, i, v.asked))
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":%q,"capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"cci","version":"1.0.0"}}}`, i, v.answered)
+		if got := p.reply(fmt.Sprint(i)); got != want {
+			t.Errorf("asked %s:\n got %s\nwant %s", v.asked, got, want)
+		}
+	}
+}
+
+// probeServer has tools whose behaviour the tests control.
+type probeServer struct {
+	*runtime.Server
+	started  chan string
+	release  chan struct{}
+	finished chan string // tag, and why: "released" or "cancelled"
+	running  atomic.Int32
+	maxSeen  atomic.Int32
+}
+
+func newProbe() *probeServer {
+	p := &probeServer{Server: &runtime.Server{Name: "probe", Version: "1"},
+		started: make(chan string, 64), release: make(chan struct{}), finished: make(chan string, 64)}
+	p.AddTool(&runtime.Tool{
+		Name:        "hold",
+		InputSchema: `{"type":"object","properties":{"tag":{"type":"string"}},"required":["tag"],"additionalProperties":false}`,
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			var in struct{ Tag string }
+			req.Bind(&in)
+			n := p.running.Add(1)
+			defer p.running.Add(-1)
+			for {
+				m := p.maxSeen.Load()
+				if n <= m || p.maxSeen.CompareAndSwap(m, n) {
+					break
+				}
+			}
+			p.started <- in.Tag
+			select {
+			case <-p.release:
+				p.finished <- in.Tag + " released"
+				return runtime.TextResult("released " + in.Tag), nil
+			case <-ctx.Done():
+				p.finished <- in.Tag + " cancelled"
+				return nil, ctx.Err()
+			}
+		},
+	})
+	p.AddTool(&runtime.Tool{
+		Name: "boom",
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			panic("boom")
+		},
+	})
+	p.AddTool(&runtime.Tool{
+		Name:    "slow",
+		Timeout: 20 * time.Millisecond,
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	})
+	return p
+}
+
+func hold(id int, tag string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{"tag":%q}}}`, id, tag)
+}
+
+// TestPanicKeepsServing: a panicking handler is an isError result; the
+// official Go SDK lets it kill the process.
+func TestPanicKeepsServing(t *testing.T) {
+	probe := newProbe()
+	probe.Logger = discardLogger()
+	p := serveStdio(t, probe.Server)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`)
+	if got, want := p.reply("1"), toolError(1, "tool boom failed: internal error (panic: boom)"); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	p.reply("2")
+}
+
+// TestCallsRunConcurrently: eight calls that each wait for all eight to
+// have started can only finish if they run at once (mcp-go runs five at a
+// time; a reader that ran handlers inline would run one).
+func TestCallsRunConcurrently(t *testing.T) {
+	probe := newProbe()
+	p := serveStdio(t, probe.Server)
+	var lines []string
+	for i := range 8 {
+		lines = append(lines, hold(i, fmt.Sprint(i)))
+	}
+	p.send(strings.Join(lines, "\n")) // one burst
+	for range 8 {
+		<-probe.started
+	}
+	close(probe.release)
+	for i := range 8 {
+		p.reply(fmt.Sprint(i))
+	}
+}
+
+func TestMaxInFlight(t *testing.T) {
+	probe := newProbe()
+	probe.MaxInFlight = 2
+	p := serveStdio(t, probe.Server)
+	for i := range 6 {
+		p.send(hold(i, fmt.Sprint(i)))
+	}
+	<-probe.started
+	<-probe.started
+	p.send(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+	p.reply("99") // requests keep being read while calls wait for a slot
+	close(probe.release)
+	for i := range 6 {
+		p.reply(fmt.Sprint(i))
+	}
+	if m := probe.maxSeen.Load(); m != 2 {
+		t.Errorf("%d calls ran at once, want at most 2 (and 2 reached)", m)
+	}
+}
+
+// TestCancelledInSameBurst: a cancellation that arrives right behind its
+// call (mcp-go loses it) cancels the call, and the call gets no response
+// (both official SDKs send one).
+func TestCancelledInSameBurst(t *testing.T) {
+	probe := newProbe()
+	p := serveStdio(t, probe.Server)
+	p.send(hold(1, "a") + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	if got := <-probe.finished; got != "a cancelled" {
+		t.Errorf("handler: %s", got)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	p.reply("2")
+	if left := p.pending(); len(left) > 0 {
+		t.Errorf("the cancelled call was answered: %q", left)
+	}
+}
+
+func TestDuplicateIDInFlight(t *testing.T) {
+	probe := newProbe()
+	p := serveStdio(t, probe.Server)
+	p.send(hold(1, "a"))
+	<-probe.started
+	p.send(hold(1, "b"))
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: a request with id 1 is already in flight"}}`
+	if got := p.reply("1"); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	close(probe.release)
+	if got := p.reply("1"); got != `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"released a"}]}}` {
+		t.Errorf("the first call: %s", got)
+	}
+}
+
+func TestToolTimeout(t *testing.T) {
+	p := serveStdio(t, newProbe().Server)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
+	if got, want := p.reply("1"), toolError(1, "tool slow timed out after 20ms"); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
+// TestProgressAndLogInBurst: progress and log notifications work even
+// when the call arrives in the same burst as initialize (mcp-go fails
+// there), and come before the call's response.
+func TestProgressAndLogInBurst(t *testing.T) {
+	p := serveStdio(t, client_tools.NewServer())
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{"to":3},"_meta":{"progressToken":"tok"}}}`)
+	p.reply("0")
+	p.reply("1")
+	var notes []string
+	for _, l := range p.pending() {
+		notes = append(notes, l)
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":1,"total":3,"message":"step 1"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":2,"total":3,"message":"step 2"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":3,"total":3,"message":"step 3"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"count","data":{"msg":"counted","to":3}}}`,
+	}
+	if strings.Join(notes, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notifications before the response:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	p := serveStdio(t, client_tools.NewServer())
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`)
+	if got := p.reply("1"); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+		t.Errorf("setLevel: %s", got)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count","arguments":{"to":1}}}`)
+	p.reply("2")
+	if left := p.pending(); len(left) > 0 {
+		t.Errorf("an info record passed a warning level, or progress went out without a token: %q", left)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}`)
+	if got := p.reply("3"); !strings.Contains(got, `"code":-32602`) {
+		t.Errorf("unknown level: %s", got)
+	}
+}
+
+// TestOversizedLine: a line over MaxMessageSize gets an error and serving
+// goes on.
+func TestOversizedLine(t *testing.T) {
+	s := ticketsAndGreet()
+	s.MaxMessageSize = 1024
+	p := serveStdio(t, s)
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"` + strings.Repeat("x", 5000) + `"}}}`
+	p.send(line)
+	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message of %d bytes exceeds the limit of 1024 bytes"}}`, len(line)+1)
+	if got := p.reply("null"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	p.reply("2")
+}
+
+func TestBatch(t *testing.T) {
+	p := serveStdio(t, ticketsAndGreet())
+	p.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"B"}}}]`)
+	got := string(p.take("a batch response", func(l []byte) bool { return l[0] == '[' }))
+	want := `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: nope"}},{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Hello, B! Welcome."}]}}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	p.send(`[]`)
+	if got := p.reply("null"); !strings.Contains(got, "empty batch") {
+		t.Errorf("empty batch: %s", got)
+	}
+}
+
+// eofSignal is an input that reports when it has returned io.EOF.
+type eofSignal struct {
+	r   io.Reader
+	eof chan struct{}
+	mu  sync.Once
+}
+
+func (e *eofSignal) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.mu.Do(func() { close(e.eof) })
+	}
+	return n, err
+}
+
+// TestEOFDrainsCalls: calls already received when stdin ends still get
+// their responses before Serve returns (the official Go SDK drops them:
+// its issue #1061).
+func TestEOFDrainsCalls(t *testing.T) {
+	probe := newProbe()
+	var in strings.Builder
+	for i := range 5 {
+		in.WriteString(hold(i, fmt.Sprint(i)) + "\n")
+	}
+	src := &eofSignal{r: strings.NewReader(in.String()), eof: make(chan struct{})}
+	var out lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- probe.Serve(context.Background(), src, &out) }()
+	<-src.eof
+	for range 5 {
+		<-probe.started
+	}
+	close(probe.release) // every call finishes after EOF
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d responses after EOF, want 5:\n%s", len(lines), out.String())
+	}
+}
+
+// TestShutdownCancels: cancelling Serve's context cancels the calls in
+// flight and Serve returns once they have finished.
+func TestShutdownCancels(t *testing.T) {
+	checkLeaks(t)
+	probe := newProbe()
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- probe.Serve(ctx, inR, &out) }()
+	io.WriteString(inW, hold(1, "a")+"\n"+hold(2, "b")+"\n")
+	<-probe.started
+	<-probe.started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Serve returned %v, want context.Canceled", err)
+	}
+	for range 2 {
+		if got := <-probe.finished; !strings.HasSuffix(got, "cancelled") {
+			t.Errorf("a call was not cancelled: %s", got)
+		}
+	}
+	inW.Close() // lets the reading goroutine go
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
