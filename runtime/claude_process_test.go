@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("MCPGEN_FAKE_CLI"); mode != "" {
 		os.Exit(fakeCLI(mode))
 	}
+	if os.Getenv("MCPGEN_SERVE_STDIO") != "" {
+		os.Exit(serveGenerated())
+	}
 	os.Exit(m.Run())
 }
 
