@@ -380,7 +380,7 @@ func (ss *session) callTool(c *call) []byte {
 	if notify == nil {
 		notify = ss.notify
 	}
-	ctx = context.WithValue(ctx, callKey{}, &callInfo{session: ss, done: c.ctx.Done(), notify: notify, tool: name, token: token})
+	ctx = context.WithValue(ctx, callKey{}, &callInfo{session: ss, ctx: c.ctx, notify: notify, tool: name, token: token})
 	res, err := ss.invoke(ctx, t, req)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):
@@ -406,7 +406,13 @@ func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Resu
 }
 
 func (ss *session) toolResult(id []byte, res *Result) []byte {
-	b := make([]byte, 0, 128)
+	size := 96 + len(id)
+	for _, c := range res.Content {
+		if t, ok := c.(*TextContent); ok {
+			size += len(t.Text) + len(t.Text)/8 // room for escapes
+		}
+	}
+	b := make([]byte, 0, size)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)

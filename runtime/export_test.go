@@ -26,3 +26,24 @@ func (cc *controlConn) Receive(ctx context.Context) (Message, error) { return cc
 
 // Done is closed when the loop has ended.
 func (cc *controlConn) Done() <-chan struct{} { return cc.done }
+
+// HandleMessage dispatches one JSON-RPC message the way a transport does,
+// in the calling goroutine, and returns the response (nil for none).
+func (s *Server) HandleMessage(ctx context.Context, line []byte) []byte {
+	ss := &session{srv: s}
+	m, errResp := decodeMessage(line)
+	if errResp != nil {
+		return errResp
+	}
+	if m == nil || !m.isRequest() {
+		if m != nil {
+			ss.notification(m)
+		}
+		return nil
+	}
+	c, errResp := ss.start(ctx, m)
+	if errResp != nil {
+		return errResp
+	}
+	return ss.run(c)
+}

@@ -14,7 +14,7 @@ type callKey struct{}
 // callInfo is what a handler's context knows about its call.
 type callInfo struct {
 	session *session
-	done    <-chan struct{}  // closed when the call is over: it may notify no more
+	ctx     context.Context  // the call's context, done when the call is over
 	notify  func(msg []byte) // where the call's notifications go; nil drops them
 	tool    string
 	token   *value // progressToken of the request; nil if none
@@ -23,12 +23,7 @@ type callInfo struct {
 // over reports whether the call has finished (or was cancelled); the
 // protocol forbids notifications about it from then on.
 func (ci *callInfo) over() bool {
-	select {
-	case <-ci.done:
-		return true
-	default:
-		return false
-	}
+	return ci.ctx.Err() != nil
 }
 
 func callFromContext(ctx context.Context) *callInfo {

@@ -120,12 +120,23 @@ type Result struct {
 
 // TextResult returns a result with one text block.
 func TextResult(text string) *Result {
-	return &Result{Content: []Content{TextContent{Text: text}}}
+	// One allocation for the result, its content list and the block: this
+	// is the result of most calls.
+	r := &struct {
+		result Result
+		list   [1]Content
+		text   TextContent
+	}{text: TextContent{Text: text}}
+	r.list[0] = &r.text
+	r.result.Content = r.list[:]
+	return &r.result
 }
 
 // ErrorResult returns a failed result whose text explains the failure.
 func ErrorResult(text string) *Result {
-	return &Result{Content: []Content{TextContent{Text: text}}, IsError: true}
+	r := TextResult(text)
+	r.IsError = true
+	return r
 }
 
 // Handle adapts a typed tool function to Tool.Handler: it decodes the
