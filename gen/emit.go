@@ -144,7 +144,7 @@ func (e *emitter) newServer() {
 	m, l := e.m, e.locals
 	so := m.server
 	field := func(name, v string) jen.Code { return jen.Line().Id(name).Op(":").Lit(v) }
-	fields := []jen.Code{field("Name", e.serverName())}
+	fields := []jen.Code{field("Name", e.m.serverName())}
 	if so.version != "" {
 		fields = append(fields, field("Version", so.version))
 	}
@@ -159,7 +159,7 @@ func (e *emitter) newServer() {
 	for _, r := range m.receivers {
 		args = append(args, jen.Id(r.param))
 	}
-	e.f.Commentf("NewServer returns a server named %q that serves the tools of this", e.serverName())
+	e.f.Commentf("NewServer returns a server named %q that serves the tools of this", e.m.serverName())
 	e.f.Comment("package: " + e.toolList() + ".")
 	e.f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Qual(runtimePath, "Server").Block(
 		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields...),
@@ -171,11 +171,11 @@ func (e *emitter) newServer() {
 
 // serverName is the //mcp:server name, or else the last element of the
 // package path (the directory name, which is more telling than "main").
-func (e *emitter) serverName() string {
-	if e.m.server.name != "" {
-		return e.m.server.name
+func (m *model) serverName() string {
+	if m.server.name != "" {
+		return m.server.name
 	}
-	return defaultServerName(e.m.pkg.Path())
+	return defaultServerName(m.pkg.Path())
 }
 
 func defaultServerName(pkgPath string) string {

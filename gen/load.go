@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -57,7 +58,7 @@ func load(ctx context.Context, cfg Config) ([]*loadedPackage, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	output := cmp(cfg.Output, DefaultOutput)
+	output := cmp.Or(cfg.Output, DefaultOutput)
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
@@ -219,11 +220,4 @@ func stub(p *packages.Package, path string) []byte {
 		return []byte(Header + "\n\npackage " + p.Name + "\n")
 	}
 	return buf.Bytes()
-}
-
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
 }

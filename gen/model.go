@@ -159,7 +159,6 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		}
 	}
 	ix := newIndex(newDocIndex(p.Fset, files))
-	serverName := cmp(m.server.name, p.Name)
 	byName := map[string]*tool{}
 	for _, fd := range funcs {
 		t := buildTool(p.TypesInfo, fd, ds)
@@ -172,7 +171,7 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 			continue
 		}
 		byName[t.name] = t
-		if q := "mcp__" + serverName + "__" + t.name; len(q) > maxQualifiedLen {
+		if q := "mcp__" + m.serverName() + "__" + t.name; len(q) > maxQualifiedLen {
 			ds.warnf(t.pos, "Claude Code shows this tool as %s, %d characters; it cuts names beyond %d: shorten the tool or server name", q, len(q), maxQualifiedLen)
 		}
 		if t.recv != nil {

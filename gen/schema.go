@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -586,7 +587,7 @@ func (b *schemaBuilder) plainFields(st *types.Struct, path string) ([]jsonField,
 		if tags.skip {
 			continue
 		}
-		f := jsonField{name: cmp(tags.name, v.Name()), tagged: tags.name != "", index: []int{i}, v: v, tags: tags}
+		f := jsonField{name: cmp.Or(tags.name, v.Name()), tagged: tags.name != "", index: []int{i}, v: v, tags: tags}
 		if slices.ContainsFunc(fields, func(g jsonField) bool { return g.name == f.name }) {
 			return nil, false
 		}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ type Claude struct {
 // request and waits for its answer. The servers in opts are served from
 // then on, until Close; cancelling ctx kills the CLI.
 func StartClaude(ctx context.Context, opts ClaudeOptions) (*Claude, error) {
-	path := cmp(opts.Path, "claude")
+	path := cmp.Or(opts.Path, "claude")
 	exe, err := exec.LookPath(path)
 	if err != nil {
 		return nil, fmt.Errorf("claude: cannot find the Claude Code CLI %q (install it with npm install -g @anthropic-ai/claude-code, or set ClaudeOptions.Path): %w", path, err)
@@ -115,7 +116,7 @@ func StartClaude(ctx context.Context, opts ClaudeOptions) (*Claude, error) {
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
 	c := &Claude{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{})}
-	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, opts.Servers, opts.CanUseTool, cmp2(opts.Logger, defaultLogger))
+	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, opts.Servers, opts.CanUseTool, cmp.Or(opts.Logger, defaultLogger))
 	go func() {
 		<-c.conn.done // stdout is drained: now Wait may close the pipes
 		c.waitErr = cmd.Wait()
@@ -126,14 +127,6 @@ func StartClaude(ctx context.Context, opts ClaudeOptions) (*Claude, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-func cmp2[T comparable](v, fallback T) T {
-	var zero T
-	if v == zero {
-		return fallback
-	}
-	return v
 }
 
 // args builds the command line the way the Agent SDKs do.

@@ -108,7 +108,7 @@ func (cc *controlConn) finish(err error) {
 		delete(cc.pending, id)
 	}
 	cc.mu.Unlock()
-	waitBounded(&cc.handlers, handlerGrace)
+	waitGroup(&cc.handlers, nil, handlerGrace)
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
@@ -117,18 +117,6 @@ func (cc *controlConn) finish(err error) {
 // handlerGrace bounds how long a finished connection waits for handlers
 // that ignore their cancelled context.
 const handlerGrace = 5 * time.Second
-
-// waitBounded waits for wg, or for at most d.
-func waitBounded(wg *sync.WaitGroup, d time.Duration) {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
-}
 
 // envelope is the part of every line that says what it is.
 type envelope struct {

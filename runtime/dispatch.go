@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -295,13 +296,13 @@ func (ss *session) initialize(id []byte, params *value) []byte {
 	b = append(b, `{"protocolVersion":"`...)
 	b = append(b, negotiateVersion(requested)...)
 	b = append(b, `","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":`...)
-	b = appendString(b, cmp(srv.Name, "mcpgen"))
+	b = appendString(b, cmp.Or(srv.Name, "mcpgen"))
 	if srv.Title != "" {
 		b = append(b, `,"title":`...)
 		b = appendString(b, srv.Title)
 	}
 	b = append(b, `,"version":`...)
-	b = appendString(b, cmp(srv.Version, "0.0.0"))
+	b = appendString(b, cmp.Or(srv.Version, "0.0.0"))
 	b = append(b, '}')
 	if srv.Instructions != "" {
 		b = append(b, `,"instructions":`...)
@@ -429,7 +430,7 @@ func argumentReport(tool string, vs []violation) string {
 	fmt.Fprintf(&b, "invalid arguments for tool %s:", tool)
 	for _, v := range vs {
 		b.WriteString("\n- ")
-		b.WriteString(cmp(v.path, "arguments"))
+		b.WriteString(cmp.Or(v.path, "arguments"))
 		b.WriteString(": ")
 		b.WriteString(v.msg)
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -151,6 +152,25 @@ func (s *Server) shutdownTimeout() time.Duration {
 	return 5 * time.Second
 }
 
+// waitGroup waits for wg until stop is closed or, if timeout is positive,
+// the timeout expires: transports wait for calls in flight, but not for
+// ever on a handler that ignores its context.
+func waitGroup(wg *sync.WaitGroup, stop <-chan struct{}, timeout time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-done:
+	case <-stop:
+	case <-expired:
+	}
+}
+
 // slotsChan returns the MaxInFlight semaphore, or nil when calls are not
 // bounded.
 func (s *Server) slotsChan() chan struct{} {
@@ -193,7 +213,7 @@ func (s *Server) toolsList() ([]byte, error) {
 			Name:        t.Name,
 			Title:       t.Title,
 			Description: t.Description,
-			InputSchema: json.RawMessage(cmp(t.InputSchema, emptyObjectSchema)),
+			InputSchema: json.RawMessage(cmp.Or(t.InputSchema, emptyObjectSchema)),
 			Annotations: t.Annotations,
 		}
 		if t.OutputSchema != "" {
@@ -219,11 +239,4 @@ func (s *Server) toolsList() ([]byte, error) {
 	}
 	s.list = data
 	return data, nil
-}
-
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
 }

@@ -101,19 +101,7 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 	c.mu.Lock()
 	c.closing = true
 	c.mu.Unlock()
-	done := make(chan struct{})
-	go func() { c.calls.Wait(); close(done) }()
-	var expired <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expired = t.C
-	}
-	select {
-	case <-done:
-	case <-stop:
-	case <-expired:
-	}
+	waitGroup(&c.calls, stop, timeout)
 }
 
 // readLoop reads and dispatches lines until EOF (nil), a read error, or

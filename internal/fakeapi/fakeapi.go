@@ -9,6 +9,7 @@ package fakeapi
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -170,8 +172,8 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	offered := contains(rec.Tools, s.tool)
-	deferred := !offered && contains(rec.Tools, "ToolSearch") &&
+	offered := slices.Contains(rec.Tools, s.tool)
+	deferred := !offered && slices.Contains(rec.Tools, "ToolSearch") &&
 		(bytes.Contains(raw, []byte(s.tool)))
 
 	var blocks []block
@@ -203,7 +205,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
 
-	model := cmp(body.Model, "claude-fake")
+	model := cmp.Or(body.Model, "claude-fake")
 	msgID := newID("msg_fake_")
 	usage := map[string]int{"input_tokens": 50, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	if !body.Stream {
@@ -262,24 +264,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func newID(prefix string) string {
 	var b [8]byte
 	rand.Read(b[:])
 	return prefix + hex.EncodeToString(b[:])
-}
-
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
 }
