@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"testing"
 
-	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
 	"github.com/mcpgen/mcpgen/bench/internal/mcpgentools"

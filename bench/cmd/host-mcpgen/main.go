@@ -30,6 +30,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/internal/mcpgentools"
@@ -41,6 +42,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: host-mcpgen <path to cli-standin>")
 		os.Exit(2)
 	}
+	if path := os.Getenv("MCPGEN_BENCH_CPUPROFILE"); path != "" {
+		// For diagnosis only: the benchmark never sets it.
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	res, err := runtime.Query(ctx, "Greet Ada, then file a bug ticket.", runtime.ClaudeOptions{
@@ -50,11 +58,15 @@ func main() {
 		Stderr:       os.Stderr,
 	}, nil)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "host-mcpgen: %v\n", err)
-		os.Exit(1)
+		fail("%v", err)
 	}
 	if res.IsError {
-		fmt.Fprintf(os.Stderr, "host-mcpgen: the run failed: %s\n", res.Result)
-		os.Exit(1)
+		fail("the run failed: %s", res.Result)
 	}
+}
+
+func fail(format string, args ...any) {
+	pprof.StopCPUProfile()
+	fmt.Fprintf(os.Stderr, "host-mcpgen: "+format+"\n", args...)
+	os.Exit(1)
 }

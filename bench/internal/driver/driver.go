@@ -116,19 +116,16 @@ func (c *Conn) readLoop(r io.Reader) {
 	}
 }
 
-// envelope is what the driver needs of a message from the server.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-}
-
+// deliver routes a line to the call waiting for it. It finds the
+// JSON-RPC id by scanning rather than decoding, so that the driver's own
+// cost stays small next to the fastest server's: the responses here carry
+// numeric ids, and the first "id": followed by a digit is the envelope's
+// (no tool result or schema of the benchmark has a numeric "id" member).
+// Notifications and requests from the server have no such id or are
+// ignored.
 func (c *Conn) deliver(line []byte, at time.Time) {
-	var env envelope
-	if err := json.Unmarshal(line, &env); err != nil || env.Method != "" || len(env.ID) == 0 {
-		return // a notification, a request from the server, or noise
-	}
-	id, err := strconv.ParseInt(string(env.ID), 10, 64)
-	if err != nil {
+	id, ok := responseID(line)
+	if !ok {
 		return
 	}
 	c.mu.Lock()
@@ -140,26 +137,70 @@ func (c *Conn) deliver(line []byte, at time.Time) {
 	}
 }
 
+var idKey = []byte(`"id":`)
+
+func responseID(line []byte) (int64, bool) {
+	if bytes.Contains(line, []byte(`"method":`)) {
+		return 0, false // a request or notification from the server
+	}
+	for rest := line; ; {
+		i := bytes.Index(rest, idKey)
+		if i < 0 {
+			return 0, false
+		}
+		rest = rest[i+len(idKey):]
+		for len(rest) > 0 && rest[0] == ' ' {
+			rest = rest[1:]
+		}
+		n, j := int64(0), 0
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			n = n*10 + int64(rest[j]-'0')
+			j++
+		}
+		if j > 0 {
+			return n, true
+		}
+	}
+}
+
 // ErrClosed reports that the server's stdout ended before a response.
 var ErrClosed = errors.New("server closed its output")
 
+// A Caller makes calls one at a time; each goroutine that calls needs
+// its own.
+type Caller struct {
+	c   *Conn
+	ch  chan reply
+	buf []byte
+}
+
+// Caller returns a new Caller.
+func (c *Conn) Caller() *Caller {
+	return &Caller{c: c, ch: make(chan reply, 1)}
+}
+
 // Call sends one request whose JSON has %ID% where its id goes and waits
 // for the response. It returns the response line and the round trip.
-func (c *Conn) Call(template []byte, ch chan reply) ([]byte, time.Duration, error) {
+func (cl *Caller) Call(template []byte) ([]byte, time.Duration, error) {
+	c := cl.c
 	id := c.nextID.Add(1)
-	msg := bytes.Replace(template, idMark, strconv.AppendInt(nil, id, 10), 1)
+	i := bytes.Index(template, idMark)
+	cl.buf = append(cl.buf[:0], template[:i]...)
+	cl.buf = strconv.AppendInt(cl.buf, id, 10)
+	cl.buf = append(cl.buf, template[i+len(idMark):]...)
+	cl.buf = append(cl.buf, '\n')
 	c.mu.Lock()
 	if c.readErr != nil {
 		c.mu.Unlock()
 		return nil, 0, c.closedErr()
 	}
-	c.pending[id] = ch
+	c.pending[id] = cl.ch
 	c.mu.Unlock()
 	start := time.Now()
-	if err := c.write(msg); err != nil {
+	if err := c.writeLine(cl.buf); err != nil {
 		return nil, 0, err
 	}
-	r, ok := <-ch
+	r, ok := <-cl.ch
 	if !ok {
 		return nil, 0, c.closedErr()
 	}
@@ -171,14 +212,13 @@ func (c *Conn) closedErr() error {
 }
 
 // Notify sends a notification.
-func (c *Conn) Notify(msg []byte) error { return c.write(msg) }
+func (c *Conn) Notify(msg []byte) error { return c.writeLine(append(slices.Clip(msg), '\n')) }
 
-func (c *Conn) write(msg []byte) error {
-	buf := make([]byte, 0, len(msg)+1)
-	buf = append(append(buf, msg...), '\n')
+// writeLine writes one whole line, newline included.
+func (c *Conn) writeLine(line []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if _, err := c.stdin.Write(buf); err != nil {
+	if _, err := c.stdin.Write(line); err != nil {
 		return fmt.Errorf("%s: writing: %w", c.srv.Name, err)
 	}
 	return nil
@@ -196,8 +236,7 @@ var (
 // Handshake runs initialize and notifications/initialized, as any client
 // does before its first call.
 func (c *Conn) Handshake() error {
-	ch := make(chan reply, 1)
-	line, _, err := c.Call(InitializeReq, ch)
+	line, _, err := c.Caller().Call(InitializeReq)
 	if err != nil {
 		return err
 	}
@@ -209,8 +248,7 @@ func (c *Conn) Handshake() error {
 
 // ListTools runs tools/list and returns the number of tools.
 func (c *Conn) ListTools() (int, error) {
-	ch := make(chan reply, 1)
-	line, _, err := c.Call(ToolsListReq, ch)
+	line, _, err := c.Caller().Call(ToolsListReq)
 	if err != nil {
 		return 0, err
 	}
@@ -344,14 +382,14 @@ func (c *Conn) Run(kinds []CallKind, n, inflight int) (*Stats, error) {
 	var wg sync.WaitGroup
 	for range inflight {
 		wg.Go(func() {
-			ch := make(chan reply, 1)
+			cl := c.Caller()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
 					return
 				}
 				k := &kinds[i%len(kinds)]
-				line, d, err := c.Call(k.Request, ch)
+				line, d, err := cl.Call(k.Request)
 				if err == nil {
 					err = k.Check(line)
 				}
@@ -435,8 +473,7 @@ func StartupToList(srv Server) (time.Duration, int, error) {
 	if err := c.Handshake(); err != nil {
 		return 0, 0, err
 	}
-	ch := make(chan reply, 1)
-	line, _, err := c.Call(ToolsListReq, ch)
+	line, _, err := c.Caller().Call(ToolsListReq)
 	elapsed := time.Since(t0)
 	if err != nil {
 		return 0, 0, err

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A verdict is one target of the issue, checked.
+type verdict struct {
+	target string  // what the issue asks
+	figure string  // what was measured
+	ratio  float64 // mcpgen's advantage (or gen/load for the generator)
+	met    bool
+}
+
+func printVerdicts(w io.Writer, vs []verdict) {
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Targets\n\n| target | measured | |\n|---|---|---|\n")
+	for _, v := range vs {
+		mark := "met"
+		if !v.met {
+			mark = "**missed**"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", v.target, v.figure, mark)
+	}
+	fmt.Fprintln(w)
+}
+
+// table writes a Markdown table.
+func table(w io.Writer, header []string, rows [][]string) {
+	fmt.Fprintf(w, "| %s |\n", strings.Join(header, " | "))
+	seps := make([]string, len(header))
+	for i := range seps {
+		if i == 0 {
+			seps[i] = "---"
+		} else {
+			seps[i] = "---:"
+		}
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+	}
+	fmt.Fprintln(w)
+}
+
+// dur formats a duration with three significant digits.
+func dur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "–"
+	case d < time.Microsecond:
+		return fmt.Sprintf("%d ns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return sig3(float64(d.Nanoseconds())/1e3) + " µs"
+	case d < time.Second:
+		return sig3(float64(d.Nanoseconds())/1e6) + " ms"
+	default:
+		return sig3(d.Seconds()) + " s"
+	}
+}
+
+func sig3(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+// rate formats calls per second.
+func rate(v float64) string {
+	if v <= 0 || math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func mib(b int64) string {
+	if b <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+}
+
+// times formats mcpgen's advantage: how many times better mcpgen is.
+func times(v float64) string {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
+func median[T int64 | float64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
+)
+
+// startupPart measures cold starts to the first tools/list answer, with
+// the two benchmark tools and with 200 tools. The reflection-based peers
+// derive their schemas at start-up; mcpgen did it at build time.
+func (e *env) startupPart() ([]verdict, error) {
+	cfg := e.cfg
+	type key struct {
+		name string
+		many bool
+	}
+	times200 := map[key][]time.Duration{}
+	for run := range cfg.StartupRuns {
+		progress("startup: run %d/%d", run+1, cfg.StartupRuns)
+		for _, many := range []bool{false, true} {
+			want := 2
+			if many {
+				want = 200
+			}
+			for _, s := range rotate(e.servers(many), run) {
+				d, n, err := driver.StartupToList(s)
+				if err != nil {
+					return nil, err
+				}
+				if n != want {
+					return nil, fmt.Errorf("%s: tools/list has %d tools, want %d", s.Name, n, want)
+				}
+				k := key{s.Name, many}
+				times200[k] = append(times200[k], d)
+			}
+		}
+	}
+	w := e.out
+	fmt.Fprintf(w, "## 2. Start-up to the first tools/list answer\n\n")
+	fmt.Fprintf(w, "From just before the process starts to the tools/list answer, after initialize and notifications/initialized; %d cold starts per server and size, in rotated order; median (and fastest).\n\n", cfg.StartupRuns)
+	var rows [][]string
+	for _, s := range e.servers(false) {
+		two, many := times200[key{s.Name, false}], times200[key{s.Name, true}]
+		rows = append(rows, []string{s.Name, dur(median(two)), dur(minOf(two)), dur(median(many)), dur(minOf(many)), dur(median(many) - median(two))})
+	}
+	table(w, []string{"server", "2 tools median", "fastest", "200 tools median", "fastest", "cost of 198 more tools"}, rows)
+
+	m := median(times200[key{mcpgen, true}])
+	m2 := median(times200[key{mcpgen, false}])
+	rows = nil
+	var vs []verdict
+	for _, s := range e.servers(false)[1:] {
+		p := median(times200[key{s.Name, true}])
+		p2 := median(times200[key{s.Name, false}])
+		adv := p.Seconds() / m.Seconds()
+		target := "–"
+		if s.Name == gosdk {
+			target = "≥ 3×"
+			vs = append(vs, verdict{target: "start-up with 200 tools ≤ ⅓ of go-sdk's", figure: fmt.Sprintf("%s vs %s (%s)", dur(m), dur(p), times(adv)), ratio: adv, met: adv >= 3})
+		}
+		rows = append(rows, []string{s.Name, times(p2.Seconds() / m2.Seconds()), times(adv), target})
+	}
+	fmt.Fprintf(w, "mcpgen's advantage (peer time / mcpgen time):\n\n")
+	table(w, []string{"vs", "2 tools", "200 tools", "target (200 tools)"}, rows)
+	return vs, nil
+}
+
+func minOf(xs []time.Duration) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	m := xs[0]
+	for _, x := range xs[1:] {
+		m = min(m, x)
+	}
+	return m
+}

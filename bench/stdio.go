@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
+)
+
+// Peer names, in table order; mcpgen first.
+const (
+	mcpgen = "mcpgen"
+	gosdk  = "go-sdk"
+	mcpgo  = "mcp-go"
+	tssdk  = "TS SDK"
+)
+
+// servers are the stdio servers: the two benchmark tools, or with many the
+// 200 tools of the start-up measurement.
+func (e *env) servers(many bool) []driver.Server {
+	suffix, arg := "", []string{}
+	if many {
+		suffix, arg = "-many", []string{"many"}
+	}
+	return []driver.Server{
+		{Name: mcpgen, Argv: []string{filepath.Join(e.bin, "server-mcpgen"+suffix)}},
+		{Name: gosdk, Argv: []string{filepath.Join(e.bin, "server-gosdk"+suffix)}},
+		{Name: mcpgo, Argv: []string{filepath.Join(e.bin, "server-mcpgo"+suffix)}},
+		{Name: tssdk, Argv: append([]string{"node", filepath.Join(e.tsDir, "server.mjs")}, arg...), Dir: e.tsDir},
+	}
+}
+
+// rotate returns s starting at its i-th element, so that no server always
+// runs first (or right after the same neighbour).
+func rotate[T any](s []T, i int) []T {
+	i %= len(s)
+	return append(append([]T{}, s[i:]...), s[:i]...)
+}
+
+// stdioRun is one server's figures in one round.
+type stdioRun struct {
+	seq, par, bad *driver.Stats
+	hwm, maxRSS   int64
+}
+
+func (e *env) measureStdio(srv driver.Server) (*stdioRun, error) {
+	c, err := driver.Start(srv)
+	if err != nil {
+		return nil, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			c.Close()
+		}
+	}()
+	if err := c.Handshake(); err != nil {
+		return nil, err
+	}
+	if n, err := c.ListTools(); err != nil || n != 2 {
+		return nil, fmt.Errorf("%s: tools/list: %d tools, %v", srv.Name, n, err)
+	}
+	cfg := e.cfg
+	if _, err := c.Run(driver.Valid, cfg.Warmup/2, 1); err != nil {
+		return nil, err
+	}
+	if _, err := c.Run(driver.Valid, cfg.Warmup/2, cfg.InFlight); err != nil {
+		return nil, err
+	}
+	if _, err := c.Run(driver.Invalid, cfg.Warmup/4, 1); err != nil {
+		return nil, err
+	}
+	r := &stdioRun{}
+	if r.seq, err = c.Run(driver.Valid, cfg.Sequential, 1); err != nil {
+		return nil, err
+	}
+	if r.par, err = c.Run(driver.Valid, cfg.Parallel, cfg.InFlight); err != nil {
+		return nil, err
+	}
+	if r.bad, err = c.Run(driver.Invalid, cfg.Rejected, 1); err != nil {
+		return nil, err
+	}
+	r.hwm = driver.PeakRSS(c.Pid())
+	closed = true
+	if r.maxRSS, err = c.Close(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// stdioFigures are a server's medians over the rounds.
+type stdioFigures struct {
+	seqRate, parRate, badRate      float64
+	seqP50, seqP99, parP50, parP99 time.Duration
+	badP50                         time.Duration
+	seqCPU, parCPU, badCPU         time.Duration
+	peakRSS                        int64
+}
+
+func (e *env) stdioPart() ([]verdict, error) {
+	cfg := e.cfg
+	servers := e.servers(false)
+	runs := map[string][]*stdioRun{}
+	for round := range cfg.Rounds {
+		for _, s := range rotate(servers, round) {
+			progress("stdio: round %d/%d: %s", round+1, cfg.Rounds, s.Name)
+			r, err := e.measureStdio(s)
+			if err != nil {
+				return nil, err
+			}
+			runs[s.Name] = append(runs[s.Name], r)
+		}
+	}
+	figs := map[string]*stdioFigures{}
+	for name, rs := range runs {
+		f := &stdioFigures{}
+		pick := func(get func(*stdioRun) float64) float64 {
+			var xs []float64
+			for _, r := range rs {
+				xs = append(xs, get(r))
+			}
+			return median(xs)
+		}
+		pickD := func(get func(*stdioRun) time.Duration) time.Duration {
+			return time.Duration(pick(func(r *stdioRun) float64 { return float64(get(r)) }))
+		}
+		f.seqRate = pick(func(r *stdioRun) float64 { return r.seq.PerSecond() })
+		f.parRate = pick(func(r *stdioRun) float64 { return r.par.PerSecond() })
+		f.badRate = pick(func(r *stdioRun) float64 { return r.bad.PerSecond() })
+		f.seqP50 = pickD(func(r *stdioRun) time.Duration { return r.seq.Quantile(0.50) })
+		f.seqP99 = pickD(func(r *stdioRun) time.Duration { return r.seq.Quantile(0.99) })
+		f.parP50 = pickD(func(r *stdioRun) time.Duration { return r.par.Quantile(0.50) })
+		f.parP99 = pickD(func(r *stdioRun) time.Duration { return r.par.Quantile(0.99) })
+		f.badP50 = pickD(func(r *stdioRun) time.Duration { return r.bad.Quantile(0.50) })
+		f.seqCPU = pickD(func(r *stdioRun) time.Duration { return r.seq.CPUPerCall })
+		f.parCPU = pickD(func(r *stdioRun) time.Duration { return r.par.CPUPerCall })
+		f.badCPU = pickD(func(r *stdioRun) time.Duration { return r.bad.CPUPerCall })
+		f.peakRSS = int64(pick(func(r *stdioRun) float64 { return float64(max(r.hwm, r.maxRSS)) }))
+		figs[name] = f
+	}
+
+	w := e.out
+	fmt.Fprintf(w, "## 1. stdio: the same driver for every server\n\n")
+	fmt.Fprintf(w, "greet and create_ticket in turn; %d sequential calls, %d with %d in flight, %d rejected calls (greet without name, create_ticket with kind \"epic\", in turn), after %d warm-up calls; median of %d round(s). CPU is the server process's user+system time per call (from /proc, 10 ms ticks).\n\n",
+		cfg.Sequential, cfg.Parallel, cfg.InFlight, cfg.Rejected, cfg.Warmup, cfg.Rounds)
+	var rows [][]string
+	for _, s := range servers {
+		f := figs[s.Name]
+		rows = append(rows, []string{s.Name,
+			rate(f.seqRate), dur(f.seqP50), dur(f.seqP99),
+			rate(f.parRate), dur(f.parP50), dur(f.parP99),
+			rate(f.badRate), dur(f.badP50),
+			dur(f.seqCPU), dur(f.parCPU), dur(f.badCPU), mib(f.peakRSS)})
+	}
+	table(w, []string{"server", "sequential calls/s", "p50", "p99", fmt.Sprintf("%d in flight calls/s", cfg.InFlight), "p50", "p99",
+		"rejected calls/s", "rejected p50", "CPU/call seq", "CPU/call in flight", "CPU/rejected call", "peak RSS"}, rows)
+
+	m := figs[mcpgen]
+	targets := map[string]float64{gosdk: 2, mcpgo: 1.5, tssdk: 3}
+	rows = nil
+	var vs []verdict
+	for _, s := range servers[1:] {
+		p := figs[s.Name]
+		seq, par := m.seqRate/p.seqRate, m.parRate/p.parRate
+		rows = append(rows, []string{s.Name, times(seq), times(par),
+			times(p.seqP99.Seconds() / m.seqP99.Seconds()), times(p.parP99.Seconds() / m.parP99.Seconds()),
+			times(m.badRate / p.badRate), times(p.seqCPU.Seconds() / m.seqCPU.Seconds()), times(p.parCPU.Seconds() / m.parCPU.Seconds()),
+			times(float64(p.peakRSS) / float64(m.peakRSS)), fmt.Sprintf("≥ %.1f×", targets[s.Name])})
+		vs = append(vs,
+			verdict{target: fmt.Sprintf("stdio sequential throughput ≥ %.1f× %s", targets[s.Name], s.Name), figure: times(seq), ratio: seq, met: seq >= targets[s.Name]},
+			verdict{target: fmt.Sprintf("stdio throughput, %d in flight, ≥ %.1f× %s", cfg.InFlight, targets[s.Name], s.Name), figure: times(par), ratio: par, met: par >= targets[s.Name]})
+	}
+	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen):\n\n")
+	table(w, []string{"vs", "sequential", fmt.Sprintf("%d in flight", cfg.InFlight), "p99 seq", "p99 in flight", "rejected calls/s", "CPU/call seq", "CPU/call in flight", "peak RSS", "throughput target"}, rows)
+	return vs, nil
+}
