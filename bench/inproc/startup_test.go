@@ -6,8 +6,8 @@ import (
 	"net"
 	"testing"
 
-	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	gosdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
 	gosdkmany "github.com/mcpgen/mcpgen/bench/internal/many/gosdk"
