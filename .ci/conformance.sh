@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Checks examples/conformance against MCP peers no one here wrote:
+#  1. the official conformance suite (@modelcontextprotocol/conformance) over
+#     Streamable HTTP, compared with the committed baseline of expected
+#     failures, so that a regression or a newly passing scenario both fail;
+#  2. the MCP inspector's CLI (@modelcontextprotocol/inspector-cli) over stdio,
+#     for tools/list and tools/call.
+# Node 22 and both packages are installed with npm, at pinned versions, into
+# ${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance, outside the repository; the
+# install is skipped when they are already there. Needs go, npm and bash.
+# Exits non-zero on any failure.
+set -euo pipefail
+
+NODE_VERSION=22.23.3
+CONFORMANCE_VERSION=0.1.16
+INSPECTOR_CLI_VERSION=1.0.3
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance"
+modules="$cache/node_modules"
+
+log() { printf 'conformance.sh: %s\n' "$*" >&2; }
+
+# installed PKG prints the version of an installed npm package, or nothing.
+installed() {
+	local pj="$modules/$1/package.json"
+	[[ -f $pj ]] && sed -n 's/^  "version": "\([^"]*\)".*/\1/p' "$pj" | head -n 1
+}
+
+if [[ $(installed node) != "$NODE_VERSION" ||
+	$(installed @modelcontextprotocol/conformance) != "$CONFORMANCE_VERSION" ||
+	$(installed @modelcontextprotocol/inspector-cli) != "$INSPECTOR_CLI_VERSION" ]]; then
+	log "installing node@$NODE_VERSION, conformance@$CONFORMANCE_VERSION and inspector-cli@$INSPECTOR_CLI_VERSION into $cache"
+	mkdir -p "$cache"
+	npm install --prefix "$cache" --save-exact --no-audit --no-fund --loglevel=error \
+		"node@$NODE_VERSION" \
+		"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
+		"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI_VERSION" >&2
+fi
+node="$modules/node/bin/node"
+[[ $("$node" --version) == "v$NODE_VERSION" ]] || { log "$node is not Node $NODE_VERSION"; exit 1; }
+
+conformance="$modules/@modelcontextprotocol/conformance/dist/index.js"
+inspector="$modules/@modelcontextprotocol/inspector-cli/build/index.js"
+
+# The scenarios that must pass. The baseline lists the ones expected to fail;
+# any other scenario must pass too, but these are checked by name as well, so
+# that moving one into the baseline cannot hide its failure.
+required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
+	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
+	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection)
+
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+	if [[ -n $server_pid ]]; then
+		kill "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+status=0
+
+# 1. The conformance suite over Streamable HTTP.
+log "building examples/conformance"
+go -C "$repo" build -o "$tmp/conformance-server" ./examples/conformance
+"$tmp/conformance-server" -http 127.0.0.1:0 2>"$tmp/server.log" &
+server_pid=$!
+url=
+for _ in $(seq 100); do # up to 10 s
+	url=$(sed -n 's/.*msg="serving MCP over Streamable HTTP" url=\(http:[^ ]*\).*/\1/p' "$tmp/server.log")
+	[[ -n $url ]] && break
+	kill -0 "$server_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if [[ -z $url ]]; then
+	log "the server did not start:"
+	cat "$tmp/server.log" >&2
+	exit 1
+fi
+log "running the conformance suite against $url"
+if "$node" "$conformance" server --url "$url" --suite all \
+	--expected-failures "$repo/.ci/conformance-baseline.yml" -o "$tmp/results" >"$tmp/suite.out" 2>&1; then
+	sed -n '/=== SUMMARY ===/,$p' "$tmp/suite.out"
+else
+	cat "$tmp/suite.out"
+	log "FAIL: the conformance suite disagrees with .ci/conformance-baseline.yml; the checks that did not succeed:"
+	"$node" -e '
+		const fs = require("fs"), path = require("path"), dir = process.argv[1];
+		for (const d of fs.readdirSync(dir).sort()) {
+			for (const c of JSON.parse(fs.readFileSync(path.join(dir, d, "checks.json"), "utf8"))) {
+				if (c.status === "FAILURE" || c.status === "WARNING") console.log(`${d}: ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+			}
+		}' "$tmp/results"
+	status=1
+fi
+for s in "${required[@]}"; do
+	if ! grep -q "✓ $s: " "$tmp/suite.out"; then
+		log "FAIL: required scenario $s did not pass"
+		status=1
+	fi
+done
+kill "$server_pid"
+if wait "$server_pid"; then :; else
+	log "FAIL: the server did not exit cleanly on SIGTERM:"
+	cat "$tmp/server.log" >&2
+	status=1
+fi
+server_pid=
+
+# 2. The MCP inspector's CLI over stdio. It finds its own package.json
+# relative to the working directory, so it runs from its build directory.
+log "running the MCP inspector CLI over stdio"
+inspect() {
+	(cd "$(dirname "$inspector")" && "$node" "$inspector" go -C "$repo" run ./examples/conformance "$@")
+}
+want_tools="test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool"
+if ! got_tools=$(inspect --method tools/list | "$node" -e '
+	const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+	console.log(r.tools.map((t) => t.name).join(" "));'); then
+	log "FAIL: inspector tools/list failed"
+	status=1
+elif [[ $got_tools != "$want_tools" ]]; then
+	log "FAIL: inspector tools/list: got tools [$got_tools], want [$want_tools]"
+	status=1
+fi
+want_call='{"content":[{"type":"text","text":"Ada lives at 1 Main St, Springfield"}]}'
+if ! got_call=$(inspect --method tools/call --tool-name json_schema_2020_12_tool \
+	--tool-arg name=Ada --tool-arg 'address={"street":"1 Main St","city":"Springfield"}' |
+	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
+	log "FAIL: inspector tools/call failed"
+	status=1
+elif [[ $got_call != "$want_call" ]]; then
+	log "FAIL: inspector tools/call: got $got_call, want $want_call"
+	status=1
+fi
+
+if ((status == 0)); then
+	log "PASS: conformance suite as the baseline expects; inspector CLI over stdio agrees"
+fi
+exit "$status"
