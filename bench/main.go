@@ -48,6 +48,9 @@ type Config struct {
 	InFlight    int
 	Rejected    int // invalid calls, one at a time
 	StartupRuns int // cold starts per server and size
+	// StartupBenchtime is the -benchtime of the in-process start-up
+	// benchmark.
+	StartupBenchtime string
 
 	InprocBenchtime string
 	InprocCount     int
@@ -62,7 +65,7 @@ type Config struct {
 
 var quickConfig = Config{
 	Mode:   "quick",
-	Rounds: 1, Warmup: 300, Sequential: 2000, Parallel: 4000, InFlight: 16, Rejected: 1000, StartupRuns: 3,
+	Rounds: 1, Warmup: 300, Sequential: 2000, Parallel: 4000, InFlight: 16, Rejected: 1000, StartupRuns: 3, StartupBenchtime: "5x",
 	InprocBenchtime: "2000x", InprocCount: 1,
 	GenBenchtime: "2x", GenCount: 1,
 	ControlRuns: 1, ControlWarmup: 100, ControlSequential: 500, ControlParallel: 1000,
@@ -70,7 +73,7 @@ var quickConfig = Config{
 
 var fullConfig = Config{
 	Mode:   "full",
-	Rounds: 3, Warmup: 2000, Sequential: 20000, Parallel: 40000, InFlight: 16, Rejected: 10000, StartupRuns: 15,
+	Rounds: 5, Warmup: 2000, Sequential: 10000, Parallel: 20000, InFlight: 16, Rejected: 5000, StartupRuns: 15, StartupBenchtime: "40x",
 	InprocBenchtime: "1s", InprocCount: 5,
 	GenBenchtime: "10x", GenCount: 3,
 	ControlRuns: 3, ControlWarmup: 500, ControlSequential: 5000, ControlParallel: 10000,

@@ -64,6 +64,26 @@ func (e *env) startupPart() ([]verdict, error) {
 	}
 	fmt.Fprintf(w, "mcpgen's advantage (peer time / mcpgen time):\n\n")
 	table(w, []string{"vs", "2 tools", "200 tools", "target (200 tools)"}, rows)
+
+	res, err := e.goBench("./inproc", "Startup200", cfg.StartupBenchtime, 1, true)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "The in-process share of a 200-tool start, without exec and the language runtime's own start: build the server, register the tools, connect over net.Pipe, answer initialize and the first tools/list (`go test -run '^$' -bench Startup200 -benchmem -benchtime %s ./inproc`):\n\n", cfg.StartupBenchtime)
+	rows = nil
+	mine := res["Startup200/"+mcpgen]
+	for _, lib := range []string{mcpgen, gosdk, mcpgo} {
+		r := res["Startup200/"+lib]
+		if r == nil {
+			return nil, fmt.Errorf("no result for Startup200/%s", lib)
+		}
+		adv := ""
+		if lib != mcpgen {
+			adv = times(r["ns/op"] / mine["ns/op"])
+		}
+		rows = append(rows, []string{lib, dur(time.Duration(r["ns/op"])), fmt.Sprintf("%.1f MiB", r["B/op"]/(1<<20)), fmt.Sprintf("%.0f", r["allocs/op"]), adv})
+	}
+	table(w, []string{"library", "time", "allocated", "allocs", "mcpgen advantage"}, rows)
 	return vs, nil
 }
 

@@ -95,6 +95,7 @@ type stdioFigures struct {
 	seqP50, seqP99, parP50, parP99 time.Duration
 	badP50                         time.Duration
 	seqCPU, parCPU, badCPU         time.Duration
+	driverPar                      time.Duration
 	peakRSS                        int64
 }
 
@@ -136,13 +137,14 @@ func (e *env) stdioPart() ([]verdict, error) {
 		f.seqCPU = pickD(func(r *stdioRun) time.Duration { return r.seq.CPUPerCall })
 		f.parCPU = pickD(func(r *stdioRun) time.Duration { return r.par.CPUPerCall })
 		f.badCPU = pickD(func(r *stdioRun) time.Duration { return r.bad.CPUPerCall })
+		f.driverPar = pickD(func(r *stdioRun) time.Duration { return r.par.DriverCPUPerCall })
 		f.peakRSS = int64(pick(func(r *stdioRun) float64 { return float64(max(r.hwm, r.maxRSS)) }))
 		figs[name] = f
 	}
 
 	w := e.out
 	fmt.Fprintf(w, "## 1. stdio: the same driver for every server\n\n")
-	fmt.Fprintf(w, "greet and create_ticket in turn; %d sequential calls, %d with %d in flight, %d rejected calls (greet without name, create_ticket with kind \"epic\", in turn), after %d warm-up calls; median of %d round(s). CPU is the server process's user+system time per call (from /proc, 10 ms ticks).\n\n",
+	fmt.Fprintf(w, "greet and create_ticket in turn; %d sequential calls, %d with %d in flight, %d rejected calls (greet without name, create_ticket with kind \"epic\", in turn), after %d warm-up calls; median of %d round(s). CPU is the server process's user+system time per call (from /proc, 10 ms ticks); the driver's own CPU per call shows how much of the 2 cores the load generator itself takes.\n\n",
 		cfg.Sequential, cfg.Parallel, cfg.InFlight, cfg.Rejected, cfg.Warmup, cfg.Rounds)
 	var rows [][]string
 	for _, s := range servers {
@@ -151,10 +153,10 @@ func (e *env) stdioPart() ([]verdict, error) {
 			rate(f.seqRate), dur(f.seqP50), dur(f.seqP99),
 			rate(f.parRate), dur(f.parP50), dur(f.parP99),
 			rate(f.badRate), dur(f.badP50),
-			dur(f.seqCPU), dur(f.parCPU), dur(f.badCPU), mib(f.peakRSS)})
+			dur(f.seqCPU), dur(f.parCPU), dur(f.badCPU), dur(f.driverPar), mib(f.peakRSS)})
 	}
 	table(w, []string{"server", "sequential calls/s", "p50", "p99", fmt.Sprintf("%d in flight calls/s", cfg.InFlight), "p50", "p99",
-		"rejected calls/s", "rejected p50", "CPU/call seq", "CPU/call in flight", "CPU/rejected call", "peak RSS"}, rows)
+		"rejected calls/s", "rejected p50", "CPU/call seq", "CPU/call in flight", "CPU/rejected call", "driver CPU/call in flight", "peak RSS"}, rows)
 
 	m := figs[mcpgen]
 	targets := map[string]float64{gosdk: 2, mcpgo: 1.5, tssdk: 3}

@@ -352,6 +352,10 @@ type Stats struct {
 	Latencies  []time.Duration // sorted
 	CPU        time.Duration   // server CPU time (user+system) during the workload
 	CPUPerCall time.Duration
+	// DriverCPUPerCall is the driver's own CPU time per call (this whole
+	// process, which runs nothing else meanwhile): on a small machine the
+	// driver competes with the server for the cores.
+	DriverCPUPerCall time.Duration
 }
 
 // PerSecond is the throughput.
@@ -377,7 +381,7 @@ func (c *Conn) Run(kinds []CallKind, n, inflight int) (*Stats, error) {
 	var next atomic.Int64
 	lat := make([]time.Duration, n)
 	errs := make(chan error, inflight)
-	cpu0 := ProcessCPU(c.Pid())
+	cpu0, self0 := ProcessCPU(c.Pid()), ProcessCPU(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range inflight {
@@ -404,14 +408,14 @@ func (c *Conn) Run(kinds []CallKind, n, inflight int) (*Stats, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpu := ProcessCPU(c.Pid()) - cpu0
+	cpu, self := ProcessCPU(c.Pid())-cpu0, ProcessCPU(os.Getpid())-self0
 	select {
 	case err := <-errs:
 		return nil, fmt.Errorf("%s: %w", c.srv.Name, err)
 	default:
 	}
 	slices.Sort(lat)
-	return &Stats{Calls: n, Elapsed: elapsed, Latencies: lat, CPU: cpu, CPUPerCall: cpu / time.Duration(n)}, nil
+	return &Stats{Calls: n, Elapsed: elapsed, Latencies: lat, CPU: cpu, CPUPerCall: cpu / time.Duration(n), DriverCPUPerCall: self / time.Duration(n)}, nil
 }
 
 // clockTick is USER_HZ, the unit of /proc/<pid>/stat times; it is 100 on

@@ -1,0 +1,63 @@
+// Command drive runs the benchmark's stdio driver against any MCP server
+// that serves greet and create_ticket, for profiling one server by hand:
+//
+//	drive [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
+//
+// For example, with the CPU profile hook of server-mcpgen:
+//
+//	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -seq 20000 -par 0 -- server-mcpgen
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("drive: ")
+	seq := flag.Int("seq", 10000, "sequential calls")
+	par := flag.Int("par", 20000, "calls with -inflight in flight")
+	inflight := flag.Int("inflight", 16, "calls in flight")
+	bad := flag.Int("bad", 0, "rejected calls, one at a time")
+	warmup := flag.Int("warmup", 1000, "warm-up calls")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	c, err := driver.Start(driver.Server{Name: flag.Arg(0), Argv: flag.Args()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Handshake(); err != nil {
+		log.Fatal(err)
+	}
+	run := func(what string, kinds []driver.CallKind, n, inflight int) {
+		if n == 0 {
+			return
+		}
+		s, err := c.Run(kinds, n, inflight)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if what != "" {
+			fmt.Printf("%-10s %7d calls  %8.0f calls/s  p50 %8v  p99 %8v  server CPU/call %v  driver CPU/call %v\n",
+				what, n, s.PerSecond(), s.Quantile(0.5), s.Quantile(0.99), s.CPUPerCall, s.DriverCPUPerCall)
+		}
+	}
+	run("", driver.Valid, *warmup, 1)
+	run("sequential", driver.Valid, *seq, 1)
+	run("in flight", driver.Valid, *par, *inflight)
+	run("rejected", driver.Invalid, *bad, 1)
+	hwm := driver.PeakRSS(c.Pid())
+	rss, err := c.Close()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("peak RSS %.1f MiB\n", float64(max(hwm, rss))/(1<<20))
+}
