@@ -5,17 +5,23 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 )
 
 // docIndex finds the doc comments of struct fields and named types, which
 // become schema descriptions. The loaded package's own files are indexed
-// up front; a file of another package (an input type that embeds or uses a
-// type from elsewhere in the module) is parsed the first time one of its
-// declarations is needed.
+// up front. Another package's types come from export data, which keeps
+// their positions but not their comments: its files are found through the
+// go command (export data file names depend on how the package was built,
+// -trimpath for one) and parsed the first time one of its declarations is
+// needed. Standard-library types are not described.
 type docIndex struct {
-	fset  *token.FileSet
-	files map[string]*fileDocs // by file name
+	fset    *token.FileSet
+	files   map[string]*fileDocs            // the loaded package's, by file name
+	foreign map[string]map[string]*fileDocs // other packages', by path, then base file name
+	// goFiles lists the Go files of a package, for foreign.
+	goFiles func(pkgPath string) []string
 }
 
 // fileDocs holds the comments of one file, keyed by the line and name of
@@ -33,8 +39,8 @@ type lineName struct {
 	name string
 }
 
-func newDocIndex(fset *token.FileSet, files []*ast.File) *docIndex {
-	d := &docIndex{fset: fset, files: map[string]*fileDocs{}}
+func newDocIndex(fset *token.FileSet, files []*ast.File, goFiles func(pkgPath string) []string) *docIndex {
+	d := &docIndex{fset: fset, files: map[string]*fileDocs{}, foreign: map[string]map[string]*fileDocs{}, goFiles: goFiles}
 	for _, f := range files {
 		fd := indexFile(fset, f)
 		fd.local = true
@@ -115,17 +121,26 @@ func (d *docIndex) file(obj types.Object) (*fileDocs, lineName) {
 	if p.Filename == "" {
 		return nil, lineName{}
 	}
-	fd, ok := d.files[p.Filename]
-	if !ok {
-		// Another package's file: its declarations came from export data,
-		// which keeps positions but not comments.
-		fset := token.NewFileSet()
-		if f, err := parser.ParseFile(fset, p.Filename, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
-			fd = indexFile(fset, f)
-		}
-		d.files[p.Filename] = fd
+	at := lineName{p.Line, obj.Name()}
+	if fd, ok := d.files[p.Filename]; ok {
+		return fd, at
 	}
-	return fd, lineName{p.Line, obj.Name()}
+	pkg := obj.Pkg()
+	if pkg == nil || isStandard(pkg) {
+		return nil, at
+	}
+	byName, ok := d.foreign[pkg.Path()]
+	if !ok {
+		byName = map[string]*fileDocs{}
+		fset := token.NewFileSet()
+		for _, name := range d.goFiles(pkg.Path()) {
+			if f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+				byName[filepath.Base(name)] = indexFile(fset, f)
+			}
+		}
+		d.foreign[pkg.Path()] = byName
+	}
+	return byName[filepath.Base(p.Filename)], at
 }
 
 // field returns the syntax of a struct field, and whether its positions

@@ -76,6 +76,22 @@ func TestGolden(t *testing.T) {
 			}
 		}
 	})
+	// The descriptions of another package's types must not depend on how
+	// the go command built it: with -trimpath, export data holds no usable
+	// file names.
+	t.Run("trimpath", func(t *testing.T) {
+		trimmed, err := gen.Generate(context.Background(), gen.Config{
+			Dir:      root,
+			Patterns: []string{"./" + goldenDir + "/other_package"},
+			Env:      append(os.Environ(), "GOFLAGS=-trimpath"),
+		})
+		if err != nil || len(trimmed) != 1 {
+			t.Fatalf("generate: %v", err)
+		}
+		if !bytes.Equal(trimmed[0].Content, results["other_package"].Content) {
+			t.Error("other_package generates differently with GOFLAGS=-trimpath")
+		}
+	})
 	t.Run("compiles", func(t *testing.T) {
 		cmd := exec.Command("go", append([]string{"vet"}, compile...)...)
 		cmd.Dir = root

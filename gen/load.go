@@ -38,6 +38,9 @@ type loadedPackage struct {
 	diags []Diagnostic
 	// broken reports errors that leave no usable type information.
 	broken bool
+	// goFiles lists the Go files of another package, with the same
+	// configuration as the load.
+	goFiles func(pkgPath string) []string
 }
 
 // load loads the packages of cfg. A package whose previous generated file
@@ -83,7 +86,7 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 	if len(files) == 0 {
 		return nil, nil // nothing to generate into
 	}
-	lp := &loadedPackage{pkg: p, output: filepath.Join(filepath.Dir(files[0]), output)}
+	lp := &loadedPackage{pkg: p, output: filepath.Join(filepath.Dir(files[0]), output), goFiles: goFilesLister(pcfg)}
 	lp.hadGenerated = isGenerated(lp.output)
 	if lp.hadGenerated && slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return errorFile(e) == lp.output }) {
 		cfg := *pcfg
@@ -116,6 +119,21 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 		packageErrors(other, "the package does not type-check; the generated file may not either: ", Warning)...)
 	lp.broken = len(fatal) > 0 || lp.pkg.Types == nil || lp.pkg.TypesInfo == nil
 	return lp, nil
+}
+
+// goFilesLister returns a function that lists the Go files of a package
+// with the go command, for the doc comments of types mcpgen only knows
+// from export data.
+func goFilesLister(pcfg *packages.Config) func(string) []string {
+	return func(pkgPath string) []string {
+		cfg := *pcfg
+		cfg.Mode = packages.NeedFiles
+		pkgs, err := packages.Load(&cfg, pkgPath)
+		if err != nil || len(pkgs) != 1 {
+			return nil
+		}
+		return pkgs[0].GoFiles
+	}
 }
 
 // isGenerated reports whether path holds a file that mcpgen wrote.

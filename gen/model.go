@@ -158,7 +158,7 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 			ds.errorf(p.Types.Scope().Lookup(name).Pos(), "%s is declared here, but mcpgen generates a function of that name: rename this one", name)
 		}
 	}
-	ix := newIndex(newDocIndex(p.Fset, files))
+	ix := newIndex(newDocIndex(p.Fset, files, lp.goFiles))
 	byName := map[string]*tool{}
 	for _, fd := range funcs {
 		t := buildTool(p.TypesInfo, fd, ds)

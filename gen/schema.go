@@ -543,7 +543,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			prop.Description = fieldDoc(astField)
 		}
 		if prop.Description == "" && prop.Ref == "" {
-			if n, ok := types.Unalias(derefType(f.v.Type())).(*types.Named); ok {
+			if n, ok := types.Unalias(derefType(f.v.Type())).(*types.Named); ok && !isStandard(n.Obj().Pkg()) {
 				prop.Description = b.ix.typeDoc(n.Obj())
 			}
 		}
