@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/claudetest"
 	"github.com/mcpgen/mcpgen/internal/fakeapi"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -23,58 +21,9 @@ import (
 // pinned CLI and runs these tests in a network namespace that has only
 // loopback, so nothing can leave the machine even if a flag is missed.
 
-// claudeCLI finds the CLI: $MCPGEN_CLAUDE, then the copy .ci/install-claude.sh
-// puts in the cache, then claude in PATH. Without one the tests skip,
-// unless $MCPGEN_REQUIRE_CLAUDE is set (as CI sets it): then they fail.
-func claudeCLI(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
-		return p
-	}
-	cache := os.Getenv("MCPGEN_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "mcpgen")
-		}
-	}
-	if p := filepath.Join(cache, "claude-code-2.1.330", "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude"); fileExists(p) {
-		return p
-	}
-	if p, err := exec.LookPath("claude"); err == nil {
-		return p
-	}
-	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
-		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
-	}
-	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
-	return ""
-}
-
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
-}
-
-// offline returns options that keep the CLI on the fake API: a fresh HOME,
-// a test key, and everything non-essential switched off.
+// offline returns options that keep the CLI on the fake API.
 func offline(t *testing.T, api *fakeapi.Server) runtime.ClaudeOptions {
-	return runtime.ClaudeOptions{
-		Path: claudeCLI(t),
-		Dir:  t.TempDir(),
-		Env: []string{
-			"HOME=" + t.TempDir(),
-			"ANTHROPIC_BASE_URL=" + api.URL(),
-			"ANTHROPIC_API_KEY=test-key",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-			"DISABLE_TELEMETRY=1",
-			"DISABLE_ERROR_REPORTING=1",
-			"DISABLE_AUTOUPDATER=1",
-			"DISABLE_UPDATES=1",
-			"DISABLE_GROWTHBOOK=1",
-			"NO_PROXY=127.0.0.1,localhost",
-			"LANG=C.UTF-8",
-		},
-	}
+	return runtime.ClaudeOptions{Path: claudetest.CLI(t), Dir: t.TempDir(), Env: claudetest.Env(t, api)}
 }
 
 // greetRecorder is a demo_tools server whose greet tool records its calls.
@@ -117,11 +66,7 @@ func (g *greetRecorder) calls() []string {
 // returns the result and every message.
 func runGreet(t *testing.T, g *greetRecorder, decide func(runtime.PermissionRequest) runtime.PermissionResult) (*runtime.ResultMessage, []runtime.Message, *fakeapi.Server) {
 	t.Helper()
-	api, err := fakeapi.Start("mcp__demo_tools__greet", `{"name":"Alice"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { api.Close() })
+	api := claudetest.API(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
 	opts := offline(t, api)
 	opts.Servers = map[string]*runtime.Server{"demo_tools": g.server()}
 	opts.CanUseTool = func(ctx context.Context, req runtime.PermissionRequest) (runtime.PermissionResult, error) {

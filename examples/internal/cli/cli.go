@@ -1,20 +1,27 @@
 // Package cli is the command line shared by the example servers: with no
 // flags a server speaks MCP on stdin and stdout; with -http ADDR it serves
-// Streamable HTTP at http://ADDR/mcp instead.
+// Streamable HTTP at http://ADDR/mcp instead; with -prompt TEXT it runs one
+// query through the Claude Code CLI with the server's tools in-process.
 package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-var httpAddr = flag.String("http", "", "serve Streamable HTTP at `addr` (host:port; \":8080\" binds 127.0.0.1) under /mcp, instead of stdio")
+var (
+	httpAddr   = flag.String("http", "", "serve Streamable HTTP at `addr` (host:port; \":8080\" binds 127.0.0.1) under /mcp, instead of stdio")
+	prompt     = flag.String("prompt", "", "run one `query` through the Claude Code CLI with this server's tools in-process, and print the conversation")
+	claudePath = flag.String("claude", "", "`path` of the Claude Code CLI for -prompt (default: claude in PATH)")
+)
 
 // Main serves s as the command line asks and exits.
 func Main(s *runtime.Server) {
@@ -22,15 +29,89 @@ func Main(s *runtime.Server) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
-	if *httpAddr != "" {
+	switch {
+	case *prompt != "":
+		err = ask(ctx, s, *prompt)
+	case *httpAddr != "":
 		// The examples are single local processes, so they keep sessions:
 		// the log level a client sets then applies to its later calls.
 		err = s.ListenAndServeHTTP(ctx, *httpAddr, &runtime.HTTPOptions{Sessions: true})
-	} else {
+	default:
 		err = s.ServeStdio(ctx)
 	}
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", s.Name, err)
 		os.Exit(1)
 	}
+}
+
+// ask runs prompt through the Claude Code CLI with s hosted in this
+// process, its tools allowed, and prints the conversation.
+func ask(ctx context.Context, s *runtime.Server, prompt string) error {
+	res, err := runtime.Query(ctx, prompt, runtime.ClaudeOptions{
+		Path:         *claudePath,
+		Servers:      map[string]*runtime.Server{s.Name: s},
+		AllowedTools: []string{"mcp__" + s.Name + "__*"},
+	}, printMessage)
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return fmt.Errorf("the run failed (%s): %s", res.Subtype, res.Result)
+	}
+	return nil
+}
+
+// printMessage prints one message of the conversation for a person.
+func printMessage(m runtime.Message) {
+	switch m := m.(type) {
+	case *runtime.SystemMessage:
+		if m.Subtype == "init" {
+			fmt.Printf("[session %s, model %s]\n", m.SessionID, m.Model)
+			for _, srv := range m.MCPServers {
+				fmt.Printf("[MCP server %s: %s]\n", srv.Name, srv.Status)
+			}
+		}
+	case *runtime.AssistantMessage:
+		for _, b := range m.Message.Content {
+			switch b.Type {
+			case "text":
+				fmt.Printf("claude: %s\n", b.Text)
+			case "tool_use":
+				fmt.Printf("claude calls %s %s\n", b.Name, b.Input)
+			}
+		}
+	case *runtime.UserMessage:
+		for _, b := range m.Message.Content {
+			if b.Type == "tool_result" {
+				status := "result"
+				if b.IsError {
+					status = "error"
+				}
+				fmt.Printf("  %s: %s\n", status, toolResultText(b))
+			}
+		}
+	case *runtime.ResultMessage:
+		fmt.Printf("[%s after %d turns, %.1fs, $%.4f]\n", m.Subtype, m.NumTurns, float64(m.DurationMS)/1000, m.TotalCostUSD)
+	}
+}
+
+// toolResultText flattens a tool_result's content, a string or a list of
+// blocks, to text.
+func toolResultText(b runtime.ContentBlock) string {
+	var text string
+	if json.Unmarshal(b.Content, &text) == nil {
+		return text
+	}
+	var blocks []runtime.ContentBlock
+	json.Unmarshal(b.Content, &blocks)
+	var parts []string
+	for _, c := range blocks {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		} else {
+			parts = append(parts, "["+c.Type+"]")
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -1,0 +1,77 @@
+// Package claudetest finds the real Claude Code CLI for end-to-end tests
+// and gives it an offline environment: a fresh home, a fake Messages API
+// (internal/fakeapi) on 127.0.0.1, and every non-essential connection
+// switched off.
+package claudetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/fakeapi"
+)
+
+// Version is the CLI version the tests are pinned to; .ci/install-claude.sh
+// installs it.
+const Version = "2.1.330"
+
+// CLI returns the path of the CLI: $MCPGEN_CLAUDE, then the copy
+// .ci/install-claude.sh puts in the cache ($MCPGEN_CACHE, default
+// ~/.cache/mcpgen), then claude in PATH. Without one the test is skipped,
+// unless $MCPGEN_REQUIRE_CLAUDE is set (CI sets it): then it fails.
+func CLI(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
+		return p
+	}
+	cache := os.Getenv("MCPGEN_CACHE")
+	if cache == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			cache = filepath.Join(home, ".cache", "mcpgen")
+		}
+	}
+	p := filepath.Join(cache, "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		return p
+	}
+	if p, err := exec.LookPath("claude"); err == nil {
+		return p
+	}
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
+		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
+	}
+	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
+	return ""
+}
+
+// Env is the environment that keeps the CLI on api: a fresh HOME, a test
+// key, and everything non-essential switched off.
+func Env(t testing.TB, api *fakeapi.Server) []string {
+	return []string{
+		"HOME=" + t.TempDir(),
+		"ANTHROPIC_BASE_URL=" + api.URL(),
+		"ANTHROPIC_API_KEY=test-key",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_UPDATES=1",
+		"DISABLE_GROWTHBOOK=1",
+		"NO_PROXY=127.0.0.1,localhost",
+		"LANG=C.UTF-8",
+	}
+}
+
+// API starts a fake Messages API that makes the model call tool with
+// input, and stops it when the test ends.
+func API(t testing.TB, tool, input string) *fakeapi.Server {
+	t.Helper()
+	api, err := fakeapi.Start(tool, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	return api
+}
