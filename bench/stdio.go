@@ -14,6 +14,9 @@ const (
 	gosdk  = "go-sdk"
 	mcpgo  = "mcp-go"
 	tssdk  = "TS SDK"
+	// floor is not a peer: canned answers with no library (cmd/server-floor,
+	// cmd/host-floor), the fastest any server or host could go here.
+	floor = "floor (canned, no library)"
 )
 
 // servers are the stdio servers: the two benchmark tools, or with many the
@@ -101,7 +104,7 @@ type stdioFigures struct {
 
 func (e *env) stdioPart() ([]verdict, error) {
 	cfg := e.cfg
-	servers := e.servers(false)
+	servers := append(e.servers(false), driver.Server{Name: floor, Argv: []string{filepath.Join(e.bin, "server-floor")}})
 	runs := map[string][]*stdioRun{}
 	for round := range cfg.Rounds {
 		for _, s := range rotate(servers, round) {
@@ -160,20 +163,23 @@ func (e *env) stdioPart() ([]verdict, error) {
 
 	m := figs[mcpgen]
 	targets := map[string]float64{gosdk: 2, mcpgo: 1.5, tssdk: 3}
+	fl := figs[floor]
 	rows = nil
 	var vs []verdict
-	for _, s := range servers[1:] {
+	for _, s := range servers[1 : len(servers)-1] {
 		p := figs[s.Name]
 		seq, par := m.seqRate/p.seqRate, m.parRate/p.parRate
 		rows = append(rows, []string{s.Name, times(seq), times(par),
 			times(p.seqP99.Seconds() / m.seqP99.Seconds()), times(p.parP99.Seconds() / m.parP99.Seconds()),
 			times(m.badRate / p.badRate), times(p.seqCPU.Seconds() / m.seqCPU.Seconds()), times(p.parCPU.Seconds() / m.parCPU.Seconds()),
-			times(float64(p.peakRSS) / float64(m.peakRSS)), fmt.Sprintf("≥ %.1f×", targets[s.Name])})
+			times(float64(p.peakRSS) / float64(m.peakRSS)), fmt.Sprintf("≥ %.1f×", targets[s.Name]),
+			times(fl.seqRate / p.seqRate), times(fl.parRate / p.parRate)})
 		vs = append(vs,
 			verdict{target: fmt.Sprintf("stdio sequential throughput ≥ %.1f× %s", targets[s.Name], s.Name), figure: times(seq), ratio: seq, met: seq >= targets[s.Name]},
 			verdict{target: fmt.Sprintf("stdio throughput, %d in flight, ≥ %.1f× %s", cfg.InFlight, targets[s.Name], s.Name), figure: times(par), ratio: par, met: par >= targets[s.Name]})
 	}
-	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen):\n\n")
-	table(w, []string{"vs", "sequential", fmt.Sprintf("%d in flight", cfg.InFlight), "p99 seq", "p99 in flight", "rejected calls/s", "CPU/call seq", "CPU/call in flight", "peak RSS", "throughput target"}, rows)
+	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen). The last two columns are the floor's throughput over the peer's: the most any server could reach against that peer through this driver on this machine, at this load.\n\n")
+	table(w, []string{"vs", "sequential", fmt.Sprintf("%d in flight", cfg.InFlight), "p99 seq", "p99 in flight", "rejected calls/s", "CPU/call seq", "CPU/call in flight", "peak RSS", "throughput target",
+		"floor/peer seq", "floor/peer in flight"}, rows)
 	return vs, nil
 }
