@@ -101,13 +101,16 @@ const codeSessionNotFound = -32001
 // A request whose client disconnects cancels its tool call: without
 // resumable streams its response could not be delivered anyway.
 //
-// Malformed input is refused with an HTTP error status and, as a body, a
-// JSON-RPC error response without an id: 400 for bad JSON or an
-// unsupported MCP-Protocol-Version header, 403 for a Host or Origin that
-// is not allowed (see HTTPOptions), 404 for an unknown session, 406 for a
-// POST whose Accept header lacks application/json or text/event-stream,
-// 413 for a body larger than MaxMessageSize, 415 for a body that is not
-// application/json. JSON-RPC batches are not supported.
+// A request that cannot be served is refused with an HTTP error status
+// and, as the body, a JSON-RPC error response with a null id: 400 for a
+// body that is not one valid JSON-RPC message (JSON-RPC batches are not
+// supported), an unsupported MCP-Protocol-Version header, or a missing
+// Mcp-Session-Id; 401 for a missing or rejected bearer token; 403 for a
+// Host or Origin that is not allowed (see HTTPOptions); 404 for an
+// unknown or expired session; 406 for a POST whose Accept header lacks
+// application/json or text/event-stream; 413 for a body larger than
+// MaxMessageSize; 415 for a body that is not application/json; 503 when
+// no session can be started.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	h := &httpHandler{srv: s, now: time.Now}
 	if opts != nil {
@@ -551,7 +554,7 @@ func accepts(values []string) (jsonOK, sseOK bool) {
 }
 
 // reject answers a request that cannot be served with an HTTP error status
-// and, as the body, a JSON-RPC error response without an id.
+// and, as the body, a JSON-RPC error response with a null id.
 func (h *httpHandler) reject(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
 	h.srv.logger().Debug("mcp over http: request refused", "method", r.Method, "status", status, "reason", msg)
 	writeJSON(w, status, errorResponse(nullID, code, msg))

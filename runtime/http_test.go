@@ -332,10 +332,7 @@ func TestHTTPNotificationsStreamedBeforeResponse(t *testing.T) {
 		t.Fatalf("the stream does not end with the response: %s", r.body)
 	}
 
-	// Without a progress token and with the log level above the
-	// messages, nothing is sent before the result, which is then plain
-	// JSON. (Stateless: the level must be set in the same session, which
-	// is not possible; the progress token alone is checked here.)
+	// A call that sends nothing before its result is answered with JSON.
 	r = httpPost(t, url, toolCallBody(4, "echo", "quiet"))
 	if r.header.Get("Content-Type") != "application/json" {
 		t.Fatalf("a call without notifications answered with %q", r.header.Get("Content-Type"))
