@@ -136,12 +136,22 @@ func (e *env) controlPart() ([]verdict, error) {
 	table(w, []string{"host", "sequential round trips/s", "p50", "p99", fmt.Sprintf("%d in flight round trips/s", cfg.InFlight), "p50", "p99",
 		"host CPU/round trip seq", "in flight", "MCP handshake", "host peak RSS"}, rows)
 	m, t, fl := get[mcpgen], get[tsHost], get[floor]
-	seq, con := m.seqRate/t.seqRate, m.conRate/t.conRate
+	perRun := func(name string, g func(*standinResult) float64) []float64 {
+		var xs []float64
+		for _, r := range runs[name] {
+			xs = append(xs, g(r))
+		}
+		return xs
+	}
+	seqRate := func(r *standinResult) float64 { return r.Sequential.PerSecond }
+	conRate := func(r *standinResult) float64 { return r.Concurrent.PerSecond }
+	seq, seqLo, seqHi := paired(perRun(mcpgen, seqRate), perRun(tsHost, seqRate))
+	con, conLo, conHi := paired(perRun(mcpgen, conRate), perRun(tsHost, conRate))
 	p99s, p99c := t.seqP99.Seconds()/m.seqP99.Seconds(), t.conP99.Seconds()/m.conP99.Seconds()
-	fmt.Fprintf(w, "mcpgen's advantage over the TypeScript Agent SDK host; the floor columns are the floor host's figures over the TS host's, the most any host could reach here through this stand-in at this load:\n\n")
+	fmt.Fprintf(w, "mcpgen's advantage over the TypeScript Agent SDK host (throughput: the median of the runs' ratios, each run measuring both hosts back to back, with their range; the rest: ratios of the medians); the floor columns are the floor host's figures over the TS host's, roughly the most any host could reach here through this stand-in at this load (sequentially, wake-ups rule and a real host can come close to the floor or pass it):\n\n")
 	table(w, []string{"vs", "sequential round trips/s", "in flight round trips/s", "p99 seq", "p99 in flight", "host CPU/round trip seq", "in flight", "host peak RSS", "target",
 		"floor/TS seq", "in flight", "p99 seq", "p99 in flight"},
-		[][]string{{tsHost, times(seq), times(con), times(p99s), times(p99c), times(t.seqCPU.Seconds() / m.seqCPU.Seconds()), times(t.conCPU.Seconds() / m.conCPU.Seconds()), times(float64(t.rss) / float64(m.rss)), "≥ 5× throughput, p99 ≤ ⅕",
+		[][]string{{tsHost, timesRange(seq, seqLo, seqHi), timesRange(con, conLo, conHi), times(p99s), times(p99c), times(t.seqCPU.Seconds() / m.seqCPU.Seconds()), times(t.conCPU.Seconds() / m.conCPU.Seconds()), times(float64(t.rss) / float64(m.rss)), "≥ 5× throughput, p99 ≤ ⅕",
 			times(fl.seqRate / t.seqRate), times(fl.conRate / t.conRate), times(t.seqP99.Seconds() / fl.seqP99.Seconds()), times(t.conP99.Seconds() / fl.conP99.Seconds())}})
 	return []verdict{
 		{target: "control protocol round trips, sequential, ≥ 5× the TS Agent SDK", figure: times(seq), ratio: seq, met: seq >= 5},

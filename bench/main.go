@@ -76,7 +76,7 @@ var fullConfig = Config{
 	Rounds: 5, Warmup: 2000, Sequential: 10000, Parallel: 20000, InFlight: 16, Rejected: 5000, StartupRuns: 15, StartupBenchtime: "40x",
 	InprocBenchtime: "1s", InprocCount: 5,
 	GenBenchtime: "10x", GenCount: 3,
-	ControlRuns: 3, ControlWarmup: 500, ControlSequential: 5000, ControlParallel: 10000,
+	ControlRuns: 5, ControlWarmup: 500, ControlSequential: 5000, ControlParallel: 10000,
 }
 
 var allParts = []string{"stdio", "startup", "inproc", "gen", "control"}

@@ -111,3 +111,27 @@ func median[T int64 | float64 | time.Duration](xs []T) T {
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
+
+// paired returns the median, smallest and largest of a[i]/b[i]: ratios of
+// measurements taken in the same round, close in time, so that a burst of
+// load on the machine moves both sides of a ratio alike.
+func paired(a, b []float64) (med, lo, hi float64) {
+	var rs []float64
+	for i := range min(len(a), len(b)) {
+		if b[i] > 0 {
+			rs = append(rs, a[i]/b[i])
+		}
+	}
+	if len(rs) == 0 {
+		return 0, 0, 0
+	}
+	return median(rs), slices.Min(rs), slices.Max(rs)
+}
+
+// timesRange formats a paired ratio with its range when there is one.
+func timesRange(med, lo, hi float64) string {
+	if lo == hi {
+		return times(med)
+	}
+	return fmt.Sprintf("%s (%.2f–%.2f)", times(med), lo, hi)
+}

@@ -168,8 +168,9 @@ func (e *env) stdioPart() ([]verdict, error) {
 	var vs []verdict
 	for _, s := range servers[1 : len(servers)-1] {
 		p := figs[s.Name]
-		seq, par := m.seqRate/p.seqRate, m.parRate/p.parRate
-		rows = append(rows, []string{s.Name, times(seq), times(par),
+		seq, seqLo, seqHi := paired(rates(runs[mcpgen], seqOf), rates(runs[s.Name], seqOf))
+		par, parLo, parHi := paired(rates(runs[mcpgen], parOf), rates(runs[s.Name], parOf))
+		rows = append(rows, []string{s.Name, timesRange(seq, seqLo, seqHi), timesRange(par, parLo, parHi),
 			times(p.seqP99.Seconds() / m.seqP99.Seconds()), times(p.parP99.Seconds() / m.parP99.Seconds()),
 			times(m.badRate / p.badRate), times(p.seqCPU.Seconds() / m.seqCPU.Seconds()), times(p.parCPU.Seconds() / m.parCPU.Seconds()),
 			times(float64(p.peakRSS) / float64(m.peakRSS)), fmt.Sprintf("≥ %.1f×", targets[s.Name]),
@@ -178,8 +179,20 @@ func (e *env) stdioPart() ([]verdict, error) {
 			verdict{target: fmt.Sprintf("stdio sequential throughput ≥ %.1f× %s", targets[s.Name], s.Name), figure: times(seq), ratio: seq, met: seq >= targets[s.Name]},
 			verdict{target: fmt.Sprintf("stdio throughput, %d in flight, ≥ %.1f× %s", cfg.InFlight, targets[s.Name], s.Name), figure: times(par), ratio: par, met: par >= targets[s.Name]})
 	}
-	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen). The last two columns are the floor's throughput over the peer's: the most any server could reach against that peer through this driver on this machine, at this load.\n\n")
+	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen). The throughput ratios are the median of the rounds' ratios (each round measures every server back to back), with their range; the other columns are ratios of the medians. The last two columns are the floor's throughput over the peer's: roughly the most any server could reach against that peer through this driver on this machine at this load (sequential figures are ruled by process wake-ups, so in a given round a real server can come close to the floor, or pass it).\n\n")
 	table(w, []string{"vs", "sequential", fmt.Sprintf("%d in flight", cfg.InFlight), "p99 seq", "p99 in flight", "rejected calls/s", "CPU/call seq", "CPU/call in flight", "peak RSS", "throughput target",
 		"floor/peer seq", "floor/peer in flight"}, rows)
 	return vs, nil
+}
+
+func seqOf(r *stdioRun) *driver.Stats { return r.seq }
+func parOf(r *stdioRun) *driver.Stats { return r.par }
+
+// rates returns the throughput of one workload in every round.
+func rates(rs []*stdioRun, of func(*stdioRun) *driver.Stats) []float64 {
+	var xs []float64
+	for _, r := range rs {
+		xs = append(xs, of(r).PerSecond())
+	}
+	return xs
 }
