@@ -69,8 +69,9 @@ func (v *value) str() string {
 	return s
 }
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack; it is
-// the same limit encoding/json applies.
+// maxDepth bounds the nesting of arrays and objects so hostile input
+// cannot exhaust the stack; it is the limit encoding/json applies (10000
+// nested containers are fine, 10001 are not, whatever they hold).
 const maxDepth = 10000
 
 // errSyntax is wrapped by every parse error.
@@ -120,15 +121,16 @@ func (p *parser) skipSpace() {
 	}
 }
 
+// value parses one value; depth is the number of arrays and objects
+// around it.
 func (p *parser) value(depth int) (value, error) {
-	if depth > maxDepth {
-		return value{}, p.errorf("nesting deeper than %d", maxDepth)
-	}
 	if p.pos >= len(p.data) {
 		return value{}, p.errorf("unexpected end of input")
 	}
 	start := p.pos
 	switch c := p.data[p.pos]; {
+	case (c == '{' || c == '[') && depth >= maxDepth:
+		return value{}, p.errorf("nesting deeper than %d", maxDepth)
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
