@@ -16,7 +16,7 @@ import (
 type machine struct {
 	cpu, cores, memory, kernel, goVersion, nodeVersion string
 	libs                                               [][2]string // library, version
-	loadStart                                          string
+	taken, loadStart                                   string
 }
 
 func readMachine(e *env) *machine {
@@ -66,7 +66,7 @@ func readMachine(e *env) *machine {
 
 func (m *machine) print(w io.Writer) {
 	fmt.Fprintf(w, "## Machine\n\n")
-	fmt.Fprintf(w, "| | |\n|---|---|\n")
+	fmt.Fprintf(w, "| | |\n|---|---|\n| taken | %s |\n", m.taken)
 	fmt.Fprintf(w, "| CPU | %s |\n| cores | %s |\n| memory | %s |\n| OS | %s |\n| Go | %s |\n| Node | %s |\n",
 		m.cpu, m.cores, m.memory, m.kernel, m.goVersion, m.nodeVersion)
 	for _, l := range m.libs {

@@ -130,21 +130,19 @@ func main() {
 	e.bin = filepath.Join(e.cache, "bin")
 
 	start := time.Now()
-	needTS := slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" })
-	needBin := slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" })
-	if needBin {
+	// The parts that run processes need the binaries and the npm packages.
+	if slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" }) {
 		progress("building servers and hosts into %s", e.bin)
 		if err := e.build(); err != nil {
 			log.Fatal(err)
 		}
-	}
-	if needTS {
 		progress("installing the TypeScript packages into %s", e.cache)
 		if err := e.installTS(); err != nil {
 			log.Fatal(err)
 		}
 	}
 	m := readMachine(e)
+	m.taken = start.UTC().Format("2006-01-02 15:04 MST") + ", " + cfg.Mode + " mode"
 	m.loadStart = loadAvg()
 	m.print(e.out)
 
