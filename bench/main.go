@@ -41,7 +41,7 @@ import (
 type Config struct {
 	Mode string
 
-	Rounds      int // rounds of the stdio part, in rotated server order
+	Rounds int // rounds of the stdio part, in rotated server order
 	// Warmup is the warm-up calls of every server process before it is
 	// measured: half sequential, half in flight, and a quarter as many
 	// rejected ones. Node's JIT keeps speeding the TypeScript SDK up
