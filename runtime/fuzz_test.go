@@ -58,17 +58,14 @@ func checkDecodeMessage(t *testing.T, data []byte) {
 	m, errResp := decodeMessage(data)
 	valid := json.Valid(data)
 
-	// encoding/json's view of a message (a repeated member: the last wins,
-	// as in messageFromValue).
-	var env struct {
-		JSONRPC json.RawMessage `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
+	// encoding/json's view of a message: a map, because a struct would
+	// match member names case-insensitively ("jsonrpC"); a repeated member:
+	// the last wins, as in messageFromValue.
+	var obj map[string]json.RawMessage
+	isObject := valid && bytes.TrimLeft(data, " \t\r\n")[0] == '{' && json.Unmarshal(data, &obj) == nil
+	env := struct{ JSONRPC, ID, Method, Params, Result, Error json.RawMessage }{
+		obj["jsonrpc"], obj["id"], obj["method"], obj["params"], obj["result"], obj["error"],
 	}
-	isObject := valid && json.Unmarshal(data, &env) == nil && bytes.TrimLeft(data, " \t\r\n")[0] == '{'
 
 	switch {
 	case errResp != nil:
@@ -121,27 +118,20 @@ func checkDecodeMessage(t *testing.T, data []byte) {
 // returns its code and id.
 func checkErrorResponse(t *testing.T, b []byte) (int, json.RawMessage) {
 	t.Helper()
-	var r struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-		Error   *struct {
-			Code    *int    `json:"code"`
-			Message *string `json:"message"`
-		} `json:"error"`
+	answered := map[string]int{}
+	checkOutMessage(t, b, b, answered, false)
+	var r map[string]json.RawMessage
+	var e map[string]json.RawMessage
+	var code int
+	if json.Unmarshal(b, &r) != nil || json.Unmarshal(r["error"], &e) != nil || json.Unmarshal(e["code"], &code) != nil {
+		t.Fatalf("not an error response: %s", b)
 	}
-	if !json.Valid(b) || json.Unmarshal(b, &r) != nil {
-		t.Fatalf("error response is not JSON: %q", b)
-	}
-	if r.JSONRPC != "2.0" || r.ID == nil || r.Result != nil || r.Error == nil || r.Error.Code == nil || r.Error.Message == nil || *r.Error.Message == "" {
-		t.Fatalf("malformed error response %s", b)
-	}
-	switch *r.Error.Code {
+	switch code {
 	case CodeParseError, CodeInvalidRequest, CodeInvalidParams:
 	default:
 		t.Fatalf("unexpected error code in %s", b)
 	}
-	return *r.Error.Code, r.ID
+	return code, r["id"]
 }
 
 // checkTree compares the tree parsed from data with encoding/json's
@@ -159,7 +149,7 @@ func checkTree(t *testing.T, data []byte, v *value) {
 	// Re-parsing every node's raw costs the sum of the nodes' sizes,
 	// quadratic in the nesting; past a budget only small nodes are
 	// re-parsed, so that deeply nested inputs stay quick to fuzz.
-	budget := 1 << 20
+	budget := 64 << 10
 	var walk func(n *value, depth int)
 	walk = func(n *value, depth int) {
 		if budget > 0 || len(n.raw) <= 256 {
@@ -518,58 +508,62 @@ func lastMember(o *value, name string) *value {
 	return nil
 }
 
-// checkOutMessage checks one message the server wrote.
+// checkOutMessage checks one message the server wrote. (A map, not a
+// struct: encoding/json would match "Result" to a field tagged "result".)
 func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notificationOK bool) {
-	var m struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   *struct {
-			Code    *json.Number `json:"code"`
-			Message *string      `json:"message"`
-		} `json:"error"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("output message %s: %v", b, err)
 	}
-	if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
+	for k := range m {
+		switch k {
+		case "jsonrpc", "id", "method", "params", "result", "error":
+		default:
+			t.Fatalf("output message with member %q: %s", k, b)
+		}
+	}
+	if string(m["jsonrpc"]) != `"2.0"` {
 		t.Fatalf("output message without jsonrpc 2.0: %s", b)
 	}
-	if m.Method != nil {
-		if !notificationOK || m.ID != nil || m.Result != nil || m.Error != nil ||
-			(*m.Method != "notifications/progress" && *m.Method != "notifications/message") ||
-			len(m.Params) == 0 || m.Params[0] != '{' {
+	if method, ok := m["method"]; ok {
+		params := m["params"]
+		if !notificationOK || m["id"] != nil || m["result"] != nil || m["error"] != nil ||
+			(string(method) != `"notifications/progress"` && string(method) != `"notifications/message"`) ||
+			len(params) == 0 || params[0] != '{' {
 			t.Fatalf("malformed notification %s", b)
 		}
 		return
 	}
-	if m.ID == nil || (m.Result == nil) == (m.Error == nil) || m.Params != nil {
+	id, result, rpcErr := m["id"], m["result"], m["error"]
+	if id == nil || (result == nil) == (rpcErr == nil) || m["params"] != nil {
 		t.Fatalf("malformed response %s", b)
 	}
-	switch m.ID[0] {
+	switch id[0] {
 	case 'n': // null
 	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if !bytes.Contains(in, m.ID) {
-			t.Fatalf("response id %s does not occur in the input %q", m.ID, in)
+		if !bytes.Contains(in, id) {
+			t.Fatalf("response id %s does not occur in the input %q", id, in)
 		}
 	default:
-		t.Fatalf("response id %s is neither a string, a number nor null", m.ID)
+		t.Fatalf("response id %s is neither a string, a number nor null", id)
 	}
-	answered[string(m.ID)]++
-	if m.Error != nil {
-		if m.Error.Code == nil || m.Error.Message == nil {
-			t.Fatalf("error without code or message: %s", b)
+	answered[string(id)]++
+	if rpcErr != nil {
+		var e map[string]json.RawMessage
+		if err := json.Unmarshal(rpcErr, &e); err != nil || len(e) != 2 {
+			t.Fatalf("error is not {code, message}: %s", b)
 		}
-		if c, err := m.Error.Code.Int64(); err != nil || c == 0 || c > -32000 || c < -32800 {
+		var code int
+		var msg string
+		if json.Unmarshal(e["code"], &code) != nil || json.Unmarshal(e["message"], &msg) != nil || msg == "" {
+			t.Fatalf("error without an integer code or a message: %s", b)
+		}
+		if code > -32000 || code < -32800 {
 			t.Fatalf("error code is not a JSON-RPC code: %s", b)
 		}
 		return
 	}
-	if m.Result[0] != '{' {
+	if result[0] != '{' {
 		t.Fatalf("result is not an object: %s", b)
 	}
 }
