@@ -118,35 +118,30 @@ func (cc *controlConn) finish(err error) {
 // that ignore their cancelled context.
 const handlerGrace = 5 * time.Second
 
-// envelope is the part of every line that says what it is.
-type envelope struct {
-	Type      string          `json:"type"`
-	RequestID string          `json:"request_id"`
-	Request   json.RawMessage `json:"request"`
-	Response  *struct {
-		Subtype   string          `json:"subtype"`
-		RequestID string          `json:"request_id"`
-		Response  json.RawMessage `json:"response"`
-		Error     string          `json:"error"`
-	} `json:"response"`
-}
-
+// handleLine routes one line from the CLI. The line is parsed once; the
+// request handlers and the MCP dispatch work on the parsed tree.
 func (cc *controlConn) handleLine(line []byte) {
-	var env envelope
-	if err := json.Unmarshal(line, &env); err != nil {
-		cc.logger.Warn("claude: ignored a line from the CLI that is not JSON", "error", err)
+	v, err := parseValue(line)
+	if err != nil || v.kind != kindObject {
+		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
 		return
 	}
-	switch env.Type {
+	switch stringMember(&v, "type") {
 	case "control_request":
-		cc.startHandler(env.RequestID, env.Request)
+		if req := v.get("request"); req != nil && req.kind == kindObject {
+			cc.startHandler(stringMember(&v, "request_id"), req)
+		}
 	case "control_response":
-		if env.Response != nil {
-			cc.reply(env.Response.RequestID, env.Response.Subtype, env.Response.Response, env.Response.Error)
+		if resp := v.get("response"); resp != nil && resp.kind == kindObject {
+			var payload json.RawMessage
+			if p := resp.get("response"); p != nil {
+				payload = p.raw
+			}
+			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"))
 		}
 	case "control_cancel_request":
 		cc.mu.Lock()
-		cancel := cc.inflight[env.RequestID]
+		cancel := cc.inflight[stringMember(&v, "request_id")]
 		cc.mu.Unlock()
 		if cancel != nil {
 			cancel()
@@ -155,6 +150,14 @@ func (cc *controlConn) handleLine(line []byte) {
 	default:
 		cc.msgs.push(parseMessage(line))
 	}
+}
+
+// stringMember is the named string member of an object, or "".
+func stringMember(v *value, name string) string {
+	if m := v.get(name); m != nil && m.kind == kindString {
+		return m.str()
+	}
+	return ""
 }
 
 func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errText string) {
@@ -182,7 +185,7 @@ func (e *ControlError) Error() string { return "claude: control request failed: 
 // startHandler answers one control request from the CLI in its own
 // goroutine: a slow tool must not hold up the others, nor the reading of
 // the conversation.
-func (cc *controlConn) startHandler(id string, req json.RawMessage) {
+func (cc *controlConn) startHandler(id string, req *value) {
 	ctx, cancel := context.WithCancel(cc.ctx)
 	cc.mu.Lock()
 	if _, dup := cc.inflight[id]; dup {
@@ -232,35 +235,23 @@ func controlErrorLine(id, msg string) []byte {
 
 // handle answers one control request with the payload of a success
 // response, or an error for an error response.
-func (cc *controlConn) handle(ctx context.Context, req json.RawMessage) ([]byte, error) {
-	var head struct {
-		Subtype    string          `json:"subtype"`
-		ServerName string          `json:"server_name"`
-		Message    json.RawMessage `json:"message"`
-	}
-	if err := json.Unmarshal(req, &head); err != nil {
-		return nil, fmt.Errorf("malformed control request: %w", err)
-	}
-	switch head.Subtype {
+func (cc *controlConn) handle(ctx context.Context, req *value) ([]byte, error) {
+	switch subtype := stringMember(req, "subtype"); subtype {
 	case "mcp_message":
-		return cc.mcpMessage(ctx, head.ServerName, head.Message)
+		return cc.mcpMessage(ctx, stringMember(req, "server_name"), req.get("message"))
 	case "can_use_tool":
-		return cc.permission(ctx, req)
+		return cc.permission(ctx, req.raw)
 	default:
-		return nil, fmt.Errorf("unsupported control request subtype: %s", head.Subtype)
+		return nil, fmt.Errorf("unsupported control request subtype: %s", subtype)
 	}
 }
 
 // mcpMessage hands one JSON-RPC message to the named server's session and
 // wraps what it answers as {"mcp_response": …}. Every message is
 // answered, notifications included: the CLI waits for a reply to each.
-func (cc *controlConn) mcpMessage(ctx context.Context, server string, raw json.RawMessage) ([]byte, error) {
-	if len(raw) == 0 {
+func (cc *controlConn) mcpMessage(ctx context.Context, server string, v *value) ([]byte, error) {
+	if v == nil {
 		return nil, errors.New("mcp_message without a message")
-	}
-	v, err := parseValue(raw)
-	if err != nil {
-		return mcpResponse(errorResponse(nullID, CodeParseError, "parse error: "+err.Error())), nil
 	}
 	ss := cc.servers[server]
 	if ss == nil {
@@ -272,7 +263,7 @@ func (cc *controlConn) mcpMessage(ctx context.Context, server string, raw json.R
 		}
 		return mcpResponse(errorResponse(id, CodeMethodNotFound, fmt.Sprintf("Server '%s' not found", server))), nil
 	}
-	m, errResp := messageFromValue(&v)
+	m, errResp := messageFromValue(v)
 	switch {
 	case errResp != nil:
 		return mcpResponse(errResp), nil
