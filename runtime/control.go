@@ -38,6 +38,7 @@ type controlConn struct {
 	nextID   int
 	handlers sync.WaitGroup
 
+	pool *workers
 	msgs *messageQueue
 	done chan struct{} // closed when the read loop has ended
 	err  error         // why it ended; set before done is closed
@@ -57,6 +58,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 		w:          bufio.NewWriter(w),
 		pending:    map[string]chan controlReply{},
 		inflight:   map[string]context.CancelFunc{},
+		pool:       newWorkers(),
 		msgs:       newMessageQueue(),
 		done:       make(chan struct{}),
 	}
@@ -109,6 +111,7 @@ func (cc *controlConn) finish(err error) {
 	}
 	cc.mu.Unlock()
 	waitGroup(&cc.handlers, nil, handlerGrace)
+	cc.pool.close()
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
@@ -196,7 +199,7 @@ func (cc *controlConn) startHandler(id string, req *value) {
 	cc.inflight[id] = cancel
 	cc.handlers.Add(1)
 	cc.mu.Unlock()
-	go func() {
+	cc.pool.run(func() {
 		defer cc.handlers.Done()
 		resp, err := cc.handle(ctx, req)
 		cc.mu.Lock()
@@ -212,7 +215,7 @@ func (cc *controlConn) startHandler(id string, req *value) {
 			return
 		}
 		cc.writeLine(controlSuccessLine(id, resp))
-	}()
+	})
 }
 
 func controlSuccessLine(id string, resp []byte) []byte {

@@ -79,7 +79,7 @@ func TestOfficialClient(t *testing.T) {
 	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "", "times": 9, "loud": true}})
 	// The client sends the arguments with sorted keys; violations come in
 	// the order of the arguments.
-	want := "invalid arguments for tool echo:\n- loud: unknown property (allowed: text, times)\n- text: must be at least 1 characters long; got 0\n- times: must be at most 3; got 9"
+	want := "invalid arguments for tool echo:\n- loud: unknown property (allowed: text, times)\n- text: must be at least 1 character long; got 0\n- times: must be at most 3; got 9"
 	if err != nil || !res.IsError || text(res) != want {
 		t.Errorf("invalid arguments: %v %q, want isError %q", err, text(res), want)
 	}

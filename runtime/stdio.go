@@ -38,7 +38,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := newLineWriter(w, cancel)
-	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out}
+	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out, pool: newWorkers()}
+	defer c.pool.close()
 
 	readDone := make(chan error, 1)
 	go func() { readDone <- c.readLoop(ctx, r, s.maxMessageSize()) }()
@@ -75,8 +76,9 @@ func (s *Server) maxMessageSize() int {
 
 // stdioConn is one stdio connection.
 type stdioConn struct {
-	ss  *session
-	out *lineWriter
+	ss   *session
+	out  *lineWriter
+	pool *workers
 
 	mu      sync.Mutex
 	closing bool
@@ -158,12 +160,12 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) {
 		c.ss.finish(call)
 		return
 	}
-	go func() {
+	c.pool.run(func() {
 		defer c.calls.Done()
 		if resp := c.ss.run(call); resp != nil {
 			c.out.send(resp)
 		}
-	}()
+	})
 }
 
 // batch answers a JSON-RPC batch (protocol revisions before 2025-06-18
