@@ -41,22 +41,25 @@ func emit(m *model, ds *diagnostics) ([]byte, error) {
 // renderCode renders everything but the schema constants.
 func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name())}
+	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}}
 	e.f.HeaderComment(Header)
 	e.f.ImportName(runtimePath, "runtime")
 	e.locals = e.pickLocals()
 
 	e.f.Comment("The code below needs this version of the runtime package or a later one.")
-	e.f.Const().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
+	e.f.Const().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion2")
 	e.f.Line()
 	e.guards()
 	e.newServer()
 	e.register()
+	e.dec.declare()
 	return e, e.f.Render(buf)
 }
 
 type emitter struct {
 	m      *model
 	f      *jen.File
+	dec    *decoderSet
 	locals locals
 	consts map[*tool][2]string // input and output schema constant names
 }
@@ -302,7 +305,7 @@ func (e *emitter) handler(t *tool) jen.Code {
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
 		fn = e.adapter(t, fn)
 	}
-	return jen.Qual(runtimePath, "Handle").Call(fn, jen.Qual(runtimePath, converters[t.out]))
+	return jen.Qual(runtimePath, "Handle").Call(fn, e.dec.inputDecoder(t), jen.Qual(runtimePath, converters[t.out]))
 }
 
 // converters name the runtime function that turns each kind of Out into a

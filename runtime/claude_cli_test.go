@@ -51,7 +51,7 @@ func (g *greetRecorder) server() *runtime.Server {
 				return "", g.fail
 			}
 			return fmt.Sprintf("Hello, %s! Welcome.", in.Name), nil
-		}, runtime.Text),
+		}, runtime.DecodeJSON, runtime.Text),
 	})
 	return s
 }

@@ -354,7 +354,7 @@ func (ss *session) callTool(c *call) []byte {
 	if vs := t.input.validate(args); len(vs) > 0 {
 		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
 	}
-	req := &Request{Name: name, Arguments: args.raw}
+	req := &Request{Name: name, Arguments: args.raw, args: args}
 	var token *value
 	if mv := params.get("_meta"); mv != nil && mv.kind == kindObject {
 		req.Meta = mv.raw

@@ -50,10 +50,10 @@ type Server struct {
 	slots     chan struct{} // MaxInFlight semaphore
 }
 
-// SupportPackageIsVersion1 is referenced by generated code; a build error
-// mentioning it means the generated code and this package are out of step:
-// update the module and re-run go generate.
-const SupportPackageIsVersion1 = true
+// SupportPackageIsVersion2 is referenced by generated code; a build error
+// mentioning SupportPackageIsVersion means the generated code and this
+// package are out of step: re-run go generate.
+const SupportPackageIsVersion2 = true
 
 // AddTool registers t. It panics if the tool is malformed (no name or
 // handler, a duplicate name, or an input schema that is not a valid object

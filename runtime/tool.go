@@ -77,6 +77,24 @@ type Request struct {
 	// Meta is the request's _meta object, if any (Claude Code sends
 	// "claudecode/toolUseId" there).
 	Meta json.RawMessage
+
+	args *value // Arguments, parsed; nil for a Request made elsewhere
+}
+
+// value returns the parsed arguments.
+func (r *Request) value() (Value, error) {
+	if r.args != nil {
+		return Value{r.args}, nil
+	}
+	raw := r.Arguments
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	v, err := parseValue(raw)
+	if err != nil {
+		return Value{}, &ArgumentError{Err: err}
+	}
+	return Value{&v}, nil
 }
 
 // Bind decodes the arguments into v, which is usually a pointer to the
@@ -140,14 +158,19 @@ func ErrorResult(text string) *Result {
 }
 
 // Handle adapts a typed tool function to Tool.Handler: it decodes the
-// validated arguments into In, calls fn, and turns its Out into a result
-// with result (Text, Structured, Wrapped or Verbatim). Generated code
-// uses it for every tool.
-func Handle[In, Out any](fn func(context.Context, In) (Out, error), result func(Out) (*Result, error)) func(context.Context, *Request) (*Result, error) {
+// validated arguments into In with decode, calls fn, and turns its Out
+// into a result with result (Text, Structured, Wrapped, Verbatim or
+// Empty). Generated code uses it for every tool, with a decoder it
+// generated for In (or DecodeJSON).
+func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(Value, *In) error, result func(Out) (*Result, error)) func(context.Context, *Request) (*Result, error) {
 	return func(ctx context.Context, req *Request) (*Result, error) {
-		var in In
-		if err := req.Bind(&in); err != nil {
+		args, err := req.value()
+		if err != nil {
 			return nil, err
+		}
+		var in In
+		if err := decode(args, &in); err != nil {
+			return nil, &ArgumentError{Err: err}
 		}
 		out, err := fn(ctx, in)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -44,7 +44,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return SimpleText(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_image_content",
@@ -53,7 +53,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return ImageContent(ctx)
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_audio_content",
@@ -62,7 +62,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return AudioContent(ctx)
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_embedded_resource",
@@ -71,7 +71,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return EmbeddedResource(ctx)
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_multiple_content_types",
@@ -80,7 +80,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return MultipleContentTypes(ctx)
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_logging",
@@ -89,7 +89,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithLogging(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_error_handling",
@@ -98,7 +98,7 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ErrorHandling(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_progress",
@@ -107,15 +107,57 @@ func Register(s *runtime.Server) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithProgress(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "JSONSchema202012 is a tool with JSON Schema 2020-12 features: its input\nschema has $schema, $defs with $ref, and additionalProperties false.",
 		InputSchema: jsonSchema202012ToolInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:     runtime.Handle(JSONSchema202012, runtime.Text),
+		Handler:     runtime.Handle(JSONSchema202012, decodePerson, runtime.Text),
 	})
+}
+
+// decodePerson stores validated arguments in in, without reflection.
+func decodePerson(v runtime.Value, in *Person) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "address":
+			err = runtime.DecodePointer(f, &in.Address, decodeaddress)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeaddress stores validated arguments in in, without reflection.
+func decodeaddress(v runtime.Value, in *address) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "street":
+			err = runtime.DecodeString(f, &in.Street)
+		case "city":
+			err = runtime.DecodeString(f, &in.City)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // testSimpleTextInputSchema is the JSON Schema of the arguments of test_simple_text.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -38,7 +38,7 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  addNoteInputSchema,
 		OutputSchema: addNoteOutputSchema,
 		Annotations:  &runtime.Annotations{IdempotentHint: new(false)},
-		Handler:      runtime.Handle(store.AddNote, runtime.Structured),
+		Handler:      runtime.Handle(store.AddNote, decodeAddNoteInput, runtime.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "find_notes",
@@ -46,7 +46,7 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  findNotesInputSchema,
 		OutputSchema: findNotesOutputSchema,
 		Annotations:  &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:      runtime.Handle(store.FindNotes, runtime.Structured),
+		Handler:      runtime.Handle(store.FindNotes, decodeFindNotesInput, runtime.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "delete_note",
@@ -55,8 +55,100 @@ func Register(s *runtime.Server, store *Store) {
 		Annotations: &runtime.Annotations{DestructiveHint: new(true), IdempotentHint: new(true)},
 		Handler: runtime.Handle(func(ctx context.Context, in DeleteNoteInput) (struct{}, error) {
 			return struct{}{}, store.DeleteNote(ctx, in)
-		}, runtime.Empty),
+		}, decodeDeleteNoteInput, runtime.Empty),
 	})
+}
+
+// decodeAddNoteInput stores validated arguments in in, without reflection.
+func decodeAddNoteInput(v runtime.Value, in *AddNoteInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "title":
+			err = runtime.DecodeString(f, &in.Title)
+		case "body":
+			err = runtime.DecodeString(f, &in.Body)
+		case "tags":
+			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+		case "priority":
+			err = runtime.DecodeInt(f, &in.Priority)
+		case "due":
+			err = runtime.DecodePointer(f, &in.Due, runtime.DecodeJSON)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeFindNotesInput stores validated arguments in in, without reflection.
+func decodeFindNotesInput(v runtime.Value, in *FindNotesInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "query":
+			err = runtime.DecodeString(f, &in.Query)
+		case "filter":
+			err = runtime.DecodePointer(f, &in.Filter, decodeFilter)
+		case "limit":
+			err = runtime.DecodeInt(f, &in.Limit)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeDeleteNoteInput stores validated arguments in in, without reflection.
+func decodeDeleteNoteInput(v runtime.Value, in *DeleteNoteInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "id":
+			err = runtime.DecodeString(f, &in.ID)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeFilter stores validated arguments in in, without reflection.
+func decodeFilter(v runtime.Value, in *Filter) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "tags":
+			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+		case "minPriority":
+			err = runtime.DecodeInt(f, &in.MinPriority)
+		case "dueBefore":
+			err = runtime.DecodePointer(f, &in.DueBefore, runtime.DecodeJSON)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // addNoteInputSchema is the JSON Schema of the arguments of add_note.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -36,13 +36,13 @@ func Register(s *runtime.Server) {
 		Description: "Echo repeats a text.",
 		InputSchema: echoInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:     runtime.Handle(Echo, runtime.Text),
+		Handler:     runtime.Handle(Echo, decodeEchoInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "count",
 		Description: "Count counts, reporting progress at every step and logging the last.",
 		InputSchema: countInputSchema,
-		Handler:     runtime.Handle(Count, runtime.Text),
+		Handler:     runtime.Handle(Count, decodeCountInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "wait",
@@ -50,8 +50,48 @@ func Register(s *runtime.Server) {
 		InputSchema: waitInputSchema,
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return Wait(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
+}
+
+// decodeEchoInput stores validated arguments in in, without reflection.
+func decodeEchoInput(v runtime.Value, in *EchoInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "text":
+			err = runtime.DecodeString(f, &in.Text)
+		case "times":
+			err = runtime.DecodeInt(f, &in.Times)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeCountInput stores validated arguments in in, without reflection.
+func decodeCountInput(v runtime.Value, in *CountInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "to":
+			err = runtime.DecodeInt(f, &in.To)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // echoInputSchema is the JSON Schema of the arguments of echo.

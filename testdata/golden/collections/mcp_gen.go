@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,43 @@ func Register(s *runtime.Server) {
 		InputSchema: collectInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Collect(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "tags":
+			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+		case "matrix":
+			err = runtime.DecodeSlice(f, &in.Matrix, runtime.DecodeJSON)
+		case "pair":
+			err = runtime.DecodeJSON(f, &in.Pair)
+		case "counts":
+			err = runtime.DecodeMap(f, &in.Counts, runtime.DecodeInt)
+		case "anything":
+			err = runtime.DecodeMap(f, &in.Anything, runtime.DecodeJSON)
+		case "nested":
+			err = runtime.DecodeMap(f, &in.Nested, runtime.DecodeJSON)
+		case "keyed":
+			err = runtime.DecodeMap(f, &in.Keyed, runtime.DecodeBool)
+		case "points":
+			err = runtime.DecodeSlice(f, &in.Points, runtime.DecodeJSON)
+		case "named":
+			err = runtime.DecodeJSON(f, &in.Named)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // collectInputSchema is the JSON Schema of the arguments of collect.

@@ -9,7 +9,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -37,7 +37,7 @@ func Register(s *runtime.Server) {
 		Description: "Read reads a file.",
 		InputSchema: readFileInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true), IdempotentHint: new(true), OpenWorldHint: new(false)},
-		Handler:     runtime.Handle(Read, runtime.Text),
+		Handler:     runtime.Handle(Read, decodeInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "remove-file",
@@ -49,7 +49,7 @@ func Register(s *runtime.Server) {
 		Timeout:     30 * time.Second,
 		Handler: runtime.Handle(func(ctx context.Context, in Input) (struct{}, error) {
 			return struct{}{}, Remove(ctx, in)
-		}, runtime.Empty),
+		}, decodeInput, runtime.Empty),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "slow",
@@ -59,8 +59,27 @@ func Register(s *runtime.Server) {
 		Timeout:     1500 * time.Millisecond,
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return Slow(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "path":
+			err = runtime.DecodeString(f, &in.Path)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // readFileInputSchema is the JSON Schema of the arguments of read_file.

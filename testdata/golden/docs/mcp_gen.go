@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,41 @@ func Register(s *runtime.Server) {
 		InputSchema: documentInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Document(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "above":
+			err = runtime.DecodeString(f, &in.Above)
+		case "beside":
+			err = runtime.DecodeString(f, &in.Beside)
+		case "both":
+			err = runtime.DecodeString(f, &in.Both)
+		case "tagged":
+			err = runtime.DecodeString(f, &in.Tagged)
+		case "legacy":
+			err = runtime.DecodeString(f, &in.Legacy)
+		case "level":
+			err = runtime.DecodeString(f, &in.Level)
+		case "mode":
+			err = runtime.DecodeString(f, &in.Mode)
+		case "plain":
+			err = runtime.DecodeString(f, &in.Plain)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // documentInputSchema is the JSON Schema of the arguments of document.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,8 +35,67 @@ func Register(s *runtime.Server) {
 		OutputSchema: browseOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (Page[Item], error) {
 			return Browse(in)
-		}, runtime.Structured),
+		}, decodeInput, runtime.Structured),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "page":
+			err = decodePage_Item(f, &in.Page)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodePage_Item stores validated arguments in in, without reflection.
+func decodePage_Item(v runtime.Value, in *Page[Item]) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "items":
+			err = runtime.DecodeSlice(f, &in.Items, decodeItem)
+		case "next":
+			err = runtime.DecodeString(f, &in.Next)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeItem stores validated arguments in in, without reflection.
+func decodeItem(v runtime.Value, in *Item) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "id":
+			err = runtime.DecodeString(f, &in.ID)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // browseInputSchema is the JSON Schema of the arguments of browse.

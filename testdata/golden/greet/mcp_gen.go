@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,8 +33,27 @@ func Register(s *runtime.Server) {
 		Name:        "greet",
 		Description: "Greet a person by name.",
 		InputSchema: greetInputSchema,
-		Handler:     runtime.Handle(Greet, runtime.Text),
+		Handler:     runtime.Handle(Greet, decodeGreetInput, runtime.Text),
 	})
+}
+
+// decodeGreetInput stores validated arguments in in, without reflection.
+func decodeGreetInput(v runtime.Value, in *GreetInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // greetInputSchema is the JSON Schema of the arguments of greet.

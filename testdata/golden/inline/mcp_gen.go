@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,73 @@ func Register(s *runtime.Server) {
 		InputSchema: saveInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Save(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "home":
+			err = decodeAddress(f, &in.Home)
+		case "work":
+			err = runtime.DecodePointer(f, &in.Work, decodeAddress)
+		case "tree":
+			err = runtime.DecodePointer(f, &in.Tree, decodeNode)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeAddress stores validated arguments in in, without reflection.
+func decodeAddress(v runtime.Value, in *Address) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "street":
+			err = runtime.DecodeString(f, &in.Street)
+		case "city":
+			err = runtime.DecodeString(f, &in.City)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeNode stores validated arguments in in, without reflection.
+func decodeNode(v runtime.Value, in *Node) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "value":
+			err = runtime.DecodeString(f, &in.Value)
+		case "children":
+			err = runtime.DecodeSlice(f, &in.Children, runtime.DecodeJSON)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // saveInputSchema is the JSON Schema of the arguments of save.

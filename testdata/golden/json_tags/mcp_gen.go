@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,7 +34,7 @@ func Register(s *runtime.Server) {
 		InputSchema: tagsInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Tags(in)
-		}, runtime.Text),
+		}, runtime.DecodeJSON, runtime.Text),
 	})
 }
 

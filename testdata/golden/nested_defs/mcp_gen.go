@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,8 +35,77 @@ func Register(s *runtime.Server) {
 		OutputSchema: saveOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (Person, error) {
 			return Save(in)
-		}, runtime.Structured),
+		}, decodeInput, runtime.Structured),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "person":
+			err = decodePerson(f, &in.Person)
+		case "extra":
+			err = runtime.DecodeSlice(f, &in.Extra, decodePerson)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodePerson stores validated arguments in in, without reflection.
+func decodePerson(v runtime.Value, in *Person) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "home":
+			err = decodeAddress(f, &in.Home)
+		case "work":
+			err = runtime.DecodePointer(f, &in.Work, decodeAddress)
+		case "past":
+			err = runtime.DecodeSlice(f, &in.Past, decodeAddress)
+		case "meta":
+			err = runtime.DecodeJSON(f, &in.Meta)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeAddress stores validated arguments in in, without reflection.
+func decodeAddress(v runtime.Value, in *Address) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "street":
+			err = runtime.DecodeString(f, &in.Street)
+		case "city":
+			err = runtime.DecodeString(f, &in.City)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // saveInputSchema is the JSON Schema of the arguments of save.

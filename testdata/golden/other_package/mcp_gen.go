@@ -9,7 +9,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,50 @@ func Register(s *runtime.Server) {
 		Description:  "Assign assigns work.",
 		InputSchema:  assignInputSchema,
 		OutputSchema: assignOutputSchema,
-		Handler:      runtime.Handle(Assign, runtime.Structured),
+		Handler:      runtime.Handle(Assign, runtime.PointerTo(decodeInput), runtime.Structured),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "priority":
+			err = runtime.DecodeString(f, &in.Priority)
+		case "owner":
+			err = decodeOwner(f, &in.Owner)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeOwner stores validated arguments in in, without reflection.
+func decodeOwner(v runtime.Value, in *shared.Owner) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "email":
+			err = runtime.DecodeString(f, &in.Email)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // assignInputSchema is the JSON Schema of the arguments of assign.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -42,7 +42,7 @@ func Register(s *runtime.Server) {
 		InputSchema: textInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Text()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "named_text",
@@ -50,7 +50,7 @@ func Register(s *runtime.Server) {
 		InputSchema: namedTextInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (Status, error) {
 			return NamedText()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "struct",
@@ -59,7 +59,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: structOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (Report, error) {
 			return Struct()
-		}, runtime.Structured),
+		}, runtime.NoArguments, runtime.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "struct_pointer",
@@ -68,7 +68,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: structPointerOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (*Report, error) {
 			return StructPointer()
-		}, runtime.Structured),
+		}, runtime.NoArguments, runtime.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "map",
@@ -77,7 +77,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: mapOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (map[string]int, error) {
 			return Map()
-		}, runtime.Structured),
+		}, runtime.NoArguments, runtime.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "slice",
@@ -86,7 +86,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: sliceOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) ([]Report, error) {
 			return Slice()
-		}, runtime.Wrapped),
+		}, runtime.NoArguments, runtime.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "number",
@@ -95,7 +95,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: numberOutputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (float64, error) {
 			return Number()
-		}, runtime.Wrapped),
+		}, runtime.NoArguments, runtime.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full",
@@ -103,7 +103,7 @@ func Register(s *runtime.Server) {
 		InputSchema: fullInputSchema,
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return Full(ctx)
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full_value",
@@ -112,7 +112,7 @@ func Register(s *runtime.Server) {
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (*runtime.Result, error) {
 			r, err := FullValue()
 			return &r, err
-		}, runtime.Verbatim),
+		}, runtime.NoArguments, runtime.Verbatim),
 	})
 }
 

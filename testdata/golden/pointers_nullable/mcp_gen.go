@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,37 @@ func Register(s *runtime.Server) {
 		InputSchema: pointersInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Pointers(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "plain":
+			err = runtime.DecodeString(f, &in.Plain)
+		case "optional":
+			err = runtime.DecodePointer(f, &in.Optional, runtime.DecodeString)
+		case "nullable":
+			err = runtime.DecodePointer(f, &in.Nullable, runtime.DecodeInt)
+		case "insisted":
+			err = runtime.DecodePointer(f, &in.Insisted, runtime.DecodeBool)
+		case "both":
+			err = runtime.DecodeString(f, &in.Both)
+		case "deep":
+			err = runtime.DecodePointer(f, &in.Deep, runtime.DecodeJSON)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // pointersInputSchema is the JSON Schema of the arguments of pointers.

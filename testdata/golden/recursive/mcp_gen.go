@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,7 +35,7 @@ func Register(s *runtime.Server) {
 		InputSchema: walkInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Tree) (string, error) {
 			return Walk(in)
-		}, runtime.Text),
+		}, decodeTree, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "list",
@@ -43,8 +43,73 @@ func Register(s *runtime.Server) {
 		InputSchema: listInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Folder) (string, error) {
 			return List(in)
-		}, runtime.Text),
+		}, decodeFolder, runtime.Text),
 	})
+}
+
+// decodeTree stores validated arguments in in, without reflection.
+func decodeTree(v runtime.Value, in *Tree) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "label":
+			err = runtime.DecodeString(f, &in.Label)
+		case "children":
+			err = runtime.DecodeSlice(f, &in.Children, decodeTree)
+		case "parent":
+			err = runtime.DecodePointer(f, &in.Parent, decodeTree)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeFolder stores validated arguments in in, without reflection.
+func decodeFolder(v runtime.Value, in *Folder) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "files":
+			err = runtime.DecodeSlice(f, &in.Files, decodeFile)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeFile stores validated arguments in in, without reflection.
+func decodeFile(v runtime.Value, in *File) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "folder":
+			err = runtime.DecodePointer(f, &in.Folder, decodeFolder)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // walkInputSchema is the JSON Schema of the arguments of walk.

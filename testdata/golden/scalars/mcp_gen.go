@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,69 @@ func Register(s *runtime.Server) {
 		InputSchema: scalarsInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Scalars(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "bool":
+			err = runtime.DecodeBool(f, &in.Bool)
+		case "int":
+			err = runtime.DecodeInt(f, &in.Int)
+		case "int8":
+			err = runtime.DecodeInt(f, &in.Int8)
+		case "int16":
+			err = runtime.DecodeInt(f, &in.Int16)
+		case "int32":
+			err = runtime.DecodeInt(f, &in.Int32)
+		case "int64":
+			err = runtime.DecodeInt(f, &in.Int64)
+		case "uint":
+			err = runtime.DecodeUint(f, &in.Uint)
+		case "uint8":
+			err = runtime.DecodeUint(f, &in.Uint8)
+		case "uint16":
+			err = runtime.DecodeUint(f, &in.Uint16)
+		case "uint32":
+			err = runtime.DecodeUint(f, &in.Uint32)
+		case "uint64":
+			err = runtime.DecodeUint(f, &in.Uint64)
+		case "float32":
+			err = runtime.DecodeFloat(f, &in.Float32)
+		case "float64":
+			err = runtime.DecodeFloat(f, &in.Float64)
+		case "string":
+			err = runtime.DecodeString(f, &in.String)
+		case "bytes":
+			err = runtime.DecodeJSON(f, &in.Bytes)
+		case "time":
+			err = runtime.DecodeJSON(f, &in.Time)
+		case "duration":
+			err = runtime.DecodeInt(f, &in.Duration)
+		case "raw":
+			err = runtime.DecodeJSON(f, &in.Raw)
+		case "any":
+			err = runtime.DecodeJSON(f, &in.Any)
+		case "number":
+			err = runtime.DecodeJSON(f, &in.Number)
+		case "url":
+			err = runtime.DecodeJSON(f, &in.URL)
+		case "rune":
+			err = runtime.DecodeInt(f, &in.Rune)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // scalarsInputSchema is the JSON Schema of the arguments of scalars.

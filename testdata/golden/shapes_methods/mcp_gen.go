@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,7 +35,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		Name:        "get",
 		Description: "Get reads a row.",
 		InputSchema: getInputSchema,
-		Handler:     runtime.Handle(store.Get, runtime.Text),
+		Handler:     runtime.Handle(store.Get, decodeGetInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "count",
@@ -44,7 +44,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		OutputSchema: countOutputSchema,
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (int, error) {
 			return store.Count(ctx)
-		}, runtime.Wrapped),
+		}, runtime.NoArguments, runtime.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "now",
@@ -52,7 +52,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		InputSchema: nowInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return clock.Now()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "version",
@@ -60,8 +60,27 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		InputSchema: versionInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Version()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
+}
+
+// decodeGetInput stores validated arguments in in, without reflection.
+func decodeGetInput(v runtime.Value, in *GetInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "id":
+			err = runtime.DecodeString(f, &in.ID)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // getInputSchema is the JSON Schema of the arguments of get.

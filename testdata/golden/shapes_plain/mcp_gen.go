@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -37,7 +37,7 @@ func Register(s *runtime.Server) {
 		Name:        "with_ctx",
 		Description: "WithCtx takes a context and an input.",
 		InputSchema: withCtxInputSchema,
-		Handler:     runtime.Handle(WithCtx, runtime.Text),
+		Handler:     runtime.Handle(WithCtx, decodeInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "no_ctx",
@@ -45,7 +45,7 @@ func Register(s *runtime.Server) {
 		InputSchema: noCtxInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return NoCtx(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "ctx_only",
@@ -53,7 +53,7 @@ func Register(s *runtime.Server) {
 		InputSchema: ctxOnlyInputSchema,
 		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return CtxOnly(ctx)
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "nothing",
@@ -61,7 +61,7 @@ func Register(s *runtime.Server) {
 		InputSchema: nothingInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Nothing()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "error_only",
@@ -69,7 +69,7 @@ func Register(s *runtime.Server) {
 		InputSchema: errorOnlyInputSchema,
 		Handler: runtime.Handle(func(ctx context.Context, in Input) (struct{}, error) {
 			return struct{}{}, ErrorOnly(ctx, in)
-		}, runtime.Empty),
+		}, decodeInput, runtime.Empty),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "bare_error",
@@ -77,8 +77,27 @@ func Register(s *runtime.Server) {
 		InputSchema: bareErrorInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (struct{}, error) {
 			return struct{}{}, bareError()
-		}, runtime.Empty),
+		}, runtime.NoArguments, runtime.Empty),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "n":
+			err = runtime.DecodeInt(f, &in.N)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // withCtxInputSchema is the JSON Schema of the arguments of with_ctx.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,8 +32,29 @@ func Register(s *runtime.Server) {
 		Name:        "search",
 		Description: "Search searches.",
 		InputSchema: searchInputSchema,
-		Handler:     runtime.Handle(Search, runtime.Text),
+		Handler:     runtime.Handle(Search, runtime.PointerTo(decodeOptions), runtime.Text),
 	})
+}
+
+// decodeOptions stores validated arguments in in, without reflection.
+func decodeOptions(v runtime.Value, in *Options) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "query":
+			err = runtime.DecodeString(f, &in.Query)
+		case "limit":
+			err = runtime.DecodeInt(f, &in.Limit)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // searchInputSchema is the JSON Schema of the arguments of search.

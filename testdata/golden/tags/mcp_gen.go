@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,8 +34,43 @@ func Register(s *runtime.Server) {
 		InputSchema: taggedInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Tagged(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = runtime.DecodeString(f, &in.Name)
+		case "email":
+			err = runtime.DecodeString(f, &in.Email)
+		case "age":
+			err = runtime.DecodeInt(f, &in.Age)
+		case "ratio":
+			err = runtime.DecodeFloat(f, &in.Ratio)
+		case "tags":
+			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+		case "codes":
+			err = runtime.DecodeSlice(f, &in.Codes, runtime.DecodeString)
+		case "enabled":
+			err = runtime.DecodeBool(f, &in.Enabled)
+		case "extra":
+			err = runtime.DecodeString(f, &in.Extra)
+		case "readOnly":
+			err = runtime.DecodeString(f, &in.ReadOnly)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // taggedInputSchema is the JSON Schema of the arguments of tagged.

@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,8 +33,33 @@ func Register(s *runtime.Server) {
 		Name:        "create_ticket",
 		Description: "CreateTicket creates a ticket on the project board.",
 		InputSchema: createTicketInputSchema,
-		Handler:     runtime.Handle(CreateTicket, runtime.Text),
+		Handler:     runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text),
 	})
+}
+
+// decodeCreateTicketInput stores validated arguments in in, without reflection.
+func decodeCreateTicketInput(v runtime.Value, in *CreateTicketInput) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "title":
+			err = runtime.DecodeString(f, &in.Title)
+		case "description":
+			err = runtime.DecodeString(f, &in.Description)
+		case "kind":
+			err = runtime.DecodeString(f, &in.Kind)
+		case "labels":
+			err = runtime.DecodeSlice(f, &in.Labels, runtime.DecodeString)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // createTicketInputSchema is the JSON Schema of the arguments of create_ticket.

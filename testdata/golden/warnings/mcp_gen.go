@@ -8,7 +8,7 @@ import (
 )
 
 // The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,7 +35,7 @@ func Register(s *runtime.Server) {
 		InputSchema: undocumentedInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
 			return Undocumented(in)
-		}, runtime.Text),
+		}, decodeInput, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "long",
@@ -43,7 +43,7 @@ func Register(s *runtime.Server) {
 		InputSchema: longInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Long()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "a_very_long_tool_name_that_makes_the_qualified_name_too_long",
@@ -51,8 +51,27 @@ func Register(s *runtime.Server) {
 		InputSchema: aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema,
 		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return AVeryLongToolNameThatMakesTheQualifiedNameTooLong()
-		}, runtime.Text),
+		}, runtime.NoArguments, runtime.Text),
 	})
+}
+
+// decodeInput stores validated arguments in in, without reflection.
+func decodeInput(v runtime.Value, in *Input) error {
+	for i := range v.Len() {
+		name, f := v.Member(i)
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "c":
+			err = runtime.DecodeJSON(f, &in.C)
+		}
+		if err != nil {
+			return runtime.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // undocumentedInputSchema is the JSON Schema of the arguments of undocumented.
