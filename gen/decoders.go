@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"bytes"
+	"cmp"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -10,8 +13,8 @@ import (
 // in its input struct without reflection, field by field, from the tree
 // the runtime has already parsed. A struct whose JSON form needs
 // encoding/json's full rules (embedded fields, ",string" options, its own
-// UnmarshalJSON) and every type without a fast path (time.Time, maps with
-// other keys, any, …) is left to runtime.DecodeJSON.
+// UnmarshalJSON), a struct of another package, and every type without a
+// fast path (time.Time, any, …) are left to runtime.DecodeJSON.
 
 // decoderSet holds the decoder functions a file declares, by struct type.
 type decoderSet struct {
@@ -23,50 +26,93 @@ type decoderSet struct {
 
 // inputDecoder returns the decoder Handle takes for a tool's input.
 func (d *decoderSet) inputDecoder(t *tool) jen.Code {
-	if t.input == nil {
+	switch {
+	case t.input == nil:
 		return jen.Qual(runtimePath, "NoArguments")
+	case isPointer(t.input):
+		return jen.Qual(runtimePath, "PointerTo").Call(d.function(types.Unalias(t.input).(*types.Pointer).Elem()))
+	default:
+		return d.function(t.input)
 	}
-	if p, ok := types.Unalias(t.input).(*types.Pointer); ok {
-		return jen.Qual(runtimePath, "PointerTo").Call(d.function(p.Elem()))
-	}
-	return d.function(t.input)
 }
 
 // function is a decoder for t, as a function value: a generated decoder or
 // a generic one of the runtime (whose type argument the call infers).
 func (d *decoderSet) function(t types.Type) jen.Code {
+	name := d.functionName(t)
+	if n := namedStruct(t); n != nil && d.names[n] == name {
+		return jen.Id(name)
+	}
+	return jen.Qual(runtimePath, name)
+}
+
+// functionName is the name of t's decoder: a generated one, or one of the
+// runtime package.
+func (d *decoderSet) functionName(t types.Type) string {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Basic:
 		if !hasCustomDecoding(t) {
 			if name := basicDecoder(u); name != "" {
-				return jen.Qual(runtimePath, name)
+				return name
 			}
 		}
 	case *types.Struct:
-		if n, ok := types.Unalias(t).(*types.Named); ok && !isStandard(n.Obj().Pkg()) && fastStruct(n) {
-			return jen.Id(d.name(n))
+		if n := namedStruct(t); n != nil && d.generated(n) {
+			return d.name(n)
 		}
 	}
-	return jen.Qual(runtimePath, "DecodeJSON")
+	return "DecodeJSON"
 }
 
-// call is a statement decoding v into dst, for a field of type t.
-func (d *decoderSet) call(t types.Type, v, dst jen.Code) jen.Code {
+func namedStruct(t types.Type) *types.Named {
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// generated reports whether n gets a decoder of its own: a struct of the
+// package being generated (a foreign one could need an import the rest of
+// the file does not have), with only local or predeclared type arguments,
+// whose members encoding/json would decode by its simple rules.
+func (d *decoderSet) generated(n *types.Named) bool {
+	if n.Obj().Pkg() != d.e.m.pkg || !fastStruct(n) {
+		return false
+	}
+	for i := range n.TypeArgs().Len() {
+		if a := namedStruct(n.TypeArgs().At(i)); a != nil && a.Obj().Pkg() != nil && a.Obj().Pkg() != d.e.m.pkg {
+			return false
+		}
+	}
+	return true
+}
+
+// ref is the decoder of t as written in a decoder: decodeX, or
+// runtime.DecodeY.
+func (d *decoderSet) ref(t types.Type) string {
+	name := d.functionName(t)
+	if n := namedStruct(t); n != nil && d.names[n] == name {
+		return name
+	}
+	return "runtime." + name
+}
+
+// call is the Go expression decoding v into dst, for a field of type t.
+func (d *decoderSet) call(t types.Type, v, dst string) string {
+	elem := d.ref
 	if !hasCustomDecoding(t) {
 		switch u := types.Unalias(t).(type) {
 		case *types.Slice:
 			if !isByte(u.Elem()) {
-				return jen.Qual(runtimePath, "DecodeSlice").Call(v, dst, d.function(u.Elem()))
+				return "runtime.DecodeSlice(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
-				return jen.Qual(runtimePath, "DecodeMap").Call(v, dst, d.function(u.Elem()))
+				return "runtime.DecodeMap(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Pointer:
-			return jen.Qual(runtimePath, "DecodePointer").Call(v, dst, d.function(u.Elem()))
+			return "runtime.DecodePointer(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 		}
 	}
-	return jen.Add(d.function(t)).Call(v, dst)
+	return d.ref(t) + "(" + v + ", " + dst + ")"
 }
 
 func basicDecoder(b *types.Basic) string {
@@ -87,8 +133,8 @@ func basicDecoder(b *types.Basic) string {
 }
 
 // hasCustomDecoding reports types that encoding/json does not decode by
-// their structure: those with UnmarshalJSON or UnmarshalText, and
-// json.Number.
+// their structure: those with UnmarshalJSON or UnmarshalText, and those of
+// encoding/json itself (json.Number, json.RawMessage).
 func hasCustomDecoding(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {
@@ -108,24 +154,24 @@ func fastStruct(n *types.Named) bool {
 	if hasCustomDecoding(n) {
 		return false
 	}
-	st := n.Underlying().(*types.Struct)
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
 	seen := map[string]bool{}
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		if f.Embedded() {
 			return false
 		}
-		if !f.Exported() {
-			continue
-		}
 		tags := parseTags(st.Tag(i))
-		if tags.skip {
+		if !f.Exported() || tags.skip {
 			continue
 		}
 		if tags.quoted || tags.syntax != "" {
 			return false
 		}
-		name := fieldJSONName(f, tags)
+		name := cmp.Or(tags.name, f.Name())
 		if seen[name] {
 			return false
 		}
@@ -134,22 +180,17 @@ func fastStruct(n *types.Named) bool {
 	return true
 }
 
-func fieldJSONName(f *types.Var, tags fieldTags) string {
-	if tags.name != "" {
-		return tags.name
-	}
-	return f.Name()
-}
-
 // name returns the name of n's generated decoder, adding it to the set.
 func (d *decoderSet) name(n *types.Named) string {
+	if name, ok := d.names[n]; ok {
+		return name
+	}
 	for _, have := range d.order {
 		if types.Identical(have, n) {
 			return d.names[have]
 		}
 	}
-	base := "decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" }))
-	name := base
+	name := "decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" }))
 	for d.e.m.taken(name) || d.used[name] {
 		name += "_"
 	}
@@ -159,46 +200,50 @@ func (d *decoderSet) name(n *types.Named) string {
 	return name
 }
 
-// declare emits every decoder the handlers use, including those the
-// decoders themselves use:
+// write appends every decoder the handlers use, including those the
+// decoders themselves use. The decoders are the bulk of a large generated
+// file and all of one shape, so they are written in gofmt's layout
+// directly rather than built with jennifer and formatted (which took more
+// time than the rest of generation); the golden test checks that every
+// generated file is gofmt-clean.
 //
-//	// decodeCreateTicketInput stores validated arguments in in.
+//	// decodeCreateTicketInput stores validated arguments in in, without reflection.
 //	func decodeCreateTicketInput(v runtime.Value, in *CreateTicketInput) error {
 //		for i := range v.Len() {
 //			name, f := v.Member(i)
+//			if f.IsNull() {
+//				continue
+//			}
+//			var err error
+//			switch name {
+//			case "title":
+//				err = runtime.DecodeString(f, &in.Title)
 //			…
-func (d *decoderSet) declare() {
-	for i := 0; i < len(d.order); i++ { // declaring may add more
+//			}
+//			if err != nil {
+//				return runtime.FieldError(name, err)
+//			}
+//		}
+//		return nil
+//	}
+func (d *decoderSet) write(buf *bytes.Buffer) {
+	for i := 0; i < len(d.order); i++ { // writing may add more
 		n := d.order[i]
 		name := d.names[n]
 		st := n.Underlying().(*types.Struct)
-		var cases []jen.Code
+		buf.WriteString("\n// " + name + " stores validated arguments in in, without reflection.\n")
+		buf.WriteString("func " + name + "(v runtime.Value, in *" + types.TypeString(n, types.RelativeTo(d.e.m.pkg)) + ") error {\n")
+		buf.WriteString("\tfor i := range v.Len() {\n\t\tname, f := v.Member(i)\n\t\tif f.IsNull() {\n\t\t\tcontinue\n\t\t}\n")
+		buf.WriteString("\t\tvar err error\n\t\tswitch name {\n")
 		for j := range st.NumFields() {
 			f := st.Field(j)
 			tags := parseTags(st.Tag(j))
 			if !f.Exported() || tags.skip {
 				continue
 			}
-			cases = append(cases, jen.Case(jen.Lit(fieldJSONName(f, tags))).Block(
-				jen.Id("err").Op("=").Add(d.call(f.Type(), jen.Id("f"), jen.Op("&").Id("in").Dot(f.Name()))),
-			))
+			buf.WriteString("\t\tcase " + strconv.Quote(cmp.Or(tags.name, f.Name())) + ":\n")
+			buf.WriteString("\t\t\terr = " + d.call(f.Type(), "f", "&in."+f.Name()) + "\n")
 		}
-		d.e.f.Commentf("%s stores validated arguments in in, without reflection.", name)
-		d.e.f.Func().Id(name).Params(
-			jen.Id("v").Qual(runtimePath, "Value"),
-			jen.Id("in").Op("*").Add(d.e.typeCode(n)),
-		).Error().Block(
-			jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Len").Call()).Block(
-				jen.List(jen.Id("name"), jen.Id("f")).Op(":=").Id("v").Dot("Member").Call(jen.Id("i")),
-				jen.If(jen.Id("f").Dot("IsNull").Call()).Block(jen.Continue()),
-				jen.Var().Err().Error(),
-				jen.Switch(jen.Id("name")).Block(cases...),
-				jen.If(jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(runtimePath, "FieldError").Call(jen.Id("name"), jen.Err())),
-				),
-			),
-			jen.Return(jen.Nil()),
-		)
-		d.e.f.Line()
+		buf.WriteString("\t\t}\n\t\tif err != nil {\n\t\t\treturn runtime.FieldError(name, err)\n\t\t}\n\t}\n\treturn nil\n}\n")
 	}
 }

@@ -52,8 +52,11 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e.guards()
 	e.newServer()
 	e.register()
-	e.dec.declare()
-	return e, e.f.Render(buf)
+	if err := e.f.Render(buf); err != nil {
+		return nil, err
+	}
+	e.dec.write(buf)
+	return e, nil
 }
 
 type emitter struct {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
@@ -44,6 +45,9 @@ func TestGolden(t *testing.T) {
 			}
 			want := map[string][]byte{}
 			if r.Content != nil {
+				if formatted, err := format.Source(r.Content); err != nil || !bytes.Equal(formatted, r.Content) {
+					t.Errorf("the generated file is not gofmt-clean (%v)", err)
+				}
 				want[gen.DefaultOutput] = r.Content
 				for name, schema := range schemaConsts(t, r.Content) {
 					want[name+".json"] = []byte(schema + "\n")

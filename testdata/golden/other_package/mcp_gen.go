@@ -50,28 +50,7 @@ func decodeInput(v runtime.Value, in *Input) error {
 		case "priority":
 			err = runtime.DecodeString(f, &in.Priority)
 		case "owner":
-			err = decodeOwner(f, &in.Owner)
-		}
-		if err != nil {
-			return runtime.FieldError(name, err)
-		}
-	}
-	return nil
-}
-
-// decodeOwner stores validated arguments in in, without reflection.
-func decodeOwner(v runtime.Value, in *shared.Owner) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
-		if f.IsNull() {
-			continue
-		}
-		var err error
-		switch name {
-		case "name":
-			err = runtime.DecodeString(f, &in.Name)
-		case "email":
-			err = runtime.DecodeString(f, &in.Email)
+			err = runtime.DecodeJSON(f, &in.Owner)
 		}
 		if err != nil {
 			return runtime.FieldError(name, err)
