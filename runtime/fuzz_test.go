@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -419,6 +420,7 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 		t.Fatalf("output does not end with a complete line: %q", out)
 	}
 	answered := map[string]int{} // response id -> responses
+	tooLong := 0                 // "message of N bytes exceeds the limit" errors
 	for line := range bytes.Lines(out) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		if !json.Valid(line) {
@@ -426,7 +428,13 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 		}
 		switch line[0] {
 		case '{':
-			checkOutMessage(t, line, in, answered, true)
+			msg := checkOutMessage(t, line, in, answered, true)
+			if strings.HasPrefix(msg, "invalid request: message of ") && strings.HasSuffix(msg, fmt.Sprintf(" bytes exceeds the limit of %d bytes", fuzzMaxMessage)) {
+				if !bytes.HasPrefix(line, []byte(`{"jsonrpc":"2.0","id":null,`)) {
+					t.Fatalf("a refusal of an overlong line with an id: %s", line)
+				}
+				tooLong++
+			}
 		case '[':
 			var batch []json.RawMessage
 			if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
@@ -447,8 +455,10 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 	sent := map[string]int{}     // id -> lines (or batch elements) carrying it
 	expected := map[string]int{} // id -> well-formed single requests
 	cancels := bytes.Contains(in, []byte("notifications/cancelled"))
+	overlong := 0
 	for seg := range bytes.Lines(in) {
 		if len(seg) > fuzzMaxMessage {
+			overlong++
 			continue // refused with a null id
 		}
 		line := bytes.TrimSpace(seg)
@@ -485,6 +495,9 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 			expected[string(id.raw)]++
 		}
 	}
+	if tooLong != overlong {
+		t.Fatalf("%d lines over the limit, %d refusals (input %q, output %q)", overlong, tooLong, in, out)
+	}
 	for id, n := range answered {
 		if id != "null" && n > sent[id] {
 			t.Fatalf("id %s answered %d times but sent %d times (input %q, output %q)", id, n, sent[id], in, out)
@@ -510,7 +523,7 @@ func lastMember(o *value, name string) *value {
 
 // checkOutMessage checks one message the server wrote. (A map, not a
 // struct: encoding/json would match "Result" to a field tagged "result".)
-func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notificationOK bool) {
+func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notificationOK bool) (errMsg string) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("output message %s: %v", b, err)
@@ -532,7 +545,7 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 			len(params) == 0 || params[0] != '{' {
 			t.Fatalf("malformed notification %s", b)
 		}
-		return
+		return ""
 	}
 	id, result, rpcErr := m["id"], m["result"], m["error"]
 	if id == nil || (result == nil) == (rpcErr == nil) || m["params"] != nil {
@@ -561,11 +574,12 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 		if code > -32000 || code < -32800 {
 			t.Fatalf("error code is not a JSON-RPC code: %s", b)
 		}
-		return
+		return msg
 	}
 	if result[0] != '{' {
 		t.Fatalf("result is not an object: %s", b)
 	}
+	return ""
 }
 
 // TestFuzzSeedsAreMeaningful keeps the committed corpora from rotting
