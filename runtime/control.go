@@ -131,9 +131,14 @@ func (cc *controlConn) handleLine(line []byte) {
 	}
 	switch stringMember(&v, "type") {
 	case "control_request":
-		if req := v.get("request"); req != nil && req.kind == kindObject {
-			cc.startHandler(stringMember(&v, "request_id"), req)
+		id := stringMember(&v, "request_id")
+		req := v.get("request")
+		if id == "" || req == nil || req.kind != kindObject {
+			// Without an id there is no one to answer.
+			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", truncate(line))
+			return
 		}
+		cc.startHandler(id, req)
 	case "control_response":
 		if resp := v.get("response"); resp != nil && resp.kind == kindObject {
 			var payload json.RawMessage
