@@ -73,21 +73,20 @@ func FuzzControlProtocol(f *testing.F) {
 		want := map[string]int{}
 		withdrawn := map[string]bool{}
 		for _, l := range strings.Split(input, "\n") {
-			var env struct {
-				Type      string `json:"type"`
-				RequestID string `json:"request_id"`
-				Request   any    `json:"request"`
-			}
-			if json.Unmarshal([]byte(strings.TrimSpace(l)), &env) != nil {
+			// Member names are matched exactly, as the CLI writes them
+			// (encoding/json would match "tYpe" too).
+			v, err := parseValue([]byte(l))
+			if err != nil || v.kind != kindObject {
 				continue
 			}
-			switch {
-			case env.Type == "control_request" && env.RequestID != "":
-				if _, isObject := env.Request.(map[string]any); isObject {
-					want[env.RequestID]++
+			id := stringMember(&v, "request_id")
+			switch stringMember(&v, "type") {
+			case "control_request":
+				if req := v.get("request"); id != "" && req != nil && req.kind == kindObject {
+					want[id]++
 				}
-			case env.Type == "control_cancel_request":
-				withdrawn[env.RequestID] = true
+			case "control_cancel_request":
+				withdrawn[id] = true
 			}
 		}
 		got := map[string]int{}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -109,6 +110,59 @@ func (s *Server) Tools() []*Tool {
 	return slices.Clone(s.tools)
 }
 
+// appendListEntry writes the tool as tools/list describes it, its
+// schemas compacted.
+func (t *Tool) appendListEntry(b *bytes.Buffer) error {
+	field := func(name, value string) {
+		if value != "" {
+			b.WriteString(`,"` + name + `":`)
+			b.Write(appendString(nil, value))
+		}
+	}
+	b.WriteString(`{"name":`)
+	b.Write(appendString(nil, t.Name))
+	field("title", t.Title)
+	field("description", t.Description)
+	b.WriteString(`,"inputSchema":`)
+	if err := json.Compact(b, []byte(cmp.Or(t.InputSchema, emptyObjectSchema))); err != nil {
+		return err
+	}
+	if t.OutputSchema != "" {
+		b.WriteString(`,"outputSchema":`)
+		if err := json.Compact(b, []byte(t.OutputSchema)); err != nil {
+			return err
+		}
+	}
+	if t.Annotations != nil {
+		data, err := json.Marshal(t.Annotations)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"annotations":`)
+		b.Write(data)
+	}
+	if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
+		meta := make(map[string]any, len(t.Meta)+2)
+		for k, v := range t.Meta {
+			meta[k] = v
+		}
+		if t.SearchHint != "" {
+			meta["anthropic/searchHint"] = t.SearchHint
+		}
+		if t.AlwaysLoad {
+			meta["anthropic/alwaysLoad"] = true
+		}
+		data, err := json.Marshal(meta)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"_meta":`)
+		b.Write(data)
+	}
+	b.WriteByte('}')
+	return nil
+}
+
 const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 
 func validSpecToolName(name string) bool {
@@ -196,47 +250,18 @@ func (s *Server) toolsList() ([]byte, error) {
 	if s.list != nil {
 		return s.list, nil
 	}
-	type wireTool struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title,omitempty"`
-		Description  string          `json:"description,omitempty"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-		Annotations  *Annotations    `json:"annotations,omitempty"`
-		Meta         map[string]any  `json:"_meta,omitempty"`
-	}
-	wire := struct {
-		Tools []wireTool `json:"tools"`
-	}{Tools: make([]wireTool, 0, len(s.tools))}
-	for _, t := range s.tools {
-		wt := wireTool{
-			Name:        t.Name,
-			Title:       t.Title,
-			Description: t.Description,
-			InputSchema: json.RawMessage(cmp.Or(t.InputSchema, emptyObjectSchema)),
-			Annotations: t.Annotations,
+	var b bytes.Buffer
+	b.WriteString(`{"tools":[`)
+	for i, t := range s.tools {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		if t.OutputSchema != "" {
-			wt.OutputSchema = json.RawMessage(t.OutputSchema)
+		if err := t.appendListEntry(&b); err != nil {
+			return nil, fmt.Errorf("encoding tools/list: tool %s: %w", t.Name, err)
 		}
-		if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
-			wt.Meta = make(map[string]any, len(t.Meta)+2)
-			for k, v := range t.Meta {
-				wt.Meta[k] = v
-			}
-			if t.SearchHint != "" {
-				wt.Meta["anthropic/searchHint"] = t.SearchHint
-			}
-			if t.AlwaysLoad {
-				wt.Meta["anthropic/alwaysLoad"] = true
-			}
-		}
-		wire.Tools = append(wire.Tools, wt)
 	}
-	data, err := json.Marshal(wire) // also compacts the schemas
-	if err != nil {
-		return nil, fmt.Errorf("encoding tools/list: %w", err)
-	}
+	b.WriteString("]}")
+	data := b.Bytes()
 	s.list = data
 	return data, nil
 }
