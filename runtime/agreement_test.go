@@ -1920,6 +1920,17 @@ func TestValidateMessages(t *testing.T) {
 				`rune: must be at least -2147483648; got -2147483649`,
 			}},
 
+		// Beyond 20 violations, the rest are counted.
+		{"scalars/scalarsInputSchema.json", `{"time":1}`,
+			[]string{
+				`time: must be a string; got 1`,
+				`bool: is required`, `int: is required`, `int8: is required`, `int16: is required`, `int32: is required`,
+				`int64: is required`, `uint: is required`, `uint8: is required`, `uint16: is required`, `uint32: is required`,
+				`uint64: is required`, `float32: is required`, `float64: is required`, `string: is required`,
+				`bytes: is required`, `duration: is required`, `raw: is required`, `any: is required`, `number: is required`,
+				`arguments: 2 more violations not listed`,
+			}},
+
 		// Nullable fields and alternatives.
 		{"pointers_nullable/pointersInputSchema.json", `{"plain":"","insisted":true,"both":null,"nullable":null}`, nil},
 		{"pointers_nullable/pointersInputSchema.json", `{"plain":"","insisted":true,"both":5,"nullable":"x"}`,

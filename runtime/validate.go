@@ -787,19 +787,27 @@ type violation struct {
 const maxViolations = 20
 
 type validator struct {
-	out []violation
+	out     []violation
+	omitted int // violations beyond maxViolations
 }
 
 func (vd *validator) add(path, format string, args ...any) {
 	if len(vd.out) < maxViolations {
 		vd.out = append(vd.out, violation{path, fmt.Sprintf(format, args...)})
+	} else {
+		vd.omitted++
 	}
 }
 
-// validate reports every violation of s by v.
+// validate reports every violation of s by v, up to maxViolations, and
+// then how many more there are, so that a long report does not look
+// complete.
 func (s *schema) validate(v *value) []violation {
 	var vd validator
 	vd.check(s, v, "")
+	if vd.omitted > 0 {
+		vd.out = append(vd.out, violation{"", plural(vd.omitted, "more violation") + " not listed"})
+	}
 	return vd.out
 }
 
