@@ -40,15 +40,22 @@ import (
 // requires our verdict, the reference's verdict and the intended verdict
 // to agree, and for every mutation that our violations name its path.
 //
-// Instances never contain an object with a repeated member name: JSON
-// Schema leaves them undefined (core 2020-12, section 4.2.3) and this
-// package deliberately rejects them (TestValidateMessages pins that). Nor
-// do they contain numbers with an exponent beyond ±1e6 where a numeric
-// keyword applies: the reference compares numbers with big.Rat, which
-// refuses such exponents, so it panics on a bound and calls 1e1000001 "not
-// an integer", while the specification (validation 2020-12, sections 6.1.1
-// and 6.2; core section 4.2.1) compares the mathematical values.
-// TestValidateHugeNumbers pins our behaviour on those.
+// Two kinds of instance are left out, each where the two validators may
+// rightly or must differ:
+//
+//   - An object with a repeated member name. JSON Schema core 2020-12,
+//     section 4.2.1: "behavior for a JSON document that tries to define two
+//     properties with the same key in a single object is undefined". The
+//     reference keeps the last; this package rejects them, so that what is
+//     validated is what the handler decodes (TestValidateMessages pins it).
+//   - A number whose exponent is beyond ±1e6 where a numeric keyword or
+//     "integer" applies. The reference reads numbers with big.Rat, which
+//     refuses such exponents: it panics on a bound and calls 1e1000001 "not
+//     an integer". The reference is wrong there: a number is "an
+//     arbitrary-precision, base-10 decimal number value" (core 4.2.1),
+//     "integer" matches "any number with a zero fractional part"
+//     (validation 6.1.1), and bounds compare values (validation 6.2).
+//     TestValidateHugeNumbers pins our behaviour on those.
 
 // instancesPerSchema is how many instances each schema gets.
 const instancesPerSchema = 1200
