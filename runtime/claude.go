@@ -250,6 +250,11 @@ func (c *Claude) Send(ctx context.Context, prompt string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	select {
+	case <-c.conn.done:
+		return c.failure("send", io.EOF)
+	default:
+	}
 	if err := c.conn.writeLine(line); err != nil {
 		return c.failure("send", err)
 	}

@@ -29,8 +29,7 @@ type controlConn struct {
 	ctx    context.Context // cancelled when the connection ends
 	cancel context.CancelCauseFunc
 
-	wmu sync.Mutex // one writer, whole lines
-	w   *bufio.Writer
+	out *lineWriter // one writer, whole lines, batched when busy
 
 	mu       sync.Mutex
 	pending  map[string]chan controlReply // the host's requests awaiting a reply
@@ -55,7 +54,6 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 		servers:    map[string]*session{},
 		canUseTool: canUseTool,
 		logger:     logger,
-		w:          bufio.NewWriter(w),
 		pending:    map[string]chan controlReply{},
 		inflight:   map[string]context.CancelFunc{},
 		pool:       newWorkers(),
@@ -63,6 +61,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 		done:       make(chan struct{}),
 	}
 	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
+	cc.out = newLineWriter(w, func() { cc.cancel(errors.New("writing to the CLI failed")) })
 	for name, srv := range servers {
 		ss := &session{srv: srv, sharedIDs: true}
 		ss.notify = func(msg []byte) { cc.sendMCPNotification(name, msg) }
@@ -112,6 +111,7 @@ func (cc *controlConn) finish(err error) {
 	cc.mu.Unlock()
 	waitGroup(&cc.handlers, nil, handlerGrace)
 	cc.pool.close()
+	cc.out.close()
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
@@ -365,15 +365,15 @@ func (cc *controlConn) newID() string {
 	return "req_" + strconv.Itoa(n) + "_" + hex.EncodeToString(b[:])
 }
 
-// writeLine writes one line to the CLI's stdin.
+// writeLine queues one line for the CLI's stdin: handlers still answer
+// the requests they received after the CLI's output has ended, as long as
+// the writer runs. It fails once a write has failed; that also ends the
+// connection, so whoever waits for the CLI learns of it from there.
 func (cc *controlConn) writeLine(line []byte) error {
-	cc.wmu.Lock()
-	defer cc.wmu.Unlock()
-	cc.w.Write(line)
-	cc.w.WriteByte('\n')
-	if err := cc.w.Flush(); err != nil {
-		return fmt.Errorf("writing to the CLI: %w", err)
+	if err := cc.out.err(); err != nil {
+		return err
 	}
+	cc.out.send(line)
 	return nil
 }
 

@@ -461,7 +461,7 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 			overlong++
 			continue // refused with a null id
 		}
-		line := bytes.TrimSpace(seg)
+		line := bytes.Trim(seg, " \t\r\n")
 		v, err := parseValue(line)
 		if err != nil {
 			continue

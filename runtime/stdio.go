@@ -245,7 +245,7 @@ func (lr *lineReader) next() (line []byte, size int, err error) {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return bytes.TrimSpace(line), size, err
+		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
 	}
 }
 

@@ -457,3 +457,15 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestNonJSONWhitespace: only JSON's own whitespace may surround a line;
+// a line wrapped in other space characters is not JSON.
+func TestNonJSONWhitespace(t *testing.T) {
+	p := serveStdio(t, ticketsAndGreet())
+	p.send(" \t" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\r")
+	p.reply("1")
+	p.send("\u00a0\v" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\f")
+	if got := p.reply("null"); !strings.Contains(got, `"code":-32700`) {
+		t.Errorf("got %s, want a parse error", got)
+	}
+}
