@@ -715,18 +715,18 @@ func (g *instGen) validObject(m map[string]any, depth int, path string, sites *[
 	required := stringsOf(m["required"])
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		if slices.Contains(required, name) || (depth < maxGenDepth && g.r.IntN(2) == 0) {
-			n.members = append(n.members, gmember{name, g.valid(props[name], depth+1, join(path, name), sites)})
+			n.members = append(n.members, gmember{name, g.valid(props[name], depth+1, joinPath(path, name), sites)})
 		}
 	}
 	for _, name := range required {
 		if _, ok := props[name]; !ok {
-			n.members = append(n.members, gmember{name, g.valid(g.additional(m), depth+1, join(path, name), sites)})
+			n.members = append(n.members, gmember{name, g.valid(g.additional(m), depth+1, joinPath(path, name), sites)})
 		}
 	}
 	if add := g.additional(m); add != false && depth < maxGenDepth {
 		for range g.r.IntN(4) {
 			name := g.freshName(n, props)
-			n.members = append(n.members, gmember{name, g.valid(add, depth+1, join(path, name), sites)})
+			n.members = append(n.members, gmember{name, g.valid(add, depth+1, joinPath(path, name), sites)})
 		}
 	}
 	g.shuffleMembers(n)
@@ -1493,7 +1493,7 @@ func (g *instGen) mutate(st site, targeted bool) ([]mutation, bool) {
 				name := required[g.r.IntN(len(required))]
 				i := slices.IndexFunc(st.n.members, func(x gmember) bool { return x.name == name })
 				st.n.members = slices.Delete(slices.Clone(st.n.members), i, i+1)
-				return []mutation{{"missing-required", join(st.path, name)}}, true
+				return []mutation{{"missing-required", joinPath(st.path, name)}}, true
 			})
 		}
 		add := g.additional(m)
@@ -1504,7 +1504,7 @@ func (g *instGen) mutate(st site, targeted bool) ([]mutation, bool) {
 					return nil, false
 				}
 				st.n.members = slices.Insert(slices.Clone(st.n.members), g.r.IntN(len(st.n.members)+1), gmember{name, g.anyValue(st.depth + 1)})
-				return []mutation{{"unknown-property", join(st.path, name)}}, true
+				return []mutation{{"unknown-property", joinPath(st.path, name)}}, true
 			})
 		} else {
 			ops = append(ops, func() ([]mutation, bool) {
@@ -1539,7 +1539,7 @@ func (g *instGen) mutate(st site, targeted bool) ([]mutation, bool) {
 // breaks schema s.
 func (g *instGen) addInvalidMember(st site, name string, s any, what string) ([]mutation, bool) {
 	var sub []site
-	v := g.valid(s, st.depth+1, join(st.path, name), &sub)
+	v := g.valid(s, st.depth+1, joinPath(st.path, name), &sub)
 	ms := g.mutateSome(sub)
 	if len(ms) == 0 {
 		return nil, false

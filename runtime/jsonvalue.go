@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // kind is the JSON type of a parsed value.
@@ -181,7 +182,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err := p.skipString(); err != nil {
 			return value{}, err
 		}
-		name, err := unquote(p.data[keyStart:p.pos])
+		name, err := memberName(p.data[keyStart:p.pos])
 		if err != nil {
 			return value{}, err
 		}
@@ -334,6 +335,24 @@ func (p *parser) skipDigits() int {
 // unquote decodes a JSON string literal that skipString accepted. Invalid
 // UTF-8 and lone surrogates become U+FFFD, as encoding/json does, so the
 // validator sees the same text the decoder will.
+// memberName is the unescaped name of an object member. A name without
+// escapes or non-ASCII bytes (almost every name) shares the input's bytes
+// instead of copying them: the tree already refers to the input through
+// every raw field, so the input must not change while the tree is in use
+// either way.
+func memberName(raw []byte) (string, error) {
+	s := raw[1 : len(raw)-1]
+	for _, c := range s {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return unquote(raw)
+		}
+	}
+	if len(s) == 0 {
+		return "", nil
+	}
+	return unsafe.String(&s[0], len(s)), nil
+}
+
 func unquote(raw []byte) (string, error) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", fmt.Errorf("%w: not a string", errSyntax)

@@ -714,9 +714,15 @@ func (c *compiler) resolve(ref string) (*schema, error) {
 	return nil, fmt.Errorf("schema: cannot resolve $ref %q: only references into the same schema are supported", ref)
 }
 
+// escapePointer escapes a name for a JSON pointer (RFC 6901).
 func escapePointer(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return pointerEscaper.Replace(s)
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 func compileTypes(v value) (typeSet, error) {
 	one := func(v value) (typeSet, error) {
@@ -789,14 +795,51 @@ const maxViolations = 20
 type validator struct {
 	out     []violation
 	omitted int // violations beyond maxViolations
+	// path is where the check is, a step per level; it is written out
+	// only for a violation, so that a valid value costs no string
+	// building.
+	path []pathStep
 }
 
-func (vd *validator) add(path, format string, args ...any) {
+// A pathStep is a member name, or an element index.
+type pathStep struct {
+	name  string
+	index int
+	elem  bool
+}
+
+func (vd *validator) push(name string) { vd.path = append(vd.path, pathStep{name: name}) }
+func (vd *validator) pushIndex(i int)  { vd.path = append(vd.path, pathStep{index: i, elem: true}) }
+func (vd *validator) pop()             { vd.path = vd.path[:len(vd.path)-1] }
+
+// add reports a violation at the current path.
+func (vd *validator) add(format string, args ...any) {
 	if len(vd.out) < maxViolations {
-		vd.out = append(vd.out, violation{path, fmt.Sprintf(format, args...)})
+		vd.out = append(vd.out, violation{vd.pathString(), fmt.Sprintf(format, args...)})
 	} else {
 		vd.omitted++
 	}
+}
+
+// addAt reports a violation at the member name of the current object.
+func (vd *validator) addAt(name string, format string, args ...any) {
+	vd.push(name)
+	vd.add(format, args...)
+	vd.pop()
+}
+
+// pathString writes the current path as violations show it:
+// address.city, labels[2], counts["a b"].
+func (vd *validator) pathString() string {
+	path := ""
+	for _, st := range vd.path {
+		if st.elem {
+			path += "[" + strconv.Itoa(st.index) + "]"
+		} else {
+			path = joinPath(path, st.name)
+		}
+	}
+	return path
 }
 
 // validate reports every violation of s by v, up to maxViolations, and
@@ -804,7 +847,7 @@ func (vd *validator) add(path, format string, args ...any) {
 // complete.
 func (s *schema) validate(v *value) []violation {
 	var vd validator
-	vd.check(s, v, "")
+	vd.check(s, v)
 	if vd.omitted > 0 {
 		vd.out = append(vd.out, violation{"", plural(vd.omitted, "more violation") + " not listed"})
 	}
@@ -814,45 +857,45 @@ func (s *schema) validate(v *value) []violation {
 // valid reports whether v satisfies s.
 func (s *schema) valid(v *value) bool {
 	var vd validator
-	vd.check(s, v, "")
+	vd.check(s, v)
 	return len(vd.out) == 0
 }
 
-func (vd *validator) check(s *schema, v *value, path string) {
+func (vd *validator) check(s *schema, v *value) {
 	if s.bool != nil {
 		if !*s.bool {
-			vd.add(path, "is not allowed")
+			vd.add("is not allowed")
 		}
 		return
 	}
 	if s.refTo != nil {
-		vd.check(s.refTo, v, path)
+		vd.check(s.refTo, v)
 	}
 	if s.types != 0 && !s.types.has(v) {
-		vd.add(path, "must be %s; got %s", s.types, describe(v))
+		vd.add("must be %s; got %s", s.types, describe(v))
 		return // the remaining keywords would only repeat the type error
 	}
 	if s.constVal != nil && !equalJSON(s.constVal, v) {
-		vd.add(path, "must be %s; got %s", truncate(s.constVal.raw), describe(v))
+		vd.add("must be %s; got %s", truncate(s.constVal.raw), describe(v))
 	}
 	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e value) bool { return equalJSON(&e, v) }) {
-		vd.add(path, "must be one of %s; got %s", enumList(s.enum), describe(v))
+		vd.add("must be one of %s; got %s", enumList(s.enum), describe(v))
 	}
 	switch v.kind {
 	case kindObject:
-		vd.object(s, v, path)
+		vd.object(s, v)
 	case kindArray:
-		vd.array(s, v, path)
+		vd.array(s, v)
 	case kindString:
-		vd.string(s, v, path)
+		vd.string(s, v)
 	case kindNumber:
-		vd.number(s, v, path)
+		vd.number(s, v)
 	}
 	for _, sub := range s.allOf {
-		vd.check(sub, v, path)
+		vd.check(sub, v)
 	}
 	if s.anyOf != nil && !slices.ContainsFunc(s.anyOf, func(sub *schema) bool { return sub.valid(v) }) {
-		vd.alternatives(s.anyOf, v, path, "must match at least one of the allowed schemas")
+		vd.alternatives(s.anyOf, v, "must match at least one of the allowed schemas")
 	}
 	if s.oneOf != nil {
 		n := 0
@@ -863,20 +906,20 @@ func (vd *validator) check(s *schema, v *value, path string) {
 		}
 		switch {
 		case n == 0:
-			vd.alternatives(s.oneOf, v, path, "must match exactly one of the allowed schemas")
+			vd.alternatives(s.oneOf, v, "must match exactly one of the allowed schemas")
 		case n > 1:
-			vd.add(path, "must match exactly one of the allowed schemas; matches %d", n)
+			vd.add("must match exactly one of the allowed schemas; matches %d", n)
 		}
 	}
 	if s.not != nil && s.not.valid(v) {
-		vd.add(path, "must not match the excluded schema")
+		vd.add("must not match the excluded schema")
 	}
 }
 
 // alternatives reports a failed anyOf/oneOf. When exactly one alternative
 // has the value's type (the common "T or null" case), its own violations
 // are the most useful explanation.
-func (vd *validator) alternatives(alts []*schema, v *value, path, msg string) {
+func (vd *validator) alternatives(alts []*schema, v *value, msg string) {
 	var candidate *schema
 	for _, a := range alts {
 		if t := a.effectiveTypes(); a.bool == nil && (t == 0 || t.has(v)) {
@@ -888,7 +931,7 @@ func (vd *validator) alternatives(alts []*schema, v *value, path, msg string) {
 		}
 	}
 	if candidate != nil {
-		vd.check(candidate, v, path)
+		vd.check(candidate, v)
 		return
 	}
 	var types typeSet
@@ -901,10 +944,10 @@ func (vd *validator) alternatives(alts []*schema, v *value, path, msg string) {
 		types |= t
 	}
 	if types != 0 && !types.has(v) {
-		vd.add(path, "must be %s; got %s", types, describe(v))
+		vd.add("must be %s; got %s", types, describe(v))
 		return
 	}
-	vd.add(path, "%s; got %s", msg, describe(v))
+	vd.add("%s; got %s", msg, describe(v))
 }
 
 // effectiveTypes is the type set that s constrains a value to, looking
@@ -937,57 +980,63 @@ func (t typeSet) has(v *value) bool {
 	}
 }
 
-func (vd *validator) object(s *schema, v *value, path string) {
-	vd.duplicateMembers(v, path)
+func (vd *validator) object(s *schema, v *value) {
+	vd.duplicateMembers(v)
 	for i := range v.members {
 		m := &v.members[i]
 		if s.propertyNames != nil {
 			name := value{kind: kindString, raw: appendString(nil, m.name)}
 			if !s.propertyNames.valid(&name) {
-				vd.add(join(path, m.name), "is not an allowed property name")
+				vd.addAt(m.name, "is not an allowed property name")
 			}
 		}
 		matched := false
 		for _, p := range s.properties {
 			if p.name == m.name {
-				vd.check(p.schema, &m.value, join(path, m.name))
+				vd.push(m.name)
+				vd.check(p.schema, &m.value)
+				vd.pop()
 				matched = true
 				break
 			}
 		}
 		for _, pp := range s.patternProps {
 			if pp.re.MatchString(m.name) {
-				vd.check(pp.schema, &m.value, join(path, m.name))
+				vd.push(m.name)
+				vd.check(pp.schema, &m.value)
+				vd.pop()
 				matched = true
 			}
 		}
 		if !matched && s.additional != nil {
 			if s.additional.bool != nil && !*s.additional.bool {
-				vd.add(join(path, m.name), "unknown property%s", s.knownProperties())
+				vd.addAt(m.name, "unknown property%s", s.knownProperties())
 			} else {
-				vd.check(s.additional, &m.value, join(path, m.name))
+				vd.push(m.name)
+				vd.check(s.additional, &m.value)
+				vd.pop()
 			}
 		}
 	}
 	for _, name := range s.required {
 		if v.get(name) == nil {
-			vd.add(join(path, name), "is required")
+			vd.addAt(name, "is required")
 		}
 	}
 	for name, deps := range s.depRequired {
 		if v.get(name) != nil {
 			for _, d := range deps {
 				if v.get(d) == nil {
-					vd.add(join(path, d), "is required when %q is present", name)
+					vd.addAt(d, "is required when %q is present", name)
 				}
 			}
 		}
 	}
 	if len(v.members) < s.minProps {
-		vd.add(path, "must have at least %s; got %d", plural(s.minProps, "property"), len(v.members))
+		vd.add("must have at least %s; got %d", plural(s.minProps, "property"), len(v.members))
 	}
 	if s.maxProps >= 0 && len(v.members) > s.maxProps {
-		vd.add(path, "must have at most %s; got %d", plural(s.maxProps, "property"), len(v.members))
+		vd.add("must have at most %s; got %d", plural(s.maxProps, "property"), len(v.members))
 	}
 }
 
@@ -995,7 +1044,7 @@ func (vd *validator) object(s *schema, v *value, path string) {
 // encoding/json would silently keep the last one, so a caller could hide a
 // value from review; rejecting them keeps what is validated and what the
 // handler receives the same.
-func (vd *validator) duplicateMembers(v *value, path string) {
+func (vd *validator) duplicateMembers(v *value) {
 	if len(v.members) < 2 {
 		return
 	}
@@ -1003,7 +1052,7 @@ func (vd *validator) duplicateMembers(v *value, path string) {
 		for i := range v.members {
 			for j := range v.members[:i] {
 				if v.members[j].name == v.members[i].name {
-					vd.add(join(path, v.members[i].name), "appears more than once")
+					vd.addAt(v.members[i].name, "appears more than once")
 					break
 				}
 			}
@@ -1014,7 +1063,7 @@ func (vd *validator) duplicateMembers(v *value, path string) {
 	for i := range v.members {
 		name := v.members[i].name
 		if seen[name] {
-			vd.add(join(path, name), "appears more than once")
+			vd.addAt(name, "appears more than once")
 		}
 		seen[name] = true
 	}
@@ -1033,29 +1082,34 @@ func (s *schema) knownProperties() string {
 	return " (allowed: " + strings.Join(names, ", ") + ")"
 }
 
-func (vd *validator) array(s *schema, v *value, path string) {
+func (vd *validator) array(s *schema, v *value) {
 	n := len(v.elems)
 	for i := range v.elems {
-		p := path + "[" + strconv.Itoa(i) + "]"
+		var sub *schema
 		switch {
 		case i < len(s.prefixItems):
-			vd.check(s.prefixItems[i], &v.elems[i], p)
+			sub = s.prefixItems[i]
 		case s.items != nil:
-			vd.check(s.items, &v.elems[i], p)
+			sub = s.items
+		default:
+			continue
 		}
+		vd.pushIndex(i)
+		vd.check(sub, &v.elems[i])
+		vd.pop()
 	}
 	if n < s.minItems {
-		vd.add(path, "must have at least %s; got %d", plural(s.minItems, "item"), n)
+		vd.add("must have at least %s; got %d", plural(s.minItems, "item"), n)
 	}
 	if s.maxItems >= 0 && n > s.maxItems {
-		vd.add(path, "must have at most %s; got %d", plural(s.maxItems, "item"), n)
+		vd.add("must have at most %s; got %d", plural(s.maxItems, "item"), n)
 	}
 	if s.uniqueItems {
 		seen := make(map[string]int, n)
 		for i := range v.elems {
 			key := canonical(nil, &v.elems[i])
 			if j, ok := seen[string(key)]; ok {
-				vd.add(path, "items must be unique; items %d and %d are equal", j, i)
+				vd.add("items must be unique; items %d and %d are equal", j, i)
 				break
 			}
 			seen[string(key)] = i
@@ -1069,64 +1123,64 @@ func (vd *validator) array(s *schema, v *value, path string) {
 			}
 		}
 		if c < s.minContains {
-			vd.add(path, "must contain at least %s; got %d", plural(s.minContains, "matching item"), c)
+			vd.add("must contain at least %s; got %d", plural(s.minContains, "matching item"), c)
 		}
 		if s.maxContains >= 0 && c > s.maxContains {
-			vd.add(path, "must contain at most %s; got %d", plural(s.maxContains, "matching item"), c)
+			vd.add("must contain at most %s; got %d", plural(s.maxContains, "matching item"), c)
 		}
 	}
 }
 
-func (vd *validator) string(s *schema, v *value, path string) {
+func (vd *validator) string(s *schema, v *value) {
 	if s.minLength == 0 && s.maxLength < 0 && s.pattern == nil {
 		return
 	}
 	str := v.str()
 	n := utf8.RuneCountInString(str)
 	if n < s.minLength {
-		vd.add(path, "must be at least %s long; got %d", plural(s.minLength, "character"), n)
+		vd.add("must be at least %s long; got %d", plural(s.minLength, "character"), n)
 	}
 	if s.maxLength >= 0 && n > s.maxLength {
-		vd.add(path, "must be at most %s long; got %d", plural(s.maxLength, "character"), n)
+		vd.add("must be at most %s long; got %d", plural(s.maxLength, "character"), n)
 	}
 	if s.pattern != nil && !s.pattern.MatchString(str) {
-		vd.add(path, "must match the pattern %s; got %s", strconv.Quote(s.pattern.String()), describe(v))
+		vd.add("must match the pattern %s; got %s", strconv.Quote(s.pattern.String()), describe(v))
 	}
 }
 
-func (vd *validator) number(s *schema, v *value, path string) {
+func (vd *validator) number(s *schema, v *value) {
 	if s.minimum == nil && s.maximum == nil && s.exclusiveMinimum == nil && s.exclusiveMaximum == nil && s.multipleOf == nil {
 		return
 	}
 	x := parseDecimal(v.raw)
 	got := truncate(v.raw)
 	if s.minimum != nil && s.minimum.cmp(&x) < 0 {
-		vd.add(path, "must be at least %s; got %s", s.minimum.raw, got)
+		vd.add("must be at least %s; got %s", s.minimum.raw, got)
 	}
 	if s.maximum != nil && s.maximum.cmp(&x) > 0 {
-		vd.add(path, "must be at most %s; got %s", s.maximum.raw, got)
+		vd.add("must be at most %s; got %s", s.maximum.raw, got)
 	}
 	if s.exclusiveMinimum != nil && s.exclusiveMinimum.cmp(&x) <= 0 {
-		vd.add(path, "must be greater than %s; got %s", s.exclusiveMinimum.raw, got)
+		vd.add("must be greater than %s; got %s", s.exclusiveMinimum.raw, got)
 	}
 	if s.exclusiveMaximum != nil && s.exclusiveMaximum.cmp(&x) >= 0 {
-		vd.add(path, "must be less than %s; got %s", s.exclusiveMaximum.raw, got)
+		vd.add("must be less than %s; got %s", s.exclusiveMaximum.raw, got)
 	}
 	if s.multipleOf != nil && !s.multipleOf.isMultiple(&x) {
-		vd.add(path, "must be a multiple of %s; got %s", s.multipleOf.raw, got)
+		vd.add("must be a multiple of %s; got %s", s.multipleOf.raw, got)
 	}
 }
 
-// join extends a property path with a member name.
-func join(path, name string) string {
-	if !isIdentifier(name) {
-		name = "[" + strconv.Quote(name) + "]"
-		return path + name
-	}
-	if path == "" {
+// joinPath extends a path with a member name.
+func joinPath(path, name string) string {
+	switch {
+	case !isIdentifier(name):
+		return path + "[" + strconv.Quote(name) + "]"
+	case path == "":
 		return name
+	default:
+		return path + "." + name
 	}
-	return path + "." + name
 }
 
 func isIdentifier(s string) bool {
