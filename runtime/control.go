@@ -37,7 +37,6 @@ type controlConn struct {
 	nextID   int
 	handlers sync.WaitGroup
 
-	pool *workers
 	msgs *messageQueue
 	done chan struct{} // closed when the read loop has ended
 	err  error         // why it ended; set before done is closed
@@ -56,7 +55,6 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 		logger:     logger,
 		pending:    map[string]chan controlReply{},
 		inflight:   map[string]context.CancelFunc{},
-		pool:       newWorkers(),
 		msgs:       newMessageQueue(),
 		done:       make(chan struct{}),
 	}
@@ -67,7 +65,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 		ss.notify = func(msg []byte) { cc.sendMCPNotification(name, msg) }
 		cc.servers[name] = ss
 	}
-	go cc.readLoop(r)
+	go cc.readLoop(&lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: maxControlLine})
 	return cc
 }
 
@@ -75,24 +73,33 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 // be large (a file read by a tool), so the bound is generous.
 const maxControlLine = 256 << 20
 
-func (cc *controlConn) readLoop(r io.Reader) {
-	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: maxControlLine}
-	var err error
+// readLoop reads the CLI's lines until its output ends. A control request
+// is answered on the reading goroutine, and the reading passes to another
+// goroutine if the answer takes long (see runInline).
+func (cc *controlConn) readLoop(lr *lineReader) {
 	for {
 		line, size, rerr := lr.next()
+		var work func()
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
 		} else if len(line) > 0 && line[0] == '{' {
-			cc.handleLine(line)
+			work = cc.handleLine(line)
 		}
 		if rerr != nil {
+			if work != nil {
+				work()
+			}
+			var err error
 			if !errors.Is(rerr, io.EOF) {
 				err = fmt.Errorf("reading from the CLI: %w", rerr)
 			}
-			break
+			cc.finish(err)
+			return
+		}
+		if work != nil && !runInline(work, func() { cc.readLoop(lr) }) {
+			return
 		}
 	}
-	cc.finish(err)
 }
 
 // finish ends the connection: requests still waiting for the CLI fail,
@@ -110,7 +117,6 @@ func (cc *controlConn) finish(err error) {
 	}
 	cc.mu.Unlock()
 	waitGroup(&cc.handlers, nil, handlerGrace)
-	cc.pool.close()
 	cc.out.close()
 	cc.err = err
 	cc.msgs.close(err)
@@ -122,12 +128,13 @@ func (cc *controlConn) finish(err error) {
 const handlerGrace = 5 * time.Second
 
 // handleLine routes one line from the CLI. The line is parsed once; the
-// request handlers and the MCP dispatch work on the parsed tree.
-func (cc *controlConn) handleLine(line []byte) {
+// request handlers and the MCP dispatch work on the parsed tree. A control
+// request is returned as work to run rather than answered here.
+func (cc *controlConn) handleLine(line []byte) (work func()) {
 	v, err := parseValue(line)
 	if err != nil || v.kind != kindObject {
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
-		return
+		return nil
 	}
 	switch stringMember(&v, "type") {
 	case "control_request":
@@ -136,9 +143,9 @@ func (cc *controlConn) handleLine(line []byte) {
 		if id == "" || req == nil || req.kind != kindObject {
 			// Without an id there is no one to answer.
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", truncate(line))
-			return
+			return nil
 		}
-		cc.startHandler(id, req)
+		return cc.startHandler(id, req)
 	case "control_response":
 		if resp := v.get("response"); resp != nil && resp.kind == kindObject {
 			var payload json.RawMessage
@@ -158,6 +165,7 @@ func (cc *controlConn) handleLine(line []byte) {
 	default:
 		cc.msgs.push(parseMessage(line))
 	}
+	return nil
 }
 
 // stringMember is the named string member of an object, or "".
@@ -193,18 +201,18 @@ func (e *ControlError) Error() string { return "claude: control request failed: 
 // startHandler answers one control request from the CLI in its own
 // goroutine: a slow tool must not hold up the others, nor the reading of
 // the conversation.
-func (cc *controlConn) startHandler(id string, req *value) {
+func (cc *controlConn) startHandler(id string, req *value) (work func()) {
 	ctx, cancel := context.WithCancel(cc.ctx)
 	cc.mu.Lock()
 	if _, dup := cc.inflight[id]; dup {
 		cc.mu.Unlock()
 		cancel()
-		return // a duplicate delivery of a request being handled
+		return nil // a duplicate delivery of a request being handled
 	}
 	cc.inflight[id] = cancel
 	cc.handlers.Add(1)
 	cc.mu.Unlock()
-	cc.pool.run(func() {
+	return func() {
 		defer cc.handlers.Done()
 		resp, err := cc.handle(ctx, req)
 		cc.mu.Lock()
@@ -220,7 +228,7 @@ func (cc *controlConn) startHandler(id string, req *value) {
 			return
 		}
 		cc.writeLine(controlSuccessLine(id, resp))
-	})
+	}
 }
 
 func controlSuccessLine(id string, resp []byte) []byte {

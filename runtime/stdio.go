@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,11 +39,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := newLineWriter(w, cancel)
-	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out, pool: newWorkers()}
-	defer c.pool.close()
+	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out}
 
 	readDone := make(chan error, 1)
-	go func() { readDone <- c.readLoop(ctx, r, s.maxMessageSize()) }()
+	lr := &lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: s.maxMessageSize()}
+	go c.read(ctx, lr, readDone)
 
 	var readErr error
 	select {
@@ -76,9 +77,8 @@ func (s *Server) maxMessageSize() int {
 
 // stdioConn is one stdio connection.
 type stdioConn struct {
-	ss   *session
-	out  *lineWriter
-	pool *workers
+	ss  *session
+	out *lineWriter
 
 	mu      sync.Mutex
 	closing bool
@@ -106,66 +106,82 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 	waitGroup(&c.calls, stop, timeout)
 }
 
-// readLoop reads and dispatches lines until EOF (nil), a read error, or
-// cancellation.
-func (c *stdioConn) readLoop(ctx context.Context, r io.Reader, limit int) error {
-	lr := lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+// read plays the reader: it reads and dispatches lines until EOF (nil on
+// done), a read error, or cancellation. A tool call runs on the reading
+// goroutine, and the reading passes to another goroutine if the call takes
+// long (see runInline).
+func (c *stdioConn) read(ctx context.Context, lr *lineReader, done chan<- error) {
 	for {
 		line, size, err := lr.next()
 		if ctx.Err() != nil {
-			return nil
+			done <- nil
+			return
 		}
-		if size > limit {
+		var call func()
+		if size > lr.limit {
 			c.out.send(errorResponse(nullID, CodeInvalidRequest,
-				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, limit)))
+				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, lr.limit)))
 		} else if len(line) > 0 {
-			c.handleLine(ctx, line)
+			call = c.handleLine(ctx, line)
 		}
-		if err == io.EOF {
-			return nil
+		switch {
+		case err == io.EOF:
+			done <- nil
+		case err != nil:
+			done <- fmt.Errorf("reading: %w", err)
+		case call != nil:
+			if runInline(call, func() { c.read(ctx, lr, done) }) {
+				continue
+			}
+			return
+		default:
+			continue
 		}
-		if err != nil {
-			return fmt.Errorf("reading: %w", err)
+		if call != nil {
+			call()
 		}
+		return
 	}
 }
 
-func (c *stdioConn) handleLine(ctx context.Context, line []byte) {
+// handleLine answers a line, except a tool call: it returns the call, to
+// be run off the reading.
+func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
 	if line[0] == '[' {
 		c.batch(ctx, line)
-		return
+		return nil
 	}
 	m, errResp := decodeMessage(line)
 	if errResp != nil {
 		c.out.send(errResp)
-		return
+		return nil
 	}
 	if m == nil { // a response from the client
-		return
+		return nil
 	}
 	if !m.isRequest() {
 		c.ss.notification(m)
-		return
+		return nil
 	}
-	call, errResp := c.ss.start(ctx, m)
+	cl, errResp := c.ss.start(ctx, m)
 	if errResp != nil {
 		c.out.send(errResp)
-		return
+		return nil
 	}
 	if !async(m.method) {
-		c.out.send(c.ss.run(call))
-		return
+		c.out.send(c.ss.run(cl))
+		return nil
 	}
 	if !c.begin() {
-		c.ss.finish(call)
-		return
+		c.ss.finish(cl)
+		return nil
 	}
-	c.pool.run(func() {
+	return func() {
 		defer c.calls.Done()
-		if resp := c.ss.run(call); resp != nil {
+		if resp := c.ss.run(cl); resp != nil {
 			c.out.send(resp)
 		}
-	})
+	}
 }
 
 // batch answers a JSON-RPC batch (protocol revisions before 2025-06-18
@@ -249,75 +265,64 @@ func (lr *lineReader) next() (line []byte, size int, err error) {
 	}
 }
 
-// lineWriter writes whole lines from a single goroutine, flushing when no
-// more are queued.
+// lineWriter writes whole lines for many goroutines. Each sender writes
+// its own line under a lock, and the last of those waiting flushes: one
+// write system call for a burst of responses, and no handoff to a writer
+// goroutine (a thread wake-up per response) when calls come one at a time.
 type lineWriter struct {
-	ch     chan []byte
-	done   chan struct{}
-	onFail func()
+	onFail  func()
+	waiting atomic.Int32 // senders that have not written their line yet
 
-	mu      sync.RWMutex
+	mu      sync.Mutex
+	bw      *bufio.Writer
 	closed  bool
 	failErr error
 }
 
 func newLineWriter(w io.Writer, onFail func()) *lineWriter {
-	lw := &lineWriter{ch: make(chan []byte, 64), done: make(chan struct{}), onFail: onFail}
-	go lw.loop(bufio.NewWriterSize(w, 64<<10))
-	return lw
+	return &lineWriter{bw: bufio.NewWriterSize(w, 64<<10), onFail: onFail}
 }
 
-func (lw *lineWriter) loop(bw *bufio.Writer) {
-	defer close(lw.done)
-	var failed error
-	for msg := range lw.ch {
-		if failed != nil {
-			continue // drain so that senders never block
-		}
-		bw.Write(msg)
-		bw.WriteByte('\n')
-		if len(lw.ch) == 0 {
-			if err := bw.Flush(); err != nil {
-				failed = err
-				lw.mu.Lock()
-				lw.failErr = fmt.Errorf("writing: %w", err)
-				lw.mu.Unlock()
-				lw.onFail()
-			}
-		}
-	}
-	if failed == nil {
-		if err := bw.Flush(); err != nil {
-			lw.mu.Lock()
-			lw.failErr = fmt.Errorf("writing: %w", err)
-			lw.mu.Unlock()
-		}
-	}
-}
-
-// send queues one line; it drops the line after close.
+// send writes one line; it drops the line after close or a write error.
 func (lw *lineWriter) send(msg []byte) {
-	lw.mu.RLock()
-	defer lw.mu.RUnlock()
-	if !lw.closed {
-		lw.ch <- msg
+	lw.waiting.Add(1)
+	lw.mu.Lock()
+	last := lw.waiting.Add(-1) == 0
+	if lw.closed || lw.failErr != nil {
+		lw.mu.Unlock()
+		return
+	}
+	lw.bw.Write(msg)
+	lw.bw.WriteByte('\n')
+	failed := false
+	if last {
+		if err := lw.bw.Flush(); err != nil {
+			lw.failErr = fmt.Errorf("writing: %w", err)
+			failed = true
+		}
+	}
+	lw.mu.Unlock()
+	if failed {
+		lw.onFail()
 	}
 }
 
 func (lw *lineWriter) err() error {
-	lw.mu.RLock()
-	defer lw.mu.RUnlock()
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
 	return lw.failErr
 }
 
-// close writes what is queued and reports the first write error.
+// close flushes what is buffered, stops writing, and reports the first
+// write error.
 func (lw *lineWriter) close() error {
 	lw.mu.Lock()
-	if !lw.closed {
-		lw.closed = true
-		close(lw.ch)
+	defer lw.mu.Unlock()
+	if !lw.closed && lw.failErr == nil {
+		if err := lw.bw.Flush(); err != nil {
+			lw.failErr = fmt.Errorf("writing: %w", err)
+		}
 	}
-	lw.mu.Unlock()
-	<-lw.done
-	return lw.err()
+	lw.closed = true
+	return lw.failErr
 }
