@@ -22,6 +22,7 @@ type decoderSet struct {
 	names map[*types.Named]string
 	order []*types.Named
 	used  map[string]bool
+	fast  map[*types.Named]bool // generated's answers
 }
 
 // inputDecoder returns the decoder Handle takes for a tool's input.
@@ -74,6 +75,15 @@ func namedStruct(t types.Type) *types.Named {
 // the file does not have), with only local or predeclared type arguments,
 // whose members encoding/json would decode by its simple rules.
 func (d *decoderSet) generated(n *types.Named) bool {
+	ok, known := d.fast[n]
+	if !known {
+		ok = d.decodable(n)
+		d.fast[n] = ok
+	}
+	return ok
+}
+
+func (d *decoderSet) decodable(n *types.Named) bool {
 	if n.Obj().Pkg() != d.e.m.pkg || !fastStruct(n) {
 		return false
 	}

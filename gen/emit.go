@@ -41,7 +41,7 @@ func emit(m *model, ds *diagnostics) ([]byte, error) {
 // renderCode renders everything but the schema constants.
 func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name())}
-	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}}
+	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}, fast: map[*types.Named]bool{}}
 	e.f.HeaderComment(Header)
 	e.f.ImportName(runtimePath, "runtime")
 	e.locals = e.pickLocals()
