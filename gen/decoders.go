@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"go/types"
 	"strconv"
-
-	"github.com/dave/jennifer/jen"
 )
 
 // Decoders: generated functions that store a tool's validated arguments
@@ -25,26 +23,17 @@ type decoderSet struct {
 	fast  map[*types.Named]bool // generated's answers
 }
 
-// inputDecoder returns the decoder Handle takes for a tool's input.
-func (d *decoderSet) inputDecoder(t *tool) jen.Code {
+// inputDecoder returns the decoder Handle takes for a tool's input, as
+// Go source.
+func (d *decoderSet) inputDecoder(t *tool) string {
 	switch {
 	case t.input == nil:
-		return jen.Qual(runtimePath, "NoArguments")
+		return "runtime.NoArguments"
 	case isPointer(t.input):
-		return jen.Qual(runtimePath, "PointerTo").Call(d.function(types.Unalias(t.input).(*types.Pointer).Elem()))
+		return "runtime.PointerTo(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
 	default:
-		return d.function(t.input)
+		return d.ref(t.input)
 	}
-}
-
-// function is a decoder for t, as a function value: a generated decoder or
-// a generic one of the runtime (whose type argument the call infers).
-func (d *decoderSet) function(t types.Type) jen.Code {
-	name := d.functionName(t)
-	if n := namedStruct(t); n != nil && d.names[n] == name {
-		return jen.Id(name)
-	}
-	return jen.Qual(runtimePath, name)
 }
 
 // functionName is the name of t's decoder: a generated one, or one of the

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"go/format"
 	"go/types"
 	"path"
 	"strconv"
@@ -12,9 +13,8 @@ import (
 )
 
 // emit renders the generated file of a package. The code does not depend
-// on the schemas, so it is rendered while they are built (formatting it is
-// the largest part of emitting); the schema constants are appended once
-// both are done.
+// on the schemas, so it is rendered while they are built; the schema
+// constants are appended once both are done.
 func emit(m *model, ds *diagnostics) ([]byte, error) {
 	var code bytes.Buffer
 	var e *emitter
@@ -40,7 +40,7 @@ func emit(m *model, ds *diagnostics) ([]byte, error) {
 
 // renderCode renders everything but the schema constants.
 func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
-	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name())}
+	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()), quals: map[string]string{}}
 	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}, fast: map[*types.Named]bool{}}
 	e.f.HeaderComment(Header)
 	e.f.ImportName(runtimePath, "runtime")
@@ -51,10 +51,14 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e.f.Line()
 	e.guards()
 	e.newServer()
-	e.register()
+	register, err := e.register()
+	if err != nil {
+		return nil, err
+	}
 	if err := e.f.Render(buf); err != nil {
 		return nil, err
 	}
+	buf.Write(register)
 	e.dec.write(buf)
 	return e, nil
 }
@@ -65,6 +69,9 @@ type emitter struct {
 	dec    *decoderSet
 	locals locals
 	consts map[*tool][2]string // input and output schema constant names
+
+	quals    map[string]string // qual's answers
+	reformat bool              // whether register must format what it wrote
 }
 
 // locals are the names the generated functions use for their own
@@ -201,8 +208,24 @@ func (e *emitter) toolList() string {
 	return strings.Join(names, ", ")
 }
 
-// register emits Register, one AddTool per tool.
-func (e *emitter) register() {
+// register writes Register, one AddTool per tool. Like the decoders
+// (see decoderSet.write) it is written in gofmt's layout directly: with
+// many tools it is most of the code, and formatting it took longer than
+// building every schema.
+//
+//	// Register adds the tools of this package to s.
+//	func Register(s *runtime.Server) {
+//		s.AddTool(&runtime.Tool{
+//			Name:        "create_ticket",
+//			Description: "CreateTicket files a ticket.",
+//			InputSchema: createTicketInputSchema,
+//			Handler:     runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text),
+//		})
+//	}
+//
+// It runs before jennifer renders the rest of the file, which then imports
+// the packages Register refers to.
+func (e *emitter) register() ([]byte, error) {
 	l := e.locals
 	e.consts = map[*tool][2]string{}
 	used := map[string]bool{}
@@ -215,14 +238,27 @@ func (e *emitter) register() {
 		}
 		e.consts[t] = [2]string{in, out}
 	}
-	params := append([]jen.Code{jen.Id(l.server).Op("*").Qual(runtimePath, "Server")}, e.receiverParams()...)
-	e.f.Comment("Register adds the tools of this package to " + l.server + ".")
-	e.f.Func().Id("Register").Params(params...).BlockFunc(func(g *jen.Group) {
-		for _, t := range e.m.tools {
-			g.Id(l.server).Dot("AddTool").Call(jen.Op("&").Qual(runtimePath, "Tool").Values(e.toolFields(t)...))
+	var b bytes.Buffer
+	b.WriteString("\n// Register adds the tools of this package to " + l.server + ".\n")
+	b.WriteString("func Register(" + l.server + " *" + e.qual(runtimePath, "Server"))
+	for _, r := range e.m.receivers {
+		b.WriteString(", " + r.param + " ")
+		if r.pointer {
+			b.WriteString("*")
 		}
-	})
-	e.f.Line()
+		b.WriteString(r.named.Obj().Name())
+	}
+	b.WriteString(") {\n")
+	for _, t := range e.m.tools {
+		b.WriteString("\t" + l.server + ".AddTool(&runtime.Tool{\n")
+		writeElements(&b, "\t\t", e.toolFields(t, "\t\t"))
+		b.WriteString("\t})\n")
+	}
+	b.WriteString("}\n")
+	if e.reformat {
+		return format.Source(b.Bytes())
+	}
+	return b.Bytes(), nil
 }
 
 func (e *emitter) constName(name string, used map[string]bool) string {
@@ -233,45 +269,134 @@ func (e *emitter) constName(name string, used map[string]bool) string {
 	return name
 }
 
+// qual returns name qualified by the package at path as the generated file
+// refers to it. Rendering the name through jennifer's file picks the
+// package's name in the file and imports the package.
+func (e *emitter) qual(path, name string) string {
+	if path == e.m.pkg.Path() {
+		return name
+	}
+	key := path + "." + name
+	if q, ok := e.quals[key]; ok {
+		return q
+	}
+	var b bytes.Buffer
+	if err := jen.Qual(path, name).RenderWithFile(&b, e.f); err != nil {
+		panic(err) // a qualified identifier always renders
+	}
+	q := strings.TrimSpace(b.String())
+	e.quals[key] = q
+	return q
+}
+
+// typeText writes t as Go source in the generated file.
+func (e *emitter) typeText(t types.Type) string {
+	if !gofmtAsIs(t) {
+		e.reformat = true
+		var b bytes.Buffer
+		if err := e.typeCode(t).(*jen.Statement).RenderWithFile(&b, e.f); err != nil {
+			panic(err) // typeCode writes only valid types
+		}
+		return strings.TrimSpace(b.String())
+	}
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == e.m.pkg {
+			return ""
+		}
+		e.f.ImportName(p.Path(), p.Name())
+		return strings.TrimSuffix(e.qual(p.Path(), "T"), ".T")
+	})
+}
+
+// gofmtAsIs reports whether types.TypeString writes t as gofmt would. It
+// does not for struct and interface types with members, whose braces
+// gofmt spaces out (and around which it lays out a function literal
+// differently); a file with such a type in an adapter is formatted.
+func gofmtAsIs(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Basic, *types.Alias, *types.TypeParam:
+		return true
+	case *types.Named:
+		for i := range t.TypeArgs().Len() {
+			if !gofmtAsIs(t.TypeArgs().At(i)) {
+				return false
+			}
+		}
+		return true
+	case *types.Pointer:
+		return gofmtAsIs(t.Elem())
+	case *types.Slice:
+		return gofmtAsIs(t.Elem())
+	case *types.Array:
+		return gofmtAsIs(t.Elem())
+	case *types.Map:
+		return gofmtAsIs(t.Key()) && gofmtAsIs(t.Elem())
+	case *types.Struct:
+		return t.NumFields() == 0
+	case *types.Interface:
+		return t.Empty()
+	}
+	return false
+}
+
+// An element is one key: value line of a composite literal.
+type element struct{ key, value string }
+
+// writeElements writes the elements of a composite literal one per line,
+// as gofmt lays them out: the values of a run of one-line elements share
+// a column; an element that spans lines is not aligned and ends the run.
+func writeElements(b *bytes.Buffer, indent string, es []element) {
+	for i := 0; i < len(es); {
+		j, width := i, 0
+		for ; j < len(es) && !strings.Contains(es[j].value, "\n"); j++ {
+			width = max(width, len(es[j].key))
+		}
+		for _, el := range es[i:j] {
+			b.WriteString(indent + el.key + ":" + strings.Repeat(" ", width-len(el.key)+1) + el.value + ",\n")
+		}
+		if j < len(es) {
+			b.WriteString(indent + es[j].key + ": " + es[j].value + ",\n")
+			j++
+		}
+		i = j
+	}
+}
+
 // toolFields are the fields of one runtime.Tool literal, in the order a
 // reader expects: what the tool is, then how it runs.
-func (e *emitter) toolFields(t *tool) []jen.Code {
-	field := func(name string, v jen.Code) jen.Code {
-		return jen.Line().Id(name).Op(":").Add(v)
-	}
-	fs := []jen.Code{field("Name", jen.Lit(t.name))}
+func (e *emitter) toolFields(t *tool, indent string) []element {
+	fs := []element{{"Name", strconv.Quote(t.name)}}
 	if t.opts.title != "" {
-		fs = append(fs, field("Title", jen.Lit(t.opts.title)))
+		fs = append(fs, element{"Title", strconv.Quote(t.opts.title)})
 	}
 	if t.description != "" {
-		fs = append(fs, field("Description", jen.Lit(t.description)))
+		fs = append(fs, element{"Description", strconv.Quote(t.description)})
 	}
 	consts := e.consts[t]
-	fs = append(fs, field("InputSchema", jen.Id(consts[0])))
+	fs = append(fs, element{"InputSchema", consts[0]})
 	if consts[1] != "" {
-		fs = append(fs, field("OutputSchema", jen.Id(consts[1])))
+		fs = append(fs, element{"OutputSchema", consts[1]})
 	}
-	if ann := e.annotations(t); ann != nil {
-		fs = append(fs, field("Annotations", ann))
+	if ann := annotations(t); ann != "" {
+		fs = append(fs, element{"Annotations", ann})
 	}
 	if t.opts.searchHint != "" {
-		fs = append(fs, field("SearchHint", jen.Lit(t.opts.searchHint)))
+		fs = append(fs, element{"SearchHint", strconv.Quote(t.opts.searchHint)})
 	}
 	if t.opts.alwaysLoad {
-		fs = append(fs, field("AlwaysLoad", jen.True()))
+		fs = append(fs, element{"AlwaysLoad", "true"})
 	}
 	if t.opts.timeout > 0 {
 		n, unit := durationUnit(t.opts.timeout)
-		fs = append(fs, field("Timeout", jen.Lit(int(n)).Op("*").Qual("time", unit)))
+		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.qual("time", unit)})
 	}
-	fs = append(fs, field("Handler", e.handler(t)), jen.Line())
-	return fs
+	return append(fs, element{"Handler", e.handler(t, indent)})
 }
 
-// annotations emits &runtime.Annotations{ReadOnlyHint: new(true), …}, or
-// nil when the directive sets no hint.
-func (e *emitter) annotations(t *tool) jen.Code {
-	var fs []jen.Code
+// annotations is &runtime.Annotations{ReadOnlyHint: new(true), …}, or ""
+// when the directive sets no hint.
+func annotations(t *tool) string {
+	var fs []string
 	for _, h := range []struct {
 		name string
 		v    *bool
@@ -282,33 +407,31 @@ func (e *emitter) annotations(t *tool) jen.Code {
 		{"OpenWorldHint", t.opts.openWorld},
 	} {
 		if h.v != nil {
-			fs = append(fs, jen.Id(h.name).Op(":").New(jen.Lit(*h.v)))
+			fs = append(fs, h.name+": new("+strconv.FormatBool(*h.v)+")")
 		}
 	}
 	if fs == nil {
-		return nil
+		return ""
 	}
-	return jen.Op("&").Qual(runtimePath, "Annotations").Values(fs...)
+	return "&runtime.Annotations{" + strings.Join(fs, ", ") + "}"
 }
 
-// handler emits the tool's handler: runtime.Handle adapts a function of
-// the shape func(context.Context, In) (Out, error) and converts its Out:
+// handler is the tool's handler: runtime.Handle adapts a function of the
+// shape func(context.Context, In) (Out, error) and converts its Out:
 //
-//	runtime.Handle(CreateTicket, runtime.Text)
+//	runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text)
 //
 // A function of another shape (no context, no input, no Out) is first
 // adapted to that one by a function literal.
-func (e *emitter) handler(t *tool) jen.Code {
-	var fn jen.Code
+func (e *emitter) handler(t *tool, indent string) string {
+	fn := t.fn.Name()
 	if t.recv != nil {
-		fn = jen.Id(t.recv.param).Dot(t.fn.Name())
-	} else {
-		fn = jen.Id(t.fn.Name())
+		fn = t.recv.param + "." + fn
 	}
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
-		fn = e.adapter(t, fn)
+		fn = e.adapter(t, fn, indent)
 	}
-	return jen.Qual(runtimePath, "Handle").Call(fn, e.dec.inputDecoder(t), jen.Qual(runtimePath, converters[t.out]))
+	return "runtime.Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", runtime." + converters[t.out] + ")"
 }
 
 // converters name the runtime function that turns each kind of Out into a
@@ -321,47 +444,39 @@ var converters = map[outKind]string{
 	outResult:     "Verbatim",
 }
 
-// adapter emits a function literal of the shape runtime.Handle takes that
-// calls fn:
+// adapter is a function literal of the shape runtime.Handle takes that
+// calls fn, its lines indented by indent:
 //
 //	func(ctx context.Context, _ struct{}) (struct{}, error) {
 //		return struct{}{}, Ping(ctx)
 //	}
-func (e *emitter) adapter(t *tool, fn jen.Code) jen.Code {
+func (e *emitter) adapter(t *tool, fn, indent string) string {
 	l := e.locals
-	ctxParam, inParam := jen.Id("_"), jen.Id("_")
-	var args []jen.Code
+	ctx, in, inType := "_", "_", "struct{}"
+	var args []string
 	if t.hasCtx {
-		ctxParam = jen.Id(l.ctx)
-		args = append(args, jen.Id(l.ctx))
+		ctx = l.ctx
+		args = append(args, l.ctx)
 	}
-	inType := jen.Struct()
 	if t.input != nil {
-		inParam = jen.Id(l.in)
-		inType = e.typeCode(t.input).(*jen.Statement)
-		args = append(args, jen.Id(l.in))
+		in, inType = l.in, e.typeText(t.input)
+		args = append(args, l.in)
 	}
-	call := jen.Add(fn).Call(args...)
-	var outType jen.Code
-	var body []jen.Code
+	call := fn + "(" + strings.Join(args, ", ") + ")"
+	var outType, body string
 	switch {
 	case t.out == outNone:
-		outType = jen.Struct()
-		body = []jen.Code{jen.Return(jen.Struct().Values(), call)}
+		outType = "struct{}"
+		body = "return struct{}{}, " + call
 	case t.out == outResult && !isPointer(t.output):
-		outType = jen.Op("*").Qual(runtimePath, "Result")
-		body = []jen.Code{
-			jen.List(jen.Id(l.out), jen.Id(l.err)).Op(":=").Add(call),
-			jen.Return(jen.Op("&").Id(l.out), jen.Id(l.err)),
-		}
+		outType = "*runtime.Result"
+		body = l.out + ", " + l.err + " := " + call + "\n" + indent + "\treturn &" + l.out + ", " + l.err
 	default:
-		outType = e.typeCode(t.output)
-		body = []jen.Code{jen.Return(call)}
+		outType = e.typeText(t.output)
+		body = "return " + call
 	}
-	return jen.Func().Params(
-		ctxParam.Qual("context", "Context"),
-		inParam.Add(inType),
-	).Params(outType, jen.Error()).Block(body...)
+	return "func(" + ctx + " " + e.qual("context", "Context") + ", " + in + " " + inType + ") (" + outType + ", error) {\n" +
+		indent + "\t" + body + "\n" + indent + "}"
 }
 
 func isPointer(t types.Type) bool {

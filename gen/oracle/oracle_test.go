@@ -13,6 +13,9 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/internal/testmodule"
+	"github.com/mcpgen/mcpgen/testdata/golden/adapters"
+	othershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
+	adaptershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
 	"github.com/mcpgen/mcpgen/testdata/golden/backtick_doc"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
@@ -127,6 +130,12 @@ var oracleCases = []oracleCase{
 	{schema: "other_package/assignInputSchema.json", typ: reflect.TypeFor[other_package.Input]()},
 	{schema: "other_package/assignOutputSchema.json", typ: reflect.TypeFor[shared.Owner]()},
 	{schema: "backtick_doc/runInputSchema.json", typ: reflect.TypeFor[backtick_doc.Input]()},
+	{schema: "adapters/assignInputSchema.json", typ: reflect.TypeFor[adaptershared.Task]()},
+	{schema: "adapters/moveInputSchema.json", typ: reflect.TypeFor[othershared.Move]()},
+	{schema: "adapters/statsInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "adapters/statsOutputSchema.json", typ: statsOutput, allow: map[string]string{
+		"properties.count.description": "invopop's AddGoComments keys comments by type name; an anonymous struct has none",
+	}},
 	{schema: "generics/browseInputSchema.json", typ: reflect.TypeFor[generics.Input](), allow: map[string]string{
 		"properties.page.description": "invopop looks up the comment of Page[pkg.Item] under that name and finds none",
 	}},
@@ -494,3 +503,6 @@ func isSizedInt(t reflect.Type) bool {
 	}
 	return false
 }
+
+// statsOutput is the anonymous struct adapters.Stats returns.
+var statsOutput = reflect.TypeOf(func() any { v, _ := adapters.Stats(); return v }())
