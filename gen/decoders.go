@@ -184,9 +184,11 @@ func (d *decoderSet) name(n *types.Named) string {
 	if name, ok := d.names[n]; ok {
 		return name
 	}
-	for _, have := range d.order {
-		if types.Identical(have, n) {
-			return d.names[have]
+	if n.TypeArgs().Len() > 0 { // instances of a generic type can be identical and distinct
+		for _, have := range d.order {
+			if types.Identical(have, n) {
+				return d.names[have]
+			}
 		}
 	}
 	name := "decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" }))
