@@ -41,7 +41,7 @@ func (d *decoderSet) inputDecoder(t *tool) string {
 func (d *decoderSet) functionName(t types.Type) string {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Basic:
-		if !hasCustomDecoding(t) {
+		if !d.hasCustomDecoding(t) {
 			if name := basicDecoder(u); name != "" {
 				return name
 			}
@@ -73,7 +73,7 @@ func (d *decoderSet) generated(n *types.Named) bool {
 }
 
 func (d *decoderSet) decodable(n *types.Named) bool {
-	if n.Obj().Pkg() != d.e.m.pkg || !fastStruct(n) {
+	if n.Obj().Pkg() != d.e.m.pkg || !d.fastStruct(n) {
 		return false
 	}
 	for i := range n.TypeArgs().Len() {
@@ -97,7 +97,7 @@ func (d *decoderSet) ref(t types.Type) string {
 // call is the Go expression decoding v into dst, for a field of type t.
 func (d *decoderSet) call(t types.Type, v, dst string) string {
 	elem := d.ref
-	if !hasCustomDecoding(t) {
+	if !d.hasCustomDecoding(t) {
 		switch u := types.Unalias(t).(type) {
 		case *types.Slice:
 			if !isByte(u.Elem()) {
@@ -134,7 +134,7 @@ func basicDecoder(b *types.Basic) string {
 // hasCustomDecoding reports types that encoding/json does not decode by
 // their structure: those with UnmarshalJSON or UnmarshalText, and those of
 // encoding/json itself (json.Number, json.RawMessage).
-func hasCustomDecoding(t types.Type) bool {
+func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return false
@@ -142,15 +142,14 @@ func hasCustomDecoding(t types.Type) bool {
 	if obj := n.Obj(); obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" {
 		return true
 	}
-	ms := types.NewMethodSet(types.NewPointer(n))
-	return ms.Lookup(nil, "UnmarshalJSON") != nil || ms.Lookup(nil, "UnmarshalText") != nil
+	return d.e.m.index.hasMethod(n, "UnmarshalJSON") || d.e.m.index.hasMethod(n, "UnmarshalText")
 }
 
 // fastStruct reports whether a generated decoder can decode n: its JSON
 // members are exactly its exported, non-embedded fields, by their json
 // names, with no ",string" option.
-func fastStruct(n *types.Named) bool {
-	if hasCustomDecoding(n) {
+func (d *decoderSet) fastStruct(n *types.Named) bool {
+	if d.hasCustomDecoding(n) {
 		return false
 	}
 	st, ok := n.Underlying().(*types.Struct)

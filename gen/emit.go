@@ -17,6 +17,7 @@ import (
 // constants are appended once both are done.
 func emit(m *model, ds *diagnostics) ([]byte, error) {
 	var code bytes.Buffer
+	code.Grow(len(m.tools) * 3 << 10) // a typical tool's code and schemas
 	var e *emitter
 	var err error
 	rendered := make(chan struct{})
@@ -29,11 +30,11 @@ func emit(m *model, ds *diagnostics) ([]byte, error) {
 	if err != nil || ds.hasErrors() {
 		return nil, err
 	}
-	size := code.Len()
+	size := 0
 	for _, t := range m.tools {
 		size += len(t.inputSchema) + len(t.outputSchema) + 256
 	}
-	code.Grow(size - code.Len())
+	code.Grow(size)
 	e.schemaConsts(&code)
 	return code.Bytes(), nil
 }

@@ -19,7 +19,7 @@ import (
 // on one line.
 func encodeSchema(s *jsonschema.Schema) string {
 	w := &schemaWriter{}
-	w.b.Grow(4 << 10)
+	w.b.Grow(2 << 10) // the size of a typical tool's schema
 	w.schema(s, 0)
 	return w.b.String()
 }
@@ -287,8 +287,10 @@ func (w *schemaWriter) schema(s *jsonschema.Schema, depth int) {
 	if len(s.Examples) > 0 {
 		anyField("examples", s.Examples)
 	}
-	for _, k := range slices.Sorted(mapsKeys(s.Extras)) {
-		anyField(k, s.Extras[k])
+	if len(s.Extras) > 0 {
+		for _, k := range slices.Sorted(mapsKeys(s.Extras)) {
+			anyField(k, s.Extras[k])
+		}
 	}
 	if o.n == 0 {
 		w.b.Truncate(w.b.Len() - 1) // an empty schema is written true, as invopop does
