@@ -99,27 +99,37 @@ func StartClaude(ctx context.Context, opts ClaudeOptions) (*Claude, error) {
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.environ()
 	cmd.WaitDelay = 5 * time.Second
-	stdin, err := cmd.StdinPipe()
+	childIn, stdin, err := blockingPipe()
 	if err != nil {
 		return nil, fmt.Errorf("claude: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, childOut, err := blockingPipe()
 	if err != nil {
+		childIn.Close()
+		stdin.Close()
 		return nil, fmt.Errorf("claude: %w", err)
 	}
+	cmd.Stdin, cmd.Stdout = childIn, childOut
 	tail := &tailBuffer{limit: 8 << 10}
 	cmd.Stderr = tail
 	if opts.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(tail, opts.Stderr)
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	childIn.Close() // the CLI has its own copies now
+	childOut.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
 	c := &Claude{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{})}
 	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, opts.Servers, opts.CanUseTool, cmp.Or(opts.Logger, defaultLogger))
 	go func() {
-		<-c.conn.done // stdout is drained: now Wait may close the pipes
+		<-c.conn.done // stdout is drained
+		stdout.Close()
 		c.waitErr = cmd.Wait()
+		stdin.Close() // if Close has not
 		close(c.exited)
 	}()
 	if err := c.initialize(ctx); err != nil {
@@ -298,6 +308,23 @@ func (c *Claude) Interrupt(ctx context.Context) error {
 		return c.failure("interrupt", err)
 	}
 	return nil
+}
+
+// blockingPipe returns a pipe whose ends wait in the read and write system
+// calls rather than in the runtime's network poller (File.Fd puts a file
+// in blocking mode). The CLI and the host exchange small messages in turn,
+// and on such a stream a wake-up through the poller costs more than the
+// message: with blocking ends, a sequential round trip through a CLI
+// stand-in took half the time and half the host's CPU (BENCHMARKS.md).
+// Nothing here sets deadlines on the pipes, which blocking mode disables.
+func blockingPipe() (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Fd()
+	w.Fd()
+	return r, w, nil
 }
 
 func (c *Claude) closedByHost() bool {
