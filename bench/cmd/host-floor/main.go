@@ -26,17 +26,26 @@ func main() {
 	cmd := exec.Command(os.Args[1], "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
 		"--mcp-config", `{"mcpServers":{"bench":{"type":"sdk","name":"bench"}}}`)
 	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	// Blocking pipes, as runtime.StartClaude makes them: reads and writes
+	// wait in the system call instead of the network poller (File.Fd puts
+	// a file in blocking mode), which halves a sequential round trip.
+	childIn, stdin, err := os.Pipe()
 	if err != nil {
 		fail(err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
 		fail(err)
 	}
+	for _, f := range []*os.File{childIn, stdin, stdout, childOut} {
+		f.Fd()
+	}
+	cmd.Stdin, cmd.Stdout = childIn, childOut
 	if err := cmd.Start(); err != nil {
 		fail(err)
 	}
+	childIn.Close()
+	childOut.Close()
 	w := bufio.NewWriterSize(stdin, 1<<20)
 	w.WriteString(`{"type":"control_request","request_id":"req_1","request":{"subtype":"initialize","hooks":null}}` + "\n")
 	w.WriteString(`{"type":"user","session_id":"default","message":{"role":"user","content":"Greet Ada, then file a bug ticket."},"parent_tool_use_id":null}` + "\n")
