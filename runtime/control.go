@@ -78,7 +78,13 @@ const maxControlLine = 256 << 20
 // goroutine if the answer takes long (see runInline).
 func (cc *controlConn) readLoop(lr *lineReader) {
 	for {
+		if !lr.lineBuffered() {
+			cc.out.release() // before waiting for input
+		}
 		line, size, rerr := lr.next()
+		if lr.lineBuffered() {
+			cc.out.hold() // answer this and the next line in one write
+		}
 		var work func()
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)

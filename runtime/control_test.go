@@ -177,6 +177,25 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 }
 
+// TestBurstFromCLI: requests that arrive in one write, answered together,
+// all reach the CLI while its output stays open (the host holds back
+// answers only while it has requests in hand).
+func TestBurstFromCLI(t *testing.T) {
+	checkLeaks(t)
+	cli := newCLISide(t, map[string]*runtime.Server{"demo": greet.NewServer()}, nil)
+	var burst []string
+	for i := range 8 {
+		burst = append(burst, mcpMessage(fmt.Sprintf("p%d", i), "demo", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)))
+	}
+	cli.send(strings.Join(burst, "\n"))
+	for i := range 8 {
+		id := fmt.Sprintf("p%d", i)
+		if got, want := cli.response(id), success(id, fmt.Sprintf(`{"mcp_response":{"jsonrpc":"2.0","id":%d,"result":{}}}`, i)); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", id, got, want)
+		}
+	}
+}
+
 // TestControlCancel: control_cancel_request cancels the handler's context
 // and the host writes nothing for that request.
 func TestControlCancel(t *testing.T) {

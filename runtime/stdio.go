@@ -112,8 +112,15 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // long (see runInline).
 func (c *stdioConn) read(ctx context.Context, lr *lineReader, done chan<- error) {
 	for {
+		if !lr.lineBuffered() {
+			c.out.release() // before waiting for input
+		}
 		line, size, err := lr.next()
+		if lr.lineBuffered() {
+			c.out.hold() // answer this and the next line in one write
+		}
 		if ctx.Err() != nil {
+			c.out.release()
 			done <- nil
 			return
 		}
@@ -265,13 +272,24 @@ func (lr *lineReader) next() (line []byte, size int, err error) {
 	}
 }
 
+// lineBuffered reports whether a whole line is already buffered, so that
+// next will return without reading.
+func (lr *lineReader) lineBuffered() bool {
+	b, _ := lr.r.Peek(lr.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
 // lineWriter writes whole lines for many goroutines. Each sender writes
 // its own line under a lock, and the last of those waiting flushes: one
 // write system call for a burst of responses, and no handoff to a writer
 // goroutine (a thread wake-up per response) when calls come one at a time.
+// The reader can also hold the flush while it answers requests it has
+// already read (hold, release), so that a burst of requests is answered in
+// one write.
 type lineWriter struct {
 	onFail  func()
 	waiting atomic.Int32 // senders that have not written their line yet
+	held    atomic.Bool  // the reader has more requests buffered
 
 	mu      sync.Mutex
 	bw      *bufio.Writer
@@ -295,7 +313,33 @@ func (lw *lineWriter) send(msg []byte) {
 	lw.bw.Write(msg)
 	lw.bw.WriteByte('\n')
 	failed := false
-	if last {
+	if last && !lw.held.Load() {
+		if err := lw.bw.Flush(); err != nil {
+			lw.failErr = fmt.Errorf("writing: %w", err)
+			failed = true
+		}
+	}
+	lw.mu.Unlock()
+	if failed {
+		lw.onFail()
+	}
+}
+
+// hold keeps lines written from now on in the buffer: the reader calls it
+// when it has read a request and another is already buffered, so that
+// their answers go out together.
+func (lw *lineWriter) hold() { lw.held.Store(true) }
+
+// release writes what hold kept back; the reader calls it before it waits
+// for input. A line is thus held only while the reader works through
+// requests it already has.
+func (lw *lineWriter) release() {
+	if !lw.held.Swap(false) {
+		return // nothing was held: every sender flushed its own line
+	}
+	lw.mu.Lock()
+	var failed bool
+	if !lw.closed && lw.failErr == nil && lw.bw.Buffered() > 0 {
 		if err := lw.bw.Flush(); err != nil {
 			lw.failErr = fmt.Errorf("writing: %w", err)
 			failed = true

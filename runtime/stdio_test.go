@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -467,5 +468,73 @@ func TestNonJSONWhitespace(t *testing.T) {
 	p.send("\u00a0\v" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\f")
 	if got := p.reply("null"); !strings.Contains(got, `"code":-32700`) {
 		t.Errorf("got %s, want a parse error", got)
+	}
+}
+
+// writeLog records each Write separately.
+type writeLog struct {
+	mu     sync.Mutex
+	writes []string
+	more   chan struct{}
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.writes = append(w.writes, string(p))
+	w.mu.Unlock()
+	select {
+	case w.more <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// waitLines waits until n lines have been written, and returns the writes.
+func (w *writeLog) waitLines(t *testing.T, n int) []string {
+	t.Helper()
+	deadline := time.After(hangGuard)
+	for {
+		w.mu.Lock()
+		writes := slices.Clone(w.writes)
+		w.mu.Unlock()
+		if strings.Count(strings.Join(writes, ""), "\n") >= n {
+			return writes
+		}
+		select {
+		case <-w.more:
+		case <-deadline:
+			t.Fatalf("%d lines written, want %d: %q", strings.Count(strings.Join(writes, ""), "\n"), n, writes)
+		}
+	}
+}
+
+// TestBurstAnsweredInOneWrite: requests that arrive together are answered
+// in one write, and what the reader held back is written before it waits
+// for more input (the input stays open here).
+func TestBurstAnsweredInOneWrite(t *testing.T) {
+	inR, inW := io.Pipe()
+	out := &writeLog{more: make(chan struct{}, 1)}
+	done := make(chan error, 1)
+	go func() { done <- ticketsAndGreet().Serve(context.Background(), inR, out) }()
+	defer func() {
+		inW.Close()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	burst := func(from int) string {
+		var lines []string
+		for i := from; i < from+8; i++ {
+			lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i))
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	io.WriteString(inW, burst(0))
+	if writes := out.waitLines(t, 8); len(writes) != 1 {
+		t.Errorf("8 pings in one burst were answered in %d writes, want 1: %q", len(writes), writes)
+	}
+	io.WriteString(inW, burst(8))
+	if writes := out.waitLines(t, 16); len(writes) != 2 {
+		t.Errorf("two bursts were answered in %d writes, want 2: %q", len(writes), writes)
 	}
 }
