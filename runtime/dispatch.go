@@ -177,6 +177,7 @@ type call struct {
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // by notifications/cancelled: send no response
 	key       string      // inflight key, "" if not registered
+	info      callInfo    // what a tool handler's context carries
 }
 
 // async reports whether a request may take long and so must run off the
@@ -342,14 +343,14 @@ func (ss *session) callTool(c *call) []byte {
 	if nv == nil || nv.kind != kindString {
 		return errorResponse(id, CodeInvalidParams, `invalid params: "name" must be a string`)
 	}
-	name := nv.str()
-	t := ss.srv.tool(name)
+	t := ss.srv.toolNamed(nv)
 	if t == nil {
-		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", name, ss.srv.toolNames())))
+		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.str(), ss.srv.toolNames())))
 	}
-	args := &value{kind: kindObject, raw: []byte("{}")}
-	if av := params.get("arguments"); av != nil && av.kind != kindNull {
-		args = av
+	name := t.Name
+	args := params.get("arguments")
+	if args == nil || args.kind == kindNull {
+		args = &value{kind: kindObject, raw: []byte("{}")}
 	}
 	if vs := t.input.validate(args); len(vs) > 0 {
 		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
@@ -381,7 +382,8 @@ func (ss *session) callTool(c *call) []byte {
 	if notify == nil {
 		notify = ss.notify
 	}
-	ctx = context.WithValue(ctx, callKey{}, &callInfo{session: ss, ctx: c.ctx, notify: notify, tool: name, token: token})
+	c.info = callInfo{session: ss, ctx: c.ctx, notify: notify, tool: name, token: token}
+	ctx = context.WithValue(ctx, callKey{}, &c.info)
 	res, err := ss.invoke(ctx, t, req)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):

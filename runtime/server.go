@@ -180,6 +180,18 @@ func (s *Server) tool(name string) *Tool {
 	return s.byName[name]
 }
 
+// toolNamed is the tool named by the JSON string v, or nil. A name
+// without escapes is looked up in place, without copying it.
+func (s *Server) toolNamed(v *value) *Tool {
+	name := v.raw[1 : len(v.raw)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		return s.tool(v.str())
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.byName[string(name)]
+}
+
 func (s *Server) toolNames() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
