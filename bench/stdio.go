@@ -44,7 +44,7 @@ func rotate[T any](s []T, i int) []T {
 // stdioRun is one server's figures in one round.
 type stdioRun struct {
 	seq, par, bad *driver.Stats
-	hwm, maxRSS   int64
+	hwm           int64 // VmHWM after the last call
 }
 
 func (e *env) measureStdio(srv driver.Server) (*stdioRun, error) {
@@ -86,7 +86,7 @@ func (e *env) measureStdio(srv driver.Server) (*stdioRun, error) {
 	}
 	r.hwm = driver.PeakRSS(c.Pid())
 	closed = true
-	if r.maxRSS, err = c.Close(); err != nil {
+	if err = c.Close(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -141,7 +141,7 @@ func (e *env) stdioPart() ([]verdict, error) {
 		f.parCPU = pickD(func(r *stdioRun) time.Duration { return r.par.CPUPerCall })
 		f.badCPU = pickD(func(r *stdioRun) time.Duration { return r.bad.CPUPerCall })
 		f.driverPar = pickD(func(r *stdioRun) time.Duration { return r.par.DriverCPUPerCall })
-		f.peakRSS = int64(pick(func(r *stdioRun) float64 { return float64(max(r.hwm, r.maxRSS)) }))
+		f.peakRSS = int64(pick(func(r *stdioRun) float64 { return float64(r.hwm) }))
 		figs[name] = f
 	}
 

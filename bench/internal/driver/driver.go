@@ -266,9 +266,10 @@ func (c *Conn) ListTools() (int, error) {
 }
 
 // Close closes stdin, which ends every server here, and waits for the
-// process; it kills it after a grace period. It returns the process's
-// peak RSS in bytes as wait4 reports it.
-func (c *Conn) Close() (maxRSS int64, err error) {
+// process; it kills it after a grace period. (wait4's peak RSS is no
+// measure of the server: Go starts a child on the parent's memory, and
+// Linux counts the parent's peak at exec as the child's. PeakRSS is.)
+func (c *Conn) Close() (err error) {
 	c.stdin.Close()
 	exited := make(chan error, 1)
 	go func() { <-c.done; exited <- c.cmd.Wait() }()
@@ -281,14 +282,11 @@ func (c *Conn) Close() (maxRSS int64, err error) {
 			err = fmt.Errorf("%s: did not exit within 5s of stdin closing", c.srv.Name)
 		}
 	}
-	if ps := c.cmd.ProcessState; ps != nil {
-		maxRSS = rusageMaxRSS(ps)
-	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() <= 0 {
 		err = nil // killed by a signal after being asked to stop, or similar
 	}
-	return maxRSS, err
+	return err
 }
 
 // A Call is one kind of tools/call with the check of its answer.
