@@ -312,13 +312,7 @@ func (lw *lineWriter) send(msg []byte) {
 	}
 	lw.bw.Write(msg)
 	lw.bw.WriteByte('\n')
-	failed := false
-	if last && !lw.held.Load() {
-		if err := lw.bw.Flush(); err != nil {
-			lw.failErr = fmt.Errorf("writing: %w", err)
-			failed = true
-		}
-	}
+	failed := last && !lw.held.Load() && !lw.flushLocked()
 	lw.mu.Unlock()
 	if failed {
 		lw.onFail()
@@ -338,17 +332,21 @@ func (lw *lineWriter) release() {
 		return // nothing was held: every sender flushed its own line
 	}
 	lw.mu.Lock()
-	var failed bool
-	if !lw.closed && lw.failErr == nil && lw.bw.Buffered() > 0 {
-		if err := lw.bw.Flush(); err != nil {
-			lw.failErr = fmt.Errorf("writing: %w", err)
-			failed = true
-		}
-	}
+	failed := !lw.closed && lw.failErr == nil && lw.bw.Buffered() > 0 && !lw.flushLocked()
 	lw.mu.Unlock()
 	if failed {
 		lw.onFail()
 	}
+}
+
+// flushLocked writes what is buffered and reports whether that worked; a
+// failure is kept as the writer's error. lw.mu must be held.
+func (lw *lineWriter) flushLocked() bool {
+	if err := lw.bw.Flush(); err != nil {
+		lw.failErr = fmt.Errorf("writing: %w", err)
+		return false
+	}
+	return true
 }
 
 func (lw *lineWriter) err() error {
@@ -363,9 +361,7 @@ func (lw *lineWriter) close() error {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if !lw.closed && lw.failErr == nil {
-		if err := lw.bw.Flush(); err != nil {
-			lw.failErr = fmt.Errorf("writing: %w", err)
-		}
+		lw.flushLocked()
 	}
 	lw.closed = true
 	return lw.failErr
