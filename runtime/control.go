@@ -78,13 +78,7 @@ const maxControlLine = 256 << 20
 // goroutine if the answer takes long (see runInline).
 func (cc *controlConn) readLoop(lr *lineReader) {
 	for {
-		if !lr.lineBuffered() {
-			cc.out.release() // before waiting for input
-		}
-		line, size, rerr := lr.next()
-		if lr.lineBuffered() {
-			cc.out.hold() // answer this and the next line in one write
-		}
+		line, size, rerr := lr.nextFor(cc.out)
 		var work func()
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
@@ -204,9 +198,10 @@ type ControlError struct {
 
 func (e *ControlError) Error() string { return "claude: control request failed: " + e.Message }
 
-// startHandler answers one control request from the CLI in its own
-// goroutine: a slow tool must not hold up the others, nor the reading of
-// the conversation.
+// startHandler registers one control request from the CLI and returns
+// the work that answers it, which the read loop runs (see runInline): a
+// slow tool must not hold up the others, nor the reading of the
+// conversation.
 func (cc *controlConn) startHandler(id string, req *value) (work func()) {
 	ctx, cancel := context.WithCancel(cc.ctx)
 	cc.mu.Lock()

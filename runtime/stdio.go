@@ -112,13 +112,7 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // long (see runInline).
 func (c *stdioConn) read(ctx context.Context, lr *lineReader, done chan<- error) {
 	for {
-		if !lr.lineBuffered() {
-			c.out.release() // before waiting for input
-		}
-		line, size, err := lr.next()
-		if lr.lineBuffered() {
-			c.out.hold() // answer this and the next line in one write
-		}
+		line, size, err := lr.nextFor(c.out)
 		if ctx.Err() != nil {
 			c.out.release()
 			done <- nil
@@ -272,6 +266,21 @@ func (lr *lineReader) next() (line []byte, size int, err error) {
 	}
 }
 
+// nextFor is next for a reader whose answers go to out: what out held
+// back is written before the reader waits for input, and out holds the
+// answer to the line returned while another line is already buffered, so
+// that a burst of requests is answered in one write.
+func (lr *lineReader) nextFor(out *lineWriter) (line []byte, size int, err error) {
+	if !lr.lineBuffered() {
+		out.release()
+	}
+	line, size, err = lr.next()
+	if lr.lineBuffered() {
+		out.hold()
+	}
+	return line, size, err
+}
+
 // lineBuffered reports whether a whole line is already buffered, so that
 // next will return without reading.
 func (lr *lineReader) lineBuffered() bool {
@@ -284,8 +293,7 @@ func (lr *lineReader) lineBuffered() bool {
 // write system call for a burst of responses, and no handoff to a writer
 // goroutine (a thread wake-up per response) when calls come one at a time.
 // The reader can also hold the flush while it answers requests it has
-// already read (hold, release), so that a burst of requests is answered in
-// one write.
+// already read (see lineReader.nextFor).
 type lineWriter struct {
 	onFail  func()
 	waiting atomic.Int32 // senders that have not written their line yet
