@@ -45,10 +45,11 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}, fast: map[*types.Named]bool{}}
 	e.f.HeaderComment(Header)
 	e.f.ImportName(runtimePath, "runtime")
+	e.f.ImportName(implPath, "mcpimpl")
 	e.locals = e.pickLocals()
 
-	e.f.Comment("The code below needs this version of the runtime package or a later one.")
-	e.f.Const().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion2")
+	e.f.Comment("The code below needs this version of the mcpimpl package or a later one.")
+	e.f.Const().Id("_").Op("=").Qual(implPath, "SupportPackageIsVersion1")
 	e.f.Line()
 	e.guards()
 	e.newServer()
@@ -432,7 +433,8 @@ func (e *emitter) handler(t *tool, indent string) string {
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
 		fn = e.adapter(t, fn, indent)
 	}
-	return "runtime.Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", runtime." + converters[t.out] + ")"
+	e.qual(implPath, "Handle")
+	return "mcpimpl.Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", mcpimpl." + converters[t.out] + ")"
 }
 
 // converters name the runtime function that turns each kind of Out into a

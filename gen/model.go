@@ -17,6 +17,9 @@ import (
 // into; it is the only place the path is spelled.
 const runtimePath = "github.com/mcpgen/mcpgen/runtime"
 
+// implPath is the import path of the support package of generated code.
+const implPath = "github.com/mcpgen/mcpgen/runtime/mcpimpl"
+
 // Limits that Claude Code applies to what it shows the model.
 const (
 	maxDescription  = 2048 // longer tool descriptions are truncated

@@ -18,13 +18,14 @@ const createTicketReply = `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":
 // input, run the generated handler, encode the result.
 func BenchmarkCall(b *testing.B) {
 	s := tickets.NewServer()
+	conn := s.NewConn(nil)
 	ctx := context.Background()
-	if got := string(s.HandleMessage(ctx, createTicket)); got != createTicketReply {
+	if got := string(conn.Handle(ctx, createTicket)); got != createTicketReply {
 		b.Fatalf("unexpected reply %s", got)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s.HandleMessage(ctx, createTicket)
+		conn.Handle(ctx, createTicket)
 	}
 }
 
@@ -32,11 +33,12 @@ func BenchmarkCall(b *testing.B) {
 // rejects: the cost of a refused call.
 func BenchmarkCallInvalid(b *testing.B) {
 	s := tickets.NewServer()
+	conn := s.NewConn(nil)
 	ctx := context.Background()
 	bad := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":"Crash on save","description":"The app crashes when saving","kind":"epic"}}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		s.HandleMessage(ctx, bad)
+		conn.Handle(ctx, bad)
 	}
 }
 

@@ -36,7 +36,7 @@ func TestGeneratedDecoders(t *testing.T) {
 	for _, args := range cases {
 		decoders.Last = decoders.Input{}
 		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keep","arguments":%s}}`, args)
-		resp := string(s.HandleMessage(context.Background(), []byte(req)))
+		resp := string(s.NewConn(nil).Handle(context.Background(), []byte(req)))
 		var want decoders.Input
 		if err := json.Unmarshal([]byte(args), &want); err != nil {
 			// encoding/json refuses some numbers the schema allows (1.0

@@ -6,22 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
-)
 
-// JSON-RPC and MCP error codes.
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-	// CodeRequestCancelled answers a request that was cancelled where a
-	// transport must still answer it (the Claude control protocol).
-	CodeRequestCancelled = -32800
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
 
 // Protocol versions this package speaks, newest first.
@@ -42,254 +32,37 @@ func negotiateVersion(requested string) string {
 	return latestProtocolVersion
 }
 
-// A message is one decoded JSON-RPC message. Its fields point into the
-// bytes it was decoded from.
-type message struct {
-	id     *value // nil for a notification
-	method string
-	params *value // nil when absent
-}
-
-// isRequest reports whether m expects a response.
-func (m *message) isRequest() bool { return m.id != nil }
-
-// idBytes is the request id as JSON, or null.
-func (m *message) idBytes() []byte {
-	if m.id == nil {
-		return nullID
-	}
-	return m.id.raw
-}
-
-var nullID = []byte("null")
-
-// errResponse is a JSON-RPC error response ready to be written.
-type errResponse []byte
-
-// decodeMessage decodes one JSON-RPC message. A message that is a response
-// from the client (this server sends no requests that need one) decodes to
-// (nil, nil). Malformed input yields the error response to send.
-func decodeMessage(data []byte) (*message, errResponse) {
-	v, err := parseValue(data)
-	if err != nil {
-		return nil, errorResponse(nullID, CodeParseError, "parse error: "+err.Error())
-	}
-	return messageFromValue(&v)
-}
-
-func messageFromValue(v *value) (*message, errResponse) {
-	if v.kind != kindObject {
-		if v.kind == kindArray {
-			return nil, errorResponse(nullID, CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
-		}
-		return nil, errorResponse(nullID, CodeInvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.kind.String())
-	}
-	m := &message{}
-	var version, method *value
-	for i := range v.members {
-		mem := &v.members[i]
-		switch mem.name {
-		case "jsonrpc":
-			version = &mem.value
-		case "id":
-			m.id = &mem.value
-		case "method":
-			method = &mem.value
-		case "params":
-			m.params = &mem.value
-		}
-	}
-	if m.id != nil && m.id.kind != kindString && m.id.kind != kindNumber {
-		// A null id is a request the client cannot match an answer to;
-		// like an object or array id, it is not a valid request.
-		return nil, errorResponse(nullID, CodeInvalidRequest, "invalid request: id must be a string or a number")
-	}
-	if version == nil || version.kind != kindString || string(version.raw) != `"2.0"` {
-		return nil, errorResponse(m.idBytes(), CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-	}
-	if method == nil {
-		if v.get("result") != nil || v.get("error") != nil {
-			return nil, nil // a response; nothing to do
-		}
-		return nil, errorResponse(m.idBytes(), CodeInvalidRequest, `invalid request: missing "method"`)
-	}
-	if method.kind != kindString {
-		return nil, errorResponse(m.idBytes(), CodeInvalidRequest, `invalid request: "method" must be a string`)
-	}
-	m.method = method.str()
-	if m.params != nil && m.params.kind != kindObject && m.params.kind != kindNull {
-		if m.isRequest() {
-			return nil, errorResponse(m.idBytes(), CodeInvalidParams, `invalid params: "params" must be an object`)
-		}
-		return nil, nil // a malformed notification has no one to tell
-	}
-	if m.params != nil && m.params.kind == kindNull {
-		m.params = nil
-	}
-	return m, nil
-}
-
-// appendResult appends a JSON-RPC success response.
-func appendResult(b, id, result []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}')
-}
-
-// errorResponse builds a JSON-RPC error response.
-func errorResponse(id []byte, code int, msg string) errResponse {
-	b := make([]byte, 0, 64+len(msg))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"error":{"code":`...)
-	b = strconv.AppendInt(b, int64(code), 10)
-	b = append(b, `,"message":`...)
-	b = appendString(b, msg)
-	return append(b, "}}"...)
-}
-
-// A session is the protocol state of one client connection; every
-// transport keeps one per connection (or one per request when stateless).
-type session struct {
-	srv *Server
-	// notify sends a server-initiated message (progress, log) to the
-	// client, unless a call has a sink of its own. Nil drops them.
-	notify func(msg []byte)
-	// sharedIDs allows several requests in flight with the same JSON-RPC
-	// id, which the Claude CLI does across its MCP connections.
-	sharedIDs bool
-
-	mu       sync.Mutex
-	inflight map[string]*call
-	minLevel atomic.Int32 // index into logLevels of the least severe level sent
-}
-
-// A call is a request that has been accepted and not yet answered.
-type call struct {
-	msg *message
-	// notify, if set, receives the call's notifications instead of the
-	// session's sink: Streamable HTTP sends them on the stream of the
-	// request that started the call.
-	notify    func(msg []byte)
-	ctx       context.Context
-	cancel    context.CancelFunc
-	cancelled atomic.Bool // by notifications/cancelled: send no response
-	key       string      // inflight key, "" if not registered
-	info      callInfo    // what a tool handler's context carries
-}
-
-// async reports whether a request may take long and so must run off the
-// reader goroutine. Everything else is answered in order, inline, which
-// also keeps initialize ahead of the calls that follow it.
-func async(method string) bool { return method == "tools/call" }
-
-// start accepts a request: it registers it for cancellation under its id
-// and derives its context. The caller must then call run exactly once.
-// A non-nil errResponse refuses the request instead.
-func (ss *session) start(ctx context.Context, m *message) (*call, errResponse) {
-	c := &call{msg: m}
-	c.ctx, c.cancel = context.WithCancel(ctx)
-	if async(m.method) {
-		key := string(m.id.raw)
-		ss.mu.Lock()
-		if _, dup := ss.inflight[key]; dup && !ss.sharedIDs {
-			ss.mu.Unlock()
-			c.cancel()
-			return nil, errorResponse(m.id.raw, CodeInvalidRequest, "invalid request: a request with id "+key+" is already in flight")
-		} else if !dup {
-			if ss.inflight == nil {
-				ss.inflight = make(map[string]*call)
-			}
-			ss.inflight[key] = c
-			c.key = key
-		}
-		ss.mu.Unlock()
-	}
-	return c, nil
-}
-
-// run answers the call. It returns the response to write, or nil when the
-// client cancelled the request (it then expects no response).
-func (ss *session) run(c *call) []byte {
-	defer ss.finish(c)
-	resp := ss.dispatch(c)
-	if c.cancelled.Load() {
-		return nil
-	}
-	return resp
-}
-
-func (ss *session) finish(c *call) {
-	c.cancel()
-	if c.key != "" {
-		ss.mu.Lock()
-		if ss.inflight[c.key] == c {
-			delete(ss.inflight, c.key)
-		}
-		ss.mu.Unlock()
-	}
-}
-
-// cancelAll cancels every call in flight, for shutdown.
-func (ss *session) cancelAll() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	for _, c := range ss.inflight {
-		c.cancel()
-	}
-}
-
 func (ss *session) dispatch(c *call) []byte {
 	m := c.msg
-	id := m.id.raw
-	switch m.method {
+	id := m.ID.Raw
+	switch m.Method {
 	case "initialize":
-		return ss.initialize(id, m.params)
+		return ss.initialize(id, m.Params)
 	case "ping":
-		return appendResult(nil, id, []byte("{}"))
+		return jsonrpc.AppendResult(nil, id, []byte("{}"))
 	case "tools/list":
 		list, err := ss.srv.toolsList()
 		if err != nil {
-			return errorResponse(id, CodeInternalError, err.Error())
+			return jsonrpc.Error(id, jsonrpc.InternalError, err.Error())
 		}
-		return appendResult(make([]byte, 0, len(list)+40), id, list)
+		return jsonrpc.AppendResult(make([]byte, 0, len(list)+40), id, list)
 	case "tools/call":
 		return ss.callTool(c)
 	case "logging/setLevel":
-		return ss.setLevel(id, m.params)
+		return ss.setLevel(id, m.Params)
 	default:
-		return errorResponse(id, CodeMethodNotFound, "method not found: "+m.method)
+		return jsonrpc.Error(id, jsonrpc.MethodNotFound, "method not found: "+m.Method)
 	}
 }
 
-// notification handles a message without id.
-func (ss *session) notification(m *message) {
-	if m.method != "notifications/cancelled" || m.params == nil {
-		return // notifications/initialized and the rest need no action
-	}
-	rid := m.params.get("requestId")
-	if rid == nil {
-		return
-	}
-	ss.mu.Lock()
-	c := ss.inflight[string(rid.raw)]
-	ss.mu.Unlock()
-	if c != nil {
-		c.cancelled.Store(true)
-		c.cancel()
-	}
-}
-
-func (ss *session) initialize(id []byte, params *value) []byte {
+func (ss *session) initialize(id []byte, params *jsonvalue.Value) []byte {
 	requested := ""
 	if params != nil {
-		if pv := params.get("protocolVersion"); pv != nil {
-			if pv.kind != kindString {
-				return errorResponse(id, CodeInvalidParams, "invalid params: protocolVersion must be a string")
+		if pv := params.Get("protocolVersion"); pv != nil {
+			if pv.Kind != jsonvalue.String {
+				return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: protocolVersion must be a string")
 			}
-			requested = pv.str()
+			requested = pv.Str()
 		}
 	}
 	srv := ss.srv
@@ -297,36 +70,36 @@ func (ss *session) initialize(id []byte, params *value) []byte {
 	b = append(b, `{"protocolVersion":"`...)
 	b = append(b, negotiateVersion(requested)...)
 	b = append(b, `","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":`...)
-	b = appendString(b, cmp.Or(srv.Name, "mcpgen"))
+	b = jsonvalue.AppendString(b, cmp.Or(srv.Name, "mcpgen"))
 	if srv.Title != "" {
 		b = append(b, `,"title":`...)
-		b = appendString(b, srv.Title)
+		b = jsonvalue.AppendString(b, srv.Title)
 	}
 	b = append(b, `,"version":`...)
-	b = appendString(b, cmp.Or(srv.Version, "0.0.0"))
+	b = jsonvalue.AppendString(b, cmp.Or(srv.Version, "0.0.0"))
 	b = append(b, '}')
 	if srv.Instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = appendString(b, srv.Instructions)
+		b = jsonvalue.AppendString(b, srv.Instructions)
 	}
 	b = append(b, '}')
-	return appendResult(nil, id, b)
+	return jsonrpc.AppendResult(nil, id, b)
 }
 
-func (ss *session) setLevel(id []byte, params *value) []byte {
-	var lv *value
+func (ss *session) setLevel(id []byte, params *jsonvalue.Value) []byte {
+	var lv *jsonvalue.Value
 	if params != nil {
-		lv = params.get("level")
+		lv = params.Get("level")
 	}
-	if lv == nil || lv.kind != kindString {
-		return errorResponse(id, CodeInvalidParams, "invalid params: level must be a string")
+	if lv == nil || lv.Kind != jsonvalue.String {
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: level must be a string")
 	}
-	i := logLevelIndex(lv.str())
+	i := logLevelIndex(lv.Str())
 	if i < 0 {
-		return errorResponse(id, CodeInvalidParams, "invalid params: unknown level "+string(lv.raw)+"; use one of "+strings.Join(logLevels, ", "))
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: unknown level "+string(lv.Raw)+"; use one of "+strings.Join(logLevels, ", "))
 	}
 	ss.minLevel.Store(int32(i))
-	return appendResult(nil, id, []byte("{}"))
+	return jsonrpc.AppendResult(nil, id, []byte("{}"))
 }
 
 // callTool runs tools/call. Failures of the call itself (unknown tool,
@@ -334,33 +107,33 @@ func (ss *session) setLevel(id []byte, params *value) []byte {
 // isError set, so that the model sees them; only a malformed request is a
 // JSON-RPC error.
 func (ss *session) callTool(c *call) []byte {
-	id := c.msg.id.raw
-	params := c.msg.params
+	id := c.msg.ID.Raw
+	params := c.msg.Params
 	if params == nil {
-		return errorResponse(id, CodeInvalidParams, "invalid params: tools/call needs params with a tool name")
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: tools/call needs params with a tool name")
 	}
-	nv := params.get("name")
-	if nv == nil || nv.kind != kindString {
-		return errorResponse(id, CodeInvalidParams, `invalid params: "name" must be a string`)
+	nv := params.Get("name")
+	if nv == nil || nv.Kind != jsonvalue.String {
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, `invalid params: "name" must be a string`)
 	}
 	t := ss.srv.toolNamed(nv)
 	if t == nil {
-		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.str(), ss.srv.toolNames())))
+		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.Str(), ss.srv.toolNames())))
 	}
 	name := t.Name
-	args := params.get("arguments")
-	if args == nil || args.kind == kindNull {
-		args = &value{kind: kindObject, raw: []byte("{}")}
+	args := params.Get("arguments")
+	if args == nil || args.Kind == jsonvalue.Null {
+		args = &jsonvalue.Value{Kind: jsonvalue.Object, Raw: []byte("{}")}
 	}
-	if vs := t.input.validate(args); len(vs) > 0 {
+	if vs := t.input.Validate(args); len(vs) > 0 {
 		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
 	}
-	req := &Request{Name: name, Arguments: args.raw, args: args}
-	var token *value
-	if mv := params.get("_meta"); mv != nil && mv.kind == kindObject {
-		req.Meta = mv.raw
-		if pt := mv.get("progressToken"); pt != nil && (pt.kind == kindString || pt.kind == kindNumber) {
-			token = pt
+	req := &Request{Name: name, Arguments: args.Raw}
+	var token []byte
+	if mv := params.Get("_meta"); mv != nil && mv.Kind == jsonvalue.Object {
+		req.Meta = mv.Raw
+		if pt := mv.Get("progressToken"); pt != nil && (pt.Kind == jsonvalue.String || pt.Kind == jsonvalue.Number) {
+			token = pt.Raw
 		}
 	}
 
@@ -382,8 +155,8 @@ func (ss *session) callTool(c *call) []byte {
 	if notify == nil {
 		notify = ss.notify
 	}
-	c.info = callInfo{session: ss, ctx: c.ctx, notify: notify, tool: name, token: token}
-	ctx = context.WithValue(ctx, callKey{}, &c.info)
+	c.state = callctx.Call{Request: req, Args: args, Done: c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel}
+	ctx = callctx.With(ctx, &c.state)
 	res, err := ss.invoke(ctx, t, req)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):
@@ -427,14 +200,14 @@ func (ss *session) toolResult(id []byte, res *Result) []byte {
 }
 
 // argumentReport explains every violation in one text the model can act on.
-func argumentReport(tool string, vs []violation) string {
+func argumentReport(tool string, vs []schema.Violation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "invalid arguments for tool %s:", tool)
 	for _, v := range vs {
 		b.WriteString("\n- ")
-		b.WriteString(cmp.Or(v.path, "arguments"))
+		b.WriteString(cmp.Or(v.Path, "arguments"))
 		b.WriteString(": ")
-		b.WriteString(v.msg)
+		b.WriteString(v.Msg)
 	}
 	return b.String()
 }

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/big"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,303 +16,13 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
-// The seed corpora are in testdata/fuzz/<FuzzName>/. Run a target with
+// The seed corpus is in testdata/fuzz/FuzzServeStdio/. Run the target with
 //
-//	go test ./runtime -run XXX -fuzz FuzzDecodeMessage -fuzztime 5m -parallel 1
-
-// FuzzDecodeMessage feeds arbitrary bytes to the JSON-RPC decode path. It
-// checks that decodeMessage never panics and answers exactly what it
-// should; that parseValue accepts exactly what encoding/json's json.Valid
-// accepts and builds the same tree encoding/json decodes (member names and
-// strings unescaped alike, invalid UTF-8 and lone surrogates becoming
-// U+FFFD alike, a repeated member name resolved alike); that the raw bytes
-// of every node parse back to that node; that unquote agrees with
-// encoding/json and appendString round-trips; and that the exact number
-// arithmetic the validator uses agrees with math/big.
-func FuzzDecodeMessage(f *testing.F) {
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecodeMessage(t, data)
-
-		v, err := parseValue(data)
-		if valid := json.Valid(data); (err == nil) != valid {
-			t.Fatalf("parseValue error %v, but json.Valid = %v, for %q", err, valid, data)
-		}
-		if err == nil {
-			checkTree(t, data, &v)
-		}
-
-		// The same bytes as the content of a string literal.
-		lit := append(append([]byte{'"'}, data...), '"')
-		if json.Valid(lit) {
-			checkString(t, lit)
-		}
-	})
-}
-
-// checkDecodeMessage checks what decodeMessage makes of data against
-// encoding/json's reading of it.
-func checkDecodeMessage(t *testing.T, data []byte) {
-	m, errResp := decodeMessage(data)
-	valid := json.Valid(data)
-
-	// encoding/json's view of a message: a map, because a struct would
-	// match member names case-insensitively ("jsonrpC"); a repeated member:
-	// the last wins, as in messageFromValue.
-	var obj map[string]json.RawMessage
-	isObject := valid && bytes.TrimLeft(data, " \t\r\n")[0] == '{' && json.Unmarshal(data, &obj) == nil
-	env := struct{ JSONRPC, ID, Method, Params, Result, Error json.RawMessage }{
-		obj["jsonrpc"], obj["id"], obj["method"], obj["params"], obj["result"], obj["error"],
-	}
-
-	switch {
-	case errResp != nil:
-		if m != nil {
-			t.Fatalf("decodeMessage returned both a message and an error response for %q", data)
-		}
-		code, id := checkErrorResponse(t, errResp)
-		switch {
-		case !valid:
-			if code != CodeParseError || string(id) != "null" {
-				t.Fatalf("invalid JSON %q answered with code %d, id %s; want %d, null", data, code, id, CodeParseError)
-			}
-		case code == CodeParseError:
-			t.Fatalf("valid JSON %q answered with a parse error", data)
-		case string(id) != "null" && (!isObject || string(id) != string(env.ID)):
-			t.Fatalf("error response id %s is not the request's id %s; input %q", id, env.ID, data)
-		}
-	case m != nil:
-		if !isObject {
-			t.Fatalf("decodeMessage made a message of %q, which is not a JSON object", data)
-		}
-		var method string
-		if err := json.Unmarshal(env.Method, &method); err != nil || method != m.method {
-			t.Fatalf("method %q, encoding/json reads %s (%v); input %q", m.method, env.Method, err, data)
-		}
-		if string(env.JSONRPC) != `"2.0"` {
-			t.Fatalf("accepted jsonrpc %s in %q", env.JSONRPC, data)
-		}
-		switch {
-		case m.id == nil:
-			if env.ID != nil {
-				t.Fatalf("a message with id %s decoded as a notification: %q", env.ID, data)
-			}
-		case m.id.kind != kindString && m.id.kind != kindNumber:
-			t.Fatalf("accepted an id of kind %s: %q", m.id.kind, data)
-		case string(m.id.raw) != string(env.ID):
-			t.Fatalf("id %s, encoding/json reads %s; input %q", m.id.raw, env.ID, data)
-		}
-		if m.params != nil && m.params.kind != kindObject {
-			t.Fatalf("params of kind %s accepted: %q", m.params.kind, data)
-		}
-	default: // a response from the client, or a notification with bad params
-		if !isObject || (env.Result == nil && env.Error == nil && env.ID != nil) {
-			t.Fatalf("decodeMessage ignored %q without a word", data)
-		}
-	}
-}
-
-// checkErrorResponse checks that b is a JSON-RPC error response and
-// returns its code and id.
-func checkErrorResponse(t *testing.T, b []byte) (int, json.RawMessage) {
-	t.Helper()
-	answered := map[string]int{}
-	checkOutMessage(t, b, b, answered, false)
-	var r map[string]json.RawMessage
-	var e map[string]json.RawMessage
-	var code int
-	if json.Unmarshal(b, &r) != nil || json.Unmarshal(r["error"], &e) != nil || json.Unmarshal(e["code"], &code) != nil {
-		t.Fatalf("not an error response: %s", b)
-	}
-	switch code {
-	case CodeParseError, CodeInvalidRequest, CodeInvalidParams:
-	default:
-		t.Fatalf("unexpected error code in %s", b)
-	}
-	return code, r["id"]
-}
-
-// checkTree compares the tree parsed from data with encoding/json's
-// decoding, and re-parses the raw bytes of its nodes.
-func checkTree(t *testing.T, data []byte, v *value) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var want any
-	if err := dec.Decode(&want); err != nil {
-		t.Fatalf("json.Valid accepted %q but Decode failed: %v", data, err)
-	}
-	if got := toAny(v); !reflect.DeepEqual(got, want) {
-		t.Fatalf("parseValue and encoding/json disagree on %q:\nours: %#v\njson: %#v", data, got, want)
-	}
-	// Re-parsing every node's raw costs the sum of the nodes' sizes,
-	// quadratic in the nesting; past a budget only small nodes are
-	// re-parsed, so that deeply nested inputs stay quick to fuzz.
-	budget := 64 << 10
-	var walk func(n *value, depth int)
-	walk = func(n *value, depth int) {
-		if budget > 0 || len(n.raw) <= 256 {
-			budget -= len(n.raw)
-			w, err := parseValue(n.raw)
-			if err != nil {
-				t.Fatalf("the raw bytes %q of a node do not parse: %v", n.raw, err)
-			}
-			if !sameTree(&w, n) {
-				t.Fatalf("the raw bytes %q of a node parse to a different value", n.raw)
-			}
-		}
-		switch n.kind {
-		case kindString:
-			checkString(t, n.raw)
-		case kindNumber:
-			checkNumber(t, n.raw)
-		case kindArray:
-			for i := range n.elems {
-				walk(&n.elems[i], depth+1)
-			}
-		case kindObject:
-			for i, raw := range memberNames(t, n) {
-				m := &n.members[i]
-				var name string
-				if err := json.Unmarshal(raw, &name); err != nil || name != m.name {
-					t.Fatalf("member name %q, encoding/json reads %q from %q (%v)", m.name, name, raw, err)
-				}
-				checkString(t, raw)
-				walk(&m.value, depth+1)
-			}
-		}
-	}
-	walk(v, 0)
-}
-
-// memberNames returns the raw bytes of the member names of the object v,
-// found by re-scanning v.raw.
-func memberNames(t *testing.T, v *value) [][]byte {
-	var out [][]byte
-	p := parser{data: v.raw, pos: 1}
-	for range v.members {
-		p.skipSpace()
-		start := p.pos
-		if err := p.skipString(); err != nil {
-			t.Fatalf("re-scanning %q: %v", v.raw, err)
-		}
-		out = append(out, v.raw[start:p.pos])
-		p.skipSpace()
-		p.pos++ // ':'
-		p.skipSpace()
-		if _, err := p.value(0); err != nil {
-			t.Fatalf("re-scanning %q: %v", v.raw, err)
-		}
-		p.skipSpace()
-		p.pos++ // ',' or '}'
-	}
-	return out
-}
-
-func toAny(v *value) any {
-	switch v.kind {
-	case kindNull:
-		return nil
-	case kindBool:
-		return string(v.raw) == "true"
-	case kindNumber:
-		return json.Number(v.raw)
-	case kindString:
-		return v.str()
-	case kindArray:
-		out := make([]any, 0, len(v.elems))
-		for i := range v.elems {
-			out = append(out, toAny(&v.elems[i]))
-		}
-		return out
-	default:
-		out := make(map[string]any, len(v.members))
-		for i := range v.members {
-			out[v.members[i].name] = toAny(&v.members[i].value)
-		}
-		return out
-	}
-}
-
-func sameTree(a, b *value) bool {
-	if a.kind != b.kind || !bytes.Equal(a.raw, b.raw) || len(a.elems) != len(b.elems) || len(a.members) != len(b.members) {
-		return false
-	}
-	for i := range a.elems {
-		if !sameTree(&a.elems[i], &b.elems[i]) {
-			return false
-		}
-	}
-	for i := range a.members {
-		if a.members[i].name != b.members[i].name || !sameTree(&a.members[i].value, &b.members[i].value) {
-			return false
-		}
-	}
-	return true
-}
-
-// checkString compares unquote with encoding/json on the string literal
-// lit, and round-trips the result through appendString.
-func checkString(t *testing.T, lit []byte) {
-	got, err := unquote(lit)
-	if err != nil {
-		t.Fatalf("unquote(%q): %v", lit, err)
-	}
-	var want string
-	if err := json.Unmarshal(lit, &want); err != nil {
-		t.Fatalf("encoding/json cannot unmarshal %q: %v", lit, err)
-	}
-	if got != want {
-		t.Fatalf("unquote(%q) = %q, encoding/json: %q", lit, got, want)
-	}
-	if !utf8.ValidString(got) {
-		t.Fatalf("unquote(%q) is not valid UTF-8", lit)
-	}
-	enc := appendString(nil, got)
-	var back string
-	if err := json.Unmarshal(enc, &back); err != nil || back != got {
-		t.Fatalf("appendString(%q) = %s, which decodes to %q (%v)", got, enc, back, err)
-	}
-}
-
-// checkNumber compares the validator's exact decimal arithmetic with
-// math/big on numbers small enough for big.Rat to be quick.
-func checkNumber(t *testing.T, raw []byte) {
-	d := parseDecimal(raw)
-	if e := bytes.IndexAny(raw, "eE"); len(raw) > 300 || (e >= 0 && len(raw)-e > 5) {
-		return // an exponent beyond ±999: big.Rat would be slow, or refuse
-	}
-	r, ok := new(big.Rat).SetString(string(raw))
-	if !ok {
-		t.Fatalf("big.Rat cannot read the JSON number %q", raw)
-	}
-	if isInteger(raw) != r.IsInt() {
-		t.Fatalf("isInteger(%s) = %v", raw, isInteger(raw))
-	}
-	for _, c := range fuzzBounds {
-		cd := parseDecimal([]byte(c))
-		cr, _ := new(big.Rat).SetString(c)
-		if got, want := cmpDecimal(&d, &cd), r.Cmp(cr); got != want {
-			t.Fatalf("cmpDecimal(%s, %s) = %d, want %d", raw, c, got, want)
-		}
-		if got, want := string(d.appendCanonical(nil)) == string(cd.appendCanonical(nil)), r.Cmp(cr) == 0; got != want {
-			t.Fatalf("canonical forms of %s and %s: equal=%v, want %v", raw, c, got, want)
-		}
-		if cr.Sign() > 0 {
-			m, err := newMultiple([]byte(c))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := m.isMultiple(&d), new(big.Rat).Quo(r, cr).IsInt(); got != want {
-				t.Fatalf("isMultiple(%s, %s) = %v, want %v", raw, c, got, want)
-			}
-		}
-	}
-}
-
-var fuzzBounds = []string{"0", "1", "-1", "0.25", "127", "-2147483648", "1e-7", "3", "7e-3", "123456789012345678901234567890"}
-
-// ---------------------------------------------------------------------
+//	go test ./runtime -run XXX -fuzz FuzzServeStdio -fuzztime 5m -parallel 1
 
 // fuzzMaxMessage is the line limit of the stdio fuzz server: small, so
 // that the fuzzer reaches it.
@@ -462,37 +170,37 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 			continue // refused with a null id
 		}
 		line := bytes.Trim(seg, " \t\r\n")
-		v, err := parseValue(line)
+		v, err := jsonvalue.Parse(line)
 		if err != nil {
 			continue
 		}
-		objs := []*value{&v}
-		if v.kind == kindArray {
+		objs := []*jsonvalue.Value{&v}
+		if v.Kind == jsonvalue.Array {
 			objs = nil
-			for i := range v.elems {
-				objs = append(objs, &v.elems[i])
+			for i := range v.Elems {
+				objs = append(objs, &v.Elems[i])
 			}
 		}
 		for _, o := range objs {
-			if o.kind != kindObject {
+			if o.Kind != jsonvalue.Object {
 				continue
 			}
 			id := lastMember(o, "id")
 			if id == nil {
 				continue
 			}
-			sent[string(id.raw)]++
-			if v.kind != kindObject || (id.kind != kindString && id.kind != kindNumber) {
+			sent[string(id.Raw)]++
+			if v.Kind != jsonvalue.Object || (id.Kind != jsonvalue.String && id.Kind != jsonvalue.Number) {
 				continue
 			}
 			jsonrpc, method := lastMember(o, "jsonrpc"), lastMember(o, "method")
-			if jsonrpc == nil || string(jsonrpc.raw) != `"2.0"` || method == nil || method.kind != kindString {
+			if jsonrpc == nil || string(jsonrpc.Raw) != `"2.0"` || method == nil || method.Kind != jsonvalue.String {
 				continue
 			}
-			if method.str() == "tools/call" && cancels {
+			if method.Str() == "tools/call" && cancels {
 				continue // it may have been cancelled: no response then
 			}
-			expected[string(id.raw)]++
+			expected[string(id.Raw)]++
 		}
 	}
 	if tooLong != overlong {
@@ -512,10 +220,10 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 
 // lastMember returns the last member called name, as encoding/json and
 // messageFromValue resolve a repeated name.
-func lastMember(o *value, name string) *value {
-	for i := len(o.members) - 1; i >= 0; i-- {
-		if o.members[i].name == name {
-			return &o.members[i].value
+func lastMember(o *jsonvalue.Value, name string) *jsonvalue.Value {
+	for i := len(o.Members) - 1; i >= 0; i-- {
+		if o.Members[i].Name == name {
+			return &o.Members[i].Value
 		}
 	}
 	return nil
@@ -586,7 +294,8 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 // into trivia: each must hold a dozen seeds, and they must reach the
 // interesting paths.
 func TestFuzzSeedsAreMeaningful(t *testing.T) {
-	for _, target := range []string{"FuzzDecodeMessage", "FuzzServeStdio"} {
+	{
+		target := "FuzzServeStdio"
 		seeds := readCorpus(t, target)
 		if len(seeds) < 12 {
 			t.Errorf("%s: %d seeds, want at least 12", target, len(seeds))
@@ -611,7 +320,7 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 				}
 			}
 		}
-		if invalid == 0 || deep == 0 || badUTF8 == 0 || long == 0 || (target == "FuzzDecodeMessage" && valid == 0) {
+		if invalid == 0 || deep == 0 || badUTF8 == 0 || long == 0 {
 			t.Errorf("%s: seeds lack variety: %d valid, %d invalid JSON, %d deep, %d with invalid UTF-8, %d with an overlong line",
 				target, valid, invalid, deep, badUTF8, long)
 		}

@@ -12,8 +12,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 )
+
+func TestMain(m *testing.M) {
+	if os.Getenv("MCPGEN_SERVE_STDIO") != "" {
+		os.Exit(serveGenerated())
+	}
+	os.Exit(m.Run())
+}
 
 // serveGenerated is the server process of TestOfficialClient: this test
 // binary, run with $MCPGEN_SERVE_STDIO set, serves the generated
@@ -129,7 +137,7 @@ func receive[T any](t *testing.T, ch <-chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(hangGuard):
+	case <-time.After(linepeer.HangGuard):
 		t.Fatal("a notification never arrived")
 		panic("unreachable")
 	}

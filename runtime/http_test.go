@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -299,7 +300,7 @@ func TestHTTPStatelessRequestsAnsweredWithJSON(t *testing.T) {
 		t.Fatalf("invalid arguments answered %s", r.body)
 	}
 	r = httpPost(t, url, `{"jsonrpc":"2.0","id":9,"method":"no/such"}`)
-	if m := r.response(t); r.status != http.StatusOK || m.Error == nil || m.Error.Code != CodeMethodNotFound {
+	if m := r.response(t); r.status != http.StatusOK || m.Error == nil || m.Error.Code != jsonrpc.MethodNotFound {
 		t.Fatalf("unknown method answered %d %s", r.status, r.body)
 	}
 }
@@ -394,7 +395,7 @@ func TestHTTPMethodsOtherThanPOST(t *testing.T) {
 	} {
 		url := serveHTTPTest(t, s, &HTTPOptions{Sessions: tc.sessions})
 		r := httpDo(t, tc.method, url, "", http.Header{"Accept": {"text/event-stream"}})
-		r.wantError(t, http.StatusMethodNotAllowed, CodeInvalidRequest)
+		r.wantError(t, http.StatusMethodNotAllowed, jsonrpc.InvalidRequest)
 		if got := r.header.Get("Allow"); got != tc.allow {
 			t.Errorf("sessions=%v %s: Allow %q, want %q", tc.sessions, tc.method, got, tc.allow)
 		}
@@ -412,7 +413,7 @@ func TestHTTPProtocolVersionHeader(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"2099-01-01", "garbage"} {
-		httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v).wantError(t, http.StatusBadRequest, CodeInvalidRequest)
+		httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
 	}
 }
 
@@ -423,14 +424,14 @@ func TestHTTPMalformedMessages(t *testing.T) {
 		body string
 		code int
 	}{
-		{``, CodeParseError},
-		{`{"jsonrpc":"2.0","id":1,`, CodeParseError},
-		{`not json`, CodeParseError},
-		{`[` + toolCallBody(1, "echo", "a") + `]`, CodeInvalidRequest},
-		{`{"jsonrpc":"2.0","id":1}`, CodeInvalidRequest},
-		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, CodeInvalidRequest},
-		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest},
-		{`"a string"`, CodeInvalidRequest},
+		{``, jsonrpc.ParseError},
+		{`{"jsonrpc":"2.0","id":1,`, jsonrpc.ParseError},
+		{`not json`, jsonrpc.ParseError},
+		{`[` + toolCallBody(1, "echo", "a") + `]`, jsonrpc.InvalidRequest},
+		{`{"jsonrpc":"2.0","id":1}`, jsonrpc.InvalidRequest},
+		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, jsonrpc.InvalidRequest},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, jsonrpc.InvalidRequest},
+		{`"a string"`, jsonrpc.InvalidRequest},
 	} {
 		r := httpPost(t, url, tc.body)
 		if r.status != http.StatusBadRequest {
@@ -452,19 +453,19 @@ func TestHTTPBodyLimit(t *testing.T) {
 	if r := httpPost(t, url, fits); r.status != http.StatusOK || len(toolText(t, r.response(t))) != 1024-len(toolCallBody(1, "echo", "")) {
 		t.Fatalf("a message of exactly the limit: status %d body %.100s", r.status, r.body)
 	}
-	httpPost(t, url, toolCallBody(1, "echo", strings.Repeat("a", 1024))).wantError(t, http.StatusRequestEntityTooLarge, CodeInvalidRequest)
+	httpPost(t, url, toolCallBody(1, "echo", strings.Repeat("a", 1024))).wantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
 
 	// The default limit is DefaultMaxMessageSize.
 	s2, _ := newHTTPTestServer()
 	url2 := serveHTTPTest(t, s2, nil)
-	httpPost(t, url2, toolCallBody(1, "echo", strings.Repeat("a", DefaultMaxMessageSize))).wantError(t, http.StatusRequestEntityTooLarge, CodeInvalidRequest)
+	httpPost(t, url2, toolCallBody(1, "echo", strings.Repeat("a", DefaultMaxMessageSize))).wantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
 }
 
 func TestHTTPAcceptAndContentType(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 	for _, accept := range []string{"", "application/json", "text/event-stream", "text/html"} {
-		httpPost(t, url, toolCallBody(1, "echo", "a"), "Accept", accept).wantError(t, http.StatusNotAcceptable, CodeInvalidRequest)
+		httpPost(t, url, toolCallBody(1, "echo", "a"), "Accept", accept).wantError(t, http.StatusNotAcceptable, jsonrpc.InvalidRequest)
 	}
 	for _, accept := range []string{"*/*", "text/event-stream, application/json;q=0.9", "application/*, text/*"} {
 		if r := httpPost(t, url, toolCallBody(1, "echo", "a"), "Accept", accept); r.status != http.StatusOK {
@@ -472,7 +473,7 @@ func TestHTTPAcceptAndContentType(t *testing.T) {
 		}
 	}
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded"} {
-		httpPost(t, url, toolCallBody(1, "echo", "a"), "Content-Type", ct).wantError(t, http.StatusUnsupportedMediaType, CodeInvalidRequest)
+		httpPost(t, url, toolCallBody(1, "echo", "a"), "Content-Type", ct).wantError(t, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest)
 	}
 	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), "Content-Type", "application/json; charset=utf-8"); r.status != http.StatusOK {
 		t.Errorf("Content-Type with charset: status %d", r.status)
@@ -510,7 +511,7 @@ func TestHTTPHostAndOriginOnLoopback(t *testing.T) {
 			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.status, r.body)
 		}
 		if !tc.ok {
-			r.wantError(t, http.StatusForbidden, CodeInvalidRequest)
+			r.wantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
 		}
 	}
 }
@@ -541,7 +542,7 @@ func TestHTTPAllowedHostsAndOrigins(t *testing.T) {
 			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.status, r.body)
 		}
 		if !tc.ok {
-			r.wantError(t, http.StatusForbidden, CodeInvalidRequest)
+			r.wantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
 		}
 	}
 }
@@ -596,13 +597,13 @@ func TestHTTPAuthenticate(t *testing.T) {
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`
 
 	r := httpPost(t, url, call)
-	r.wantError(t, http.StatusUnauthorized, CodeInvalidRequest)
+	r.wantError(t, http.StatusUnauthorized, jsonrpc.InvalidRequest)
 	if got := r.header.Get("WWW-Authenticate"); got != "Bearer" {
 		t.Errorf("no token: WWW-Authenticate %q", got)
 	}
-	httpPost(t, url, call, "Authorization", "Basic czNjcmV0").wantError(t, http.StatusUnauthorized, CodeInvalidRequest)
+	httpPost(t, url, call, "Authorization", "Basic czNjcmV0").wantError(t, http.StatusUnauthorized, jsonrpc.InvalidRequest)
 	r = httpPost(t, url, call, "Authorization", "Bearer wrong")
-	r.wantError(t, http.StatusUnauthorized, CodeInvalidRequest)
+	r.wantError(t, http.StatusUnauthorized, jsonrpc.InvalidRequest)
 	if got := r.header.Get("WWW-Authenticate"); got != `Bearer error="invalid_token"` {
 		t.Errorf("bad token: WWW-Authenticate %q", got)
 	}
@@ -673,9 +674,9 @@ func TestHTTPSessions(t *testing.T) {
 	}
 
 	// Requests need a known session; initialize does not.
-	httpPost(t, url, toolCallBody(3, "echo", "a")).wantError(t, http.StatusBadRequest, CodeInvalidRequest)
-	httpPost(t, url, httpInitializedBody).wantError(t, http.StatusBadRequest, CodeInvalidRequest)
-	httpPost(t, url, toolCallBody(3, "echo", "a"), headerSessionID, "nope").wantError(t, http.StatusNotFound, codeSessionNotFound)
+	httpPost(t, url, toolCallBody(3, "echo", "a")).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	httpPost(t, url, httpInitializedBody).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	httpPost(t, url, toolCallBody(3, "echo", "a"), headerSessionID, "nope").wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
 
 	// Repeated initialize in a session keeps it.
 	if r := httpPost(t, url, httpInitializeBody, headerSessionID, a); r.status != http.StatusOK {
@@ -683,12 +684,12 @@ func TestHTTPSessions(t *testing.T) {
 	}
 
 	// DELETE ends a session.
-	httpDo(t, http.MethodDelete, url, "", nil).wantError(t, http.StatusBadRequest, CodeInvalidRequest)
+	httpDo(t, http.MethodDelete, url, "", nil).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
 	if r := httpDo(t, http.MethodDelete, url, "", http.Header{headerSessionID: {a}}); r.status != http.StatusNoContent {
 		t.Fatalf("DELETE: status %d", r.status)
 	}
-	httpDo(t, http.MethodDelete, url, "", http.Header{headerSessionID: {a}}).wantError(t, http.StatusNotFound, codeSessionNotFound)
-	httpPost(t, url, toolCallBody(4, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, codeSessionNotFound)
+	httpDo(t, http.MethodDelete, url, "", http.Header{headerSessionID: {a}}).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+	httpPost(t, url, toolCallBody(4, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
 	if r := httpPost(t, url, toolCallBody(4, "echo", "b"), headerSessionID, b); toolText(t, r.response(t)) != "b" {
 		t.Fatalf("the other session stopped working: %s", r.body)
 	}
@@ -735,7 +736,7 @@ func TestHTTPSessionExpiry(t *testing.T) {
 		t.Fatalf("a session used within its idle timeout: status %d", r.status)
 	}
 	advance(time.Minute)
-	httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, codeSessionNotFound)
+	httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
 
 	// Expired sessions are swept when new ones start.
 	startHTTPSession(t, url)
@@ -756,7 +757,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 	b := startHTTPSession(t, url)
 	httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a) // b is now the least recently used
 	c := startHTTPSession(t, url)
-	httpPost(t, url, toolCallBody(1, "echo", "b"), headerSessionID, b).wantError(t, http.StatusNotFound, codeSessionNotFound)
+	httpPost(t, url, toolCallBody(1, "echo", "b"), headerSessionID, b).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
 
 	// Sessions with a request in progress are never ended to make room.
 	var wg sync.WaitGroup
@@ -775,7 +776,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 		<-ht.started
 	}
 	r := httpPost(t, url, httpInitializeBody)
-	r.wantError(t, http.StatusServiceUnavailable, CodeInternalError)
+	r.wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
 	if r.header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")
 	}
@@ -805,8 +806,8 @@ func TestHTTPCancelledCallAnsweredOnce(t *testing.T) {
 	}
 	r := <-done
 	m := r.response(t)
-	if string(m.ID) != "42" || m.Error == nil || m.Error.Code != CodeRequestCancelled {
-		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.status, r.body, CodeRequestCancelled)
+	if string(m.ID) != "42" || m.Error == nil || m.Error.Code != jsonrpc.RequestCancelled {
+		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.status, r.body, jsonrpc.RequestCancelled)
 	}
 }
 

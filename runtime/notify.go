@@ -6,30 +6,10 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
-
-// callKey is the context key of the *callInfo of a running tool call.
-type callKey struct{}
-
-// callInfo is what a handler's context knows about its call.
-type callInfo struct {
-	session *session
-	ctx     context.Context  // the call's context, done when the call is over
-	notify  func(msg []byte) // where the call's notifications go; nil drops them
-	tool    string
-	token   *value // progressToken of the request; nil if none
-}
-
-// over reports whether the call has finished (or was cancelled); the
-// protocol forbids notifications about it from then on.
-func (ci *callInfo) over() bool {
-	return ci.ctx.Err() != nil
-}
-
-func callFromContext(ctx context.Context) *callInfo {
-	ci, _ := ctx.Value(callKey{}).(*callInfo)
-	return ci
-}
 
 // ReportProgress tells the client how far the current tool call has got,
 // as a notifications/progress message. It does nothing when the client did
@@ -38,13 +18,13 @@ func callFromContext(ctx context.Context) *callInfo {
 // report; total is the expected final value, or 0 when unknown; message is
 // optional.
 func ReportProgress(ctx context.Context, progress, total float64, message string) {
-	ci := callFromContext(ctx)
-	if ci == nil || ci.token == nil || ci.notify == nil || ci.over() {
+	ci := callctx.From(ctx)
+	if ci == nil || ci.Token == nil || ci.Notify == nil || ci.Over() {
 		return
 	}
 	b := make([]byte, 0, 128+len(message))
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
-	b = append(b, ci.token.raw...)
+	b = append(b, ci.Token...)
 	b = append(b, `,"progress":`...)
 	b = strconv.AppendFloat(b, progress, 'g', -1, 64)
 	if total > 0 {
@@ -53,10 +33,10 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 	}
 	if message != "" {
 		b = append(b, `,"message":`...)
-		b = appendString(b, message)
+		b = jsonvalue.AppendString(b, message)
 	}
 	b = append(b, "}}"...)
-	ci.notify(b)
+	ci.Notify(b)
 }
 
 // Logger returns a logger whose records go to the client as
@@ -66,8 +46,8 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 // client set with logging/setLevel are dropped. Outside a tool call the
 // logger discards everything.
 func Logger(ctx context.Context) *slog.Logger {
-	ci := callFromContext(ctx)
-	if ci == nil || ci.notify == nil {
+	ci := callctx.From(ctx)
+	if ci == nil || ci.Notify == nil {
 		return slog.New(slog.DiscardHandler)
 	}
 	return slog.New(&clientHandler{call: ci})
@@ -97,16 +77,16 @@ func mcpLevel(l slog.Level) int {
 // record becomes the notification's data: a JSON object with "msg" and the
 // record's attributes, as slog's JSON handler writes them.
 type clientHandler struct {
-	call *callInfo
+	call *callctx.Call
 	ops  []func(slog.Handler) slog.Handler // WithAttrs/WithGroup, in order
 }
 
 func (h *clientHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return int32(mcpLevel(l)) >= h.call.session.minLevel.Load()
+	return int32(mcpLevel(l)) >= h.call.MinLevel.Load()
 }
 
 func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
-	if h.call.over() {
+	if h.call.Over() {
 		return nil
 	}
 	var buf bytes.Buffer
@@ -129,11 +109,11 @@ func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
 	b = append(b, logLevels[mcpLevel(r.Level)]...)
 	b = append(b, `","logger":`...)
-	b = appendString(b, h.call.tool)
+	b = jsonvalue.AppendString(b, h.call.Tool)
 	b = append(b, `,"data":`...)
 	b = append(b, bytes.TrimSpace(buf.Bytes())...)
 	b = append(b, "}}"...)
-	h.call.notify(b)
+	h.call.Notify(b)
 	return nil
 }
 

@@ -2,15 +2,15 @@ package runtime
 
 import (
 	"bytes"
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
 
 // A Server holds a set of tools and answers MCP requests for them. The
@@ -51,11 +51,6 @@ type Server struct {
 	slots     chan struct{} // MaxInFlight semaphore
 }
 
-// SupportPackageIsVersion2 is referenced by generated code; a build error
-// mentioning SupportPackageIsVersion means the generated code and this
-// package are out of step: re-run go generate.
-const SupportPackageIsVersion2 = true
-
 // AddTool registers t. It panics if the tool is malformed (no name or
 // handler, a duplicate name, or an input schema that is not a valid object
 // schema), as these are programming errors that no request can fix.
@@ -76,15 +71,15 @@ func (s *Server) addTool(t *Tool) error {
 	if input == "" {
 		input = emptyObjectSchema
 	}
-	sc, err := compileSchema([]byte(input))
+	sc, err := schema.Compile([]byte(input))
 	if err != nil {
 		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
-	if sc.types != typeObject {
+	if !sc.IsObject() {
 		return fmt.Errorf("tool %q: input schema must have \"type\": \"object\"", t.Name)
 	}
 	if t.OutputSchema != "" {
-		if _, err := compileSchema([]byte(t.OutputSchema)); err != nil {
+		if _, err := schema.Compile([]byte(t.OutputSchema)); err != nil {
 			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 		}
 	}
@@ -103,77 +98,6 @@ func (s *Server) addTool(t *Tool) error {
 	return nil
 }
 
-// Tools returns the registered tools in the order they were added.
-func (s *Server) Tools() []*Tool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.tools)
-}
-
-// appendListEntry writes the tool as tools/list describes it, its
-// schemas compacted.
-func (t *Tool) appendListEntry(b *bytes.Buffer) error {
-	field := func(name, value string) {
-		if value != "" {
-			b.WriteString(`,"` + name + `":`)
-			b.Write(appendString(nil, value))
-		}
-	}
-	b.WriteString(`{"name":`)
-	b.Write(appendString(nil, t.Name))
-	field("title", t.Title)
-	field("description", t.Description)
-	b.WriteString(`,"inputSchema":`)
-	if err := json.Compact(b, []byte(cmp.Or(t.InputSchema, emptyObjectSchema))); err != nil {
-		return err
-	}
-	if t.OutputSchema != "" {
-		b.WriteString(`,"outputSchema":`)
-		if err := json.Compact(b, []byte(t.OutputSchema)); err != nil {
-			return err
-		}
-	}
-	if t.Annotations != nil {
-		data, err := json.Marshal(t.Annotations)
-		if err != nil {
-			return err
-		}
-		b.WriteString(`,"annotations":`)
-		b.Write(data)
-	}
-	if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
-		meta := make(map[string]any, len(t.Meta)+2)
-		for k, v := range t.Meta {
-			meta[k] = v
-		}
-		if t.SearchHint != "" {
-			meta["anthropic/searchHint"] = t.SearchHint
-		}
-		if t.AlwaysLoad {
-			meta["anthropic/alwaysLoad"] = true
-		}
-		data, err := json.Marshal(meta)
-		if err != nil {
-			return err
-		}
-		b.WriteString(`,"_meta":`)
-		b.Write(data)
-	}
-	b.WriteByte('}')
-	return nil
-}
-
-const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-
-func validSpecToolName(name string) bool {
-	if len(name) == 0 || len(name) > 128 {
-		return false
-	}
-	return strings.IndexFunc(name, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
-	}) < 0
-}
-
 func (s *Server) tool(name string) *Tool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -182,10 +106,10 @@ func (s *Server) tool(name string) *Tool {
 
 // toolNamed is the tool named by the JSON string v, or nil. A name
 // without escapes is looked up in place, without copying it.
-func (s *Server) toolNamed(v *value) *Tool {
-	name := v.raw[1 : len(v.raw)-1]
+func (s *Server) toolNamed(v *jsonvalue.Value) *Tool {
+	name := v.Raw[1 : len(v.Raw)-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
-		return s.tool(v.str())
+		return s.tool(v.Str())
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -1,15 +1,16 @@
 package runtime
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
 )
 
 // DefaultMaxMessageSize is the largest message a transport accepts when
@@ -38,11 +39,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := newLineWriter(w, cancel)
-	c := &stdioConn{ss: &session{srv: s, notify: out.send}, out: out}
+	out := lineio.NewWriter(w, cancel)
+	c := &stdioConn{ss: &session{srv: s, notify: out.Send}, out: out}
 
 	readDone := make(chan error, 1)
-	lr := &lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: s.maxMessageSize()}
+	lr := lineio.NewReader(r, s.maxMessageSize())
 	go c.read(ctx, lr, readDone)
 
 	var readErr error
@@ -57,7 +58,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		c.ss.cancelAll()
 	}
 	c.wait(nil, s.shutdownTimeout())
-	writeErr := out.close()
+	writeErr := out.Close()
 	switch {
 	case writeErr != nil:
 		return writeErr
@@ -78,7 +79,7 @@ func (s *Server) maxMessageSize() int {
 // stdioConn is one stdio connection.
 type stdioConn struct {
 	ss  *session
-	out *lineWriter
+	out *lineio.Writer
 
 	mu      sync.Mutex
 	closing bool
@@ -110,18 +111,18 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // done), a read error, or cancellation. A tool call runs on the reading
 // goroutine, and the reading passes to another goroutine if the call takes
 // long (see runInline).
-func (c *stdioConn) read(ctx context.Context, lr *lineReader, done chan<- error) {
+func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	for {
-		line, size, err := lr.nextFor(c.out)
+		line, size, err := lr.NextFor(c.out)
 		if ctx.Err() != nil {
-			c.out.release()
+			c.out.Release()
 			done <- nil
 			return
 		}
 		var call func()
-		if size > lr.limit {
-			c.out.send(errorResponse(nullID, CodeInvalidRequest,
-				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, lr.limit)))
+		if size > lr.Limit {
+			c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest,
+				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, lr.Limit)))
 		} else if len(line) > 0 {
 			call = c.handleLine(ctx, line)
 		}
@@ -131,7 +132,7 @@ func (c *stdioConn) read(ctx context.Context, lr *lineReader, done chan<- error)
 		case err != nil:
 			done <- fmt.Errorf("reading: %w", err)
 		case call != nil:
-			if runInline(call, func() { c.read(ctx, lr, done) }) {
+			if lineio.RunInline(call, func() { c.read(ctx, lr, done) }) {
 				continue
 			}
 			return
@@ -152,25 +153,25 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
 		c.batch(ctx, line)
 		return nil
 	}
-	m, errResp := decodeMessage(line)
+	m, errResp := jsonrpc.Decode(line)
 	if errResp != nil {
-		c.out.send(errResp)
+		c.out.Send(errResp)
 		return nil
 	}
-	if m == nil { // a response from the client
+	if m == nil || m.IsResponse() { // nothing to answer
 		return nil
 	}
-	if !m.isRequest() {
+	if !m.IsRequest() {
 		c.ss.notification(m)
 		return nil
 	}
 	cl, errResp := c.ss.start(ctx, m)
 	if errResp != nil {
-		c.out.send(errResp)
+		c.out.Send(errResp)
 		return nil
 	}
-	if !async(m.method) {
-		c.out.send(c.ss.run(cl))
+	if !async(m.Method) {
+		c.out.Send(c.ss.run(cl))
 		return nil
 	}
 	if !c.begin() {
@@ -180,7 +181,7 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
 	return func() {
 		defer c.calls.Done()
 		if resp := c.ss.run(cl); resp != nil {
-			c.out.send(resp)
+			c.out.Send(resp)
 		}
 	}
 }
@@ -188,27 +189,27 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
 // batch answers a JSON-RPC batch (protocol revisions before 2025-06-18
 // allow them) with one array holding a response per request.
 func (c *stdioConn) batch(ctx context.Context, line []byte) {
-	v, err := parseValue(line)
+	v, err := jsonvalue.Parse(line)
 	if err != nil {
-		c.out.send(errorResponse(nullID, CodeParseError, "parse error: "+err.Error()))
+		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.ParseError, "parse error: "+err.Error()))
 		return
 	}
-	if len(v.elems) == 0 {
-		c.out.send(errorResponse(nullID, CodeInvalidRequest, "invalid request: empty batch"))
+	if len(v.Elems) == 0 {
+		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest, "invalid request: empty batch"))
 		return
 	}
 	if !c.begin() {
 		return
 	}
-	responses := make([][]byte, len(v.elems))
+	responses := make([][]byte, len(v.Elems))
 	var wg sync.WaitGroup
-	for i := range v.elems {
-		m, errResp := messageFromValue(&v.elems[i])
+	for i := range v.Elems {
+		m, errResp := jsonrpc.FromValue(&v.Elems[i])
 		switch {
 		case errResp != nil:
 			responses[i] = errResp
-		case m == nil:
-		case !m.isRequest():
+		case m == nil || m.IsResponse():
+		case !m.IsRequest():
 			c.ss.notification(m)
 		default:
 			call, errResp := c.ss.start(ctx, m)
@@ -235,142 +236,7 @@ func (c *stdioConn) batch(ctx context.Context, line []byte) {
 			b = append(b, r...)
 		}
 		if b != nil {
-			c.out.send(append(b, ']'))
+			c.out.Send(append(b, ']'))
 		}
 	}()
-}
-
-// lineReader splits input into lines without ever holding more than limit
-// bytes of one line.
-type lineReader struct {
-	r     *bufio.Reader
-	limit int
-}
-
-// next returns the next line with surrounding whitespace trimmed, and its
-// full size. A line longer than the limit is consumed and returned empty,
-// with its size.
-func (lr *lineReader) next() (line []byte, size int, err error) {
-	for {
-		frag, err := lr.r.ReadSlice('\n')
-		size += len(frag)
-		if size <= lr.limit {
-			line = append(line, frag...)
-		} else {
-			line = nil
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
-	}
-}
-
-// nextFor is next for a reader whose answers go to out: what out held
-// back is written before the reader waits for input, and out holds the
-// answer to the line returned while another line is already buffered, so
-// that a burst of requests is answered in one write.
-func (lr *lineReader) nextFor(out *lineWriter) (line []byte, size int, err error) {
-	if !lr.lineBuffered() {
-		out.release()
-	}
-	line, size, err = lr.next()
-	if lr.lineBuffered() {
-		out.hold()
-	}
-	return line, size, err
-}
-
-// lineBuffered reports whether a whole line is already buffered, so that
-// next will return without reading.
-func (lr *lineReader) lineBuffered() bool {
-	b, _ := lr.r.Peek(lr.r.Buffered())
-	return bytes.IndexByte(b, '\n') >= 0
-}
-
-// lineWriter writes whole lines for many goroutines. Each sender writes
-// its own line under a lock, and the last of those waiting flushes: one
-// write system call for a burst of responses, and no handoff to a writer
-// goroutine (a thread wake-up per response) when calls come one at a time.
-// The reader can also hold the flush while it answers requests it has
-// already read (see lineReader.nextFor).
-type lineWriter struct {
-	onFail  func()
-	waiting atomic.Int32 // senders that have not written their line yet
-	held    atomic.Bool  // the reader has more requests buffered
-
-	mu      sync.Mutex
-	bw      *bufio.Writer
-	closed  bool
-	failErr error
-}
-
-func newLineWriter(w io.Writer, onFail func()) *lineWriter {
-	return &lineWriter{bw: bufio.NewWriterSize(w, 64<<10), onFail: onFail}
-}
-
-// send writes one line; it drops the line after close or a write error.
-func (lw *lineWriter) send(msg []byte) {
-	lw.waiting.Add(1)
-	lw.mu.Lock()
-	last := lw.waiting.Add(-1) == 0
-	if lw.closed || lw.failErr != nil {
-		lw.mu.Unlock()
-		return
-	}
-	lw.bw.Write(msg)
-	lw.bw.WriteByte('\n')
-	failed := last && !lw.held.Load() && !lw.flushLocked()
-	lw.mu.Unlock()
-	if failed {
-		lw.onFail()
-	}
-}
-
-// hold keeps lines written from now on in the buffer: the reader calls it
-// when it has read a request and another is already buffered, so that
-// their answers go out together.
-func (lw *lineWriter) hold() { lw.held.Store(true) }
-
-// release writes what hold kept back; the reader calls it before it waits
-// for input. A line is thus held only while the reader works through
-// requests it already has.
-func (lw *lineWriter) release() {
-	if !lw.held.Swap(false) {
-		return // nothing was held: every sender flushed its own line
-	}
-	lw.mu.Lock()
-	failed := !lw.closed && lw.failErr == nil && lw.bw.Buffered() > 0 && !lw.flushLocked()
-	lw.mu.Unlock()
-	if failed {
-		lw.onFail()
-	}
-}
-
-// flushLocked writes what is buffered and reports whether that worked; a
-// failure is kept as the writer's error. lw.mu must be held.
-func (lw *lineWriter) flushLocked() bool {
-	if err := lw.bw.Flush(); err != nil {
-		lw.failErr = fmt.Errorf("writing: %w", err)
-		return false
-	}
-	return true
-}
-
-func (lw *lineWriter) err() error {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	return lw.failErr
-}
-
-// close flushes what is buffered, stops writing, and reports the first
-// write error.
-func (lw *lineWriter) close() error {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if !lw.closed && lw.failErr == nil {
-		lw.flushLocked()
-	}
-	lw.closed = true
-	return lw.failErr
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/greet"
@@ -21,7 +22,7 @@ import (
 
 // serveStdio serves s over pipes and returns the client's end. The input
 // stays open until the test ends, as a real client's would.
-func serveStdio(t *testing.T, s *runtime.Server) *peer {
+func serveStdio(t *testing.T, s *runtime.Server) *linepeer.Peer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -30,22 +31,21 @@ func serveStdio(t *testing.T, s *runtime.Server) *peer {
 		done <- s.Serve(context.Background(), inR, outW)
 		outW.Close()
 	}()
-	p := newPeer(t, outR, inW)
+	p := linepeer.New(t, outR, inW)
 	t.Cleanup(func() {
 		inW.Close()
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-		<-p.readDone
+		<-p.ReadDone
 	})
 	return p
 }
 
 // reply waits for the response with the given JSON id (as JSON: 1, "a",
 // null).
-func (p *peer) reply(id string) string {
-	p.t.Helper()
-	return string(p.take("the response to id "+id, func(l []byte) bool {
+func reply(p *linepeer.Peer, id string) string {
+	return string(p.Take("the response to id "+id, func(l []byte) bool {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -122,14 +122,14 @@ func TestErrorTable(t *testing.T) {
 			`{"jsonrpc":"2.0","id":"last","result":{"content":[{"type":"text","text":"Hello, Ada! Welcome."}]}}`},
 	}
 	for _, r := range rows {
-		p.send(r.request)
+		p.Send(r.request)
 		var m struct{ ID json.RawMessage }
 		json.Unmarshal([]byte(r.want), &m)
-		if got := p.reply(string(m.ID)); got != r.want {
+		if got := reply(p, string(m.ID)); got != r.want {
 			t.Errorf("%s:\n got %s\nwant %s", r.name, got, r.want)
 		}
 	}
-	if left := p.pending(); len(left) > 0 {
+	if left := p.Pending(); len(left) > 0 {
 		t.Errorf("unexpected output: %q", left)
 	}
 }
@@ -140,9 +140,9 @@ func TestInitializeNegotiates(t *testing.T) {
 		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
 		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2025-11-25"}, {"1999-01-01", "2025-11-25"},
 	} {
-		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`, i, v.asked))
+		p.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`, i, v.asked))
 		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":%q,"capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"cci","version":"1.0.0"}}}`, i, v.answered)
-		if got := p.reply(fmt.Sprint(i)); got != want {
+		if got := reply(p, fmt.Sprint(i)); got != want {
 			t.Errorf("asked %s:\n got %s\nwant %s", v.asked, got, want)
 		}
 	}
@@ -211,14 +211,14 @@ func hold(id int, tag string) string {
 // official Go SDK lets it kill the process.
 func TestPanicKeepsServing(t *testing.T) {
 	probe := newProbe()
-	probe.Logger = discardLogger()
+	probe.Logger = linepeer.DiscardLogger()
 	p := serveStdio(t, probe.Server)
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`)
-	if got, want := p.reply("1"), toolError(1, "tool boom failed: internal error (panic: boom)"); got != want {
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`)
+	if got, want := reply(p, "1"), toolError(1, "tool boom failed: internal error (panic: boom)"); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	p.reply("2")
+	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	reply(p, "2")
 }
 
 // TestCallsRunConcurrently: eight calls that each wait for all eight to
@@ -231,13 +231,13 @@ func TestCallsRunConcurrently(t *testing.T) {
 	for i := range 8 {
 		lines = append(lines, hold(i, fmt.Sprint(i)))
 	}
-	p.send(strings.Join(lines, "\n")) // one burst
+	p.Send(strings.Join(lines, "\n")) // one burst
 	for range 8 {
 		<-probe.started
 	}
 	close(probe.release)
 	for i := range 8 {
-		p.reply(fmt.Sprint(i))
+		reply(p, fmt.Sprint(i))
 	}
 }
 
@@ -246,15 +246,15 @@ func TestMaxInFlight(t *testing.T) {
 	probe.MaxInFlight = 2
 	p := serveStdio(t, probe.Server)
 	for i := range 6 {
-		p.send(hold(i, fmt.Sprint(i)))
+		p.Send(hold(i, fmt.Sprint(i)))
 	}
 	<-probe.started
 	<-probe.started
-	p.send(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
-	p.reply("99") // requests keep being read while calls wait for a slot
+	p.Send(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+	reply(p, "99") // requests keep being read while calls wait for a slot
 	close(probe.release)
 	for i := range 6 {
-		p.reply(fmt.Sprint(i))
+		reply(p, fmt.Sprint(i))
 	}
 	if m := probe.maxSeen.Load(); m != 2 {
 		t.Errorf("%d calls ran at once, want at most 2 (and 2 reached)", m)
@@ -267,13 +267,13 @@ func TestMaxInFlight(t *testing.T) {
 func TestCancelledInSameBurst(t *testing.T) {
 	probe := newProbe()
 	p := serveStdio(t, probe.Server)
-	p.send(hold(1, "a") + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	p.Send(hold(1, "a") + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
 	if got := <-probe.finished; got != "a cancelled" {
 		t.Errorf("handler: %s", got)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	p.reply("2")
-	if left := p.pending(); len(left) > 0 {
+	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	reply(p, "2")
+	if left := p.Pending(); len(left) > 0 {
 		t.Errorf("the cancelled call was answered: %q", left)
 	}
 }
@@ -281,23 +281,23 @@ func TestCancelledInSameBurst(t *testing.T) {
 func TestDuplicateIDInFlight(t *testing.T) {
 	probe := newProbe()
 	p := serveStdio(t, probe.Server)
-	p.send(hold(1, "a"))
+	p.Send(hold(1, "a"))
 	<-probe.started
-	p.send(hold(1, "b"))
+	p.Send(hold(1, "b"))
 	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: a request with id 1 is already in flight"}}`
-	if got := p.reply("1"); got != want {
+	if got := reply(p, "1"); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 	close(probe.release)
-	if got := p.reply("1"); got != `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"released a"}]}}` {
+	if got := reply(p, "1"); got != `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"released a"}]}}` {
 		t.Errorf("the first call: %s", got)
 	}
 }
 
 func TestToolTimeout(t *testing.T) {
 	p := serveStdio(t, newProbe().Server)
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
-	if got, want := p.reply("1"), toolError(1, "tool slow timed out after 20ms"); got != want {
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
+	if got, want := reply(p, "1"), toolError(1, "tool slow timed out after 20ms"); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
@@ -307,13 +307,13 @@ func TestToolTimeout(t *testing.T) {
 // there), and come before the call's response.
 func TestProgressAndLogInBurst(t *testing.T) {
 	p := serveStdio(t, client_tools.NewServer())
-	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n" +
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","arguments":{"to":3},"_meta":{"progressToken":"tok"}}}`)
-	p.reply("0")
-	p.reply("1")
+	reply(p, "0")
+	reply(p, "1")
 	var notes []string
-	for _, l := range p.pending() {
+	for _, l := range p.Pending() {
 		notes = append(notes, l)
 	}
 	want := []string{
@@ -329,17 +329,17 @@ func TestProgressAndLogInBurst(t *testing.T) {
 
 func TestLogLevel(t *testing.T) {
 	p := serveStdio(t, client_tools.NewServer())
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`)
-	if got := p.reply("1"); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`)
+	if got := reply(p, "1"); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
 		t.Errorf("setLevel: %s", got)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count","arguments":{"to":1}}}`)
-	p.reply("2")
-	if left := p.pending(); len(left) > 0 {
+	p.Send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count","arguments":{"to":1}}}`)
+	reply(p, "2")
+	if left := p.Pending(); len(left) > 0 {
 		t.Errorf("an info record passed a warning level, or progress went out without a token: %q", left)
 	}
-	p.send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}`)
-	if got := p.reply("3"); !strings.Contains(got, `"code":-32602`) {
+	p.Send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}`)
+	if got := reply(p, "3"); !strings.Contains(got, `"code":-32602`) {
 		t.Errorf("unknown level: %s", got)
 	}
 }
@@ -351,25 +351,25 @@ func TestOversizedLine(t *testing.T) {
 	s.MaxMessageSize = 1024
 	p := serveStdio(t, s)
 	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"` + strings.Repeat("x", 5000) + `"}}}`
-	p.send(line)
+	p.Send(line)
 	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message of %d bytes exceeds the limit of 1024 bytes"}}`, len(line)+1)
-	if got := p.reply("null"); got != want {
+	if got := reply(p, "null"); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	p.reply("2")
+	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	reply(p, "2")
 }
 
 func TestBatch(t *testing.T) {
 	p := serveStdio(t, ticketsAndGreet())
-	p.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"B"}}}]`)
-	got := string(p.take("a batch response", func(l []byte) bool { return l[0] == '[' }))
+	p.Send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"B"}}}]`)
+	got := string(p.Take("a batch response", func(l []byte) bool { return l[0] == '[' }))
 	want := `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: nope"}},{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Hello, B! Welcome."}]}}]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	p.send(`[]`)
-	if got := p.reply("null"); !strings.Contains(got, "empty batch") {
+	p.Send(`[]`)
+	if got := reply(p, "null"); !strings.Contains(got, "empty batch") {
 		t.Errorf("empty batch: %s", got)
 	}
 }
@@ -419,7 +419,7 @@ func TestEOFDrainsCalls(t *testing.T) {
 // TestShutdownCancels: cancelling Serve's context cancels the calls in
 // flight and Serve returns once they have finished.
 func TestShutdownCancels(t *testing.T) {
-	checkLeaks(t)
+	linepeer.CheckLeaks(t)
 	probe := newProbe()
 	inR, inW := io.Pipe()
 	defer inW.Close()
@@ -463,10 +463,10 @@ func (l *lockedBuffer) String() string {
 // a line wrapped in other space characters is not JSON.
 func TestNonJSONWhitespace(t *testing.T) {
 	p := serveStdio(t, ticketsAndGreet())
-	p.send(" \t" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\r")
-	p.reply("1")
-	p.send("\u00a0\v" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\f")
-	if got := p.reply("null"); !strings.Contains(got, `"code":-32700`) {
+	p.Send(" \t" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\r")
+	reply(p, "1")
+	p.Send("\u00a0\v" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\f")
+	if got := reply(p, "null"); !strings.Contains(got, `"code":-32700`) {
 		t.Errorf("got %s, want a parse error", got)
 	}
 }
@@ -492,7 +492,7 @@ func (w *writeLog) Write(p []byte) (int, error) {
 // waitLines waits until n lines have been written, and returns the writes.
 func (w *writeLog) waitLines(t *testing.T, n int) []string {
 	t.Helper()
-	deadline := time.After(hangGuard)
+	deadline := time.After(linepeer.HangGuard)
 	for {
 		w.mu.Lock()
 		writes := slices.Clone(w.writes)

@@ -5,10 +5,11 @@ package main
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -42,119 +43,117 @@ func Register(s *runtime.Server) {
 		Description: "SimpleText returns a simple text response for testing.",
 		InputSchema: testSimpleTextInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return SimpleText(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_image_content",
 		Description: "ImageContent returns a 1x1 red pixel PNG image.",
 		InputSchema: testImageContentInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return ImageContent(ctx)
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_audio_content",
 		Description: "AudioContent returns a short WAV audio clip.",
 		InputSchema: testAudioContentInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return AudioContent(ctx)
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_embedded_resource",
 		Description: "EmbeddedResource returns a text resource embedded in the result.",
 		InputSchema: testEmbeddedResourceInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return EmbeddedResource(ctx)
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_multiple_content_types",
 		Description: "MultipleContentTypes returns text, an image and an embedded resource in\none result.",
 		InputSchema: testMultipleContentTypesInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return MultipleContentTypes(ctx)
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_logging",
 		Description: "ToolWithLogging sends three log messages to the client, 50 ms apart,\nwhile it runs.",
 		InputSchema: testToolWithLoggingInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithLogging(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_error_handling",
 		Description: "ErrorHandling always fails, to test how errors reach the client.",
 		InputSchema: testErrorHandlingInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ErrorHandling(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_progress",
 		Description: "ToolWithProgress reports progress 0, 50 and 100 out of 100, 50 ms apart,\nwhen the client asks for progress.",
 		InputSchema: testToolWithProgressInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithProgress(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "JSONSchema202012 is a tool with JSON Schema 2020-12 features: its input\nschema has $schema, $defs with $ref, and additionalProperties false.",
 		InputSchema: jsonSchema202012ToolInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:     runtime.Handle(JSONSchema202012, decodePerson, runtime.Text),
+		Handler:     mcpimpl.Handle(JSONSchema202012, decodePerson, mcpimpl.Text),
 	})
 }
 
 // decodePerson stores validated arguments in in, without reflection.
-func decodePerson(v runtime.Value, in *Person) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodePerson(v mcpimpl.Value, in *Person) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "address":
-			err = runtime.DecodePointer(f, &in.Address, decodeaddress)
+			err = mcpimpl.DecodePointer(f, &in.Address, decodeaddress)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeaddress stores validated arguments in in, without reflection.
-func decodeaddress(v runtime.Value, in *address) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeaddress(v mcpimpl.Value, in *address) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "street":
-			err = runtime.DecodeString(f, &in.Street)
+			err = mcpimpl.DecodeString(f, &in.Street)
 		case "city":
-			err = runtime.DecodeString(f, &in.City)
+			err = mcpimpl.DecodeString(f, &in.City)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package main
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,24 +34,23 @@ func Register(s *runtime.Server) {
 		Name:        "greet",
 		Description: "Greet greets a person by name.",
 		InputSchema: greetInputSchema,
-		Handler:     runtime.Handle(Greet, decodeGreetInput, runtime.Text),
+		Handler:     mcpimpl.Handle(Greet, decodeGreetInput, mcpimpl.Text),
 	})
 }
 
 // decodeGreetInput stores validated arguments in in, without reflection.
-func decodeGreetInput(v runtime.Value, in *GreetInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package main
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -38,7 +39,7 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  addNoteInputSchema,
 		OutputSchema: addNoteOutputSchema,
 		Annotations:  &runtime.Annotations{IdempotentHint: new(false)},
-		Handler:      runtime.Handle(store.AddNote, decodeAddNoteInput, runtime.Structured),
+		Handler:      mcpimpl.Handle(store.AddNote, decodeAddNoteInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "find_notes",
@@ -46,106 +47,102 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  findNotesInputSchema,
 		OutputSchema: findNotesOutputSchema,
 		Annotations:  &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:      runtime.Handle(store.FindNotes, decodeFindNotesInput, runtime.Structured),
+		Handler:      mcpimpl.Handle(store.FindNotes, decodeFindNotesInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "delete_note",
 		Description: "DeleteNote deletes a note.",
 		InputSchema: deleteNoteInputSchema,
 		Annotations: &runtime.Annotations{DestructiveHint: new(true), IdempotentHint: new(true)},
-		Handler: runtime.Handle(func(ctx context.Context, in DeleteNoteInput) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, in DeleteNoteInput) (struct{}, error) {
 			return struct{}{}, store.DeleteNote(ctx, in)
-		}, decodeDeleteNoteInput, runtime.Empty),
+		}, decodeDeleteNoteInput, mcpimpl.Empty),
 	})
 }
 
 // decodeAddNoteInput stores validated arguments in in, without reflection.
-func decodeAddNoteInput(v runtime.Value, in *AddNoteInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeAddNoteInput(v mcpimpl.Value, in *AddNoteInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "title":
-			err = runtime.DecodeString(f, &in.Title)
+			err = mcpimpl.DecodeString(f, &in.Title)
 		case "body":
-			err = runtime.DecodeString(f, &in.Body)
+			err = mcpimpl.DecodeString(f, &in.Body)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		case "priority":
-			err = runtime.DecodeInt(f, &in.Priority)
+			err = mcpimpl.DecodeInt(f, &in.Priority)
 		case "due":
-			err = runtime.DecodePointer(f, &in.Due, runtime.DecodeJSON)
+			err = mcpimpl.DecodePointer(f, &in.Due, mcpimpl.DecodeJSON)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeFindNotesInput stores validated arguments in in, without reflection.
-func decodeFindNotesInput(v runtime.Value, in *FindNotesInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeFindNotesInput(v mcpimpl.Value, in *FindNotesInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "query":
-			err = runtime.DecodeString(f, &in.Query)
+			err = mcpimpl.DecodeString(f, &in.Query)
 		case "filter":
-			err = runtime.DecodePointer(f, &in.Filter, decodeFilter)
+			err = mcpimpl.DecodePointer(f, &in.Filter, decodeFilter)
 		case "limit":
-			err = runtime.DecodeInt(f, &in.Limit)
+			err = mcpimpl.DecodeInt(f, &in.Limit)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeDeleteNoteInput stores validated arguments in in, without reflection.
-func decodeDeleteNoteInput(v runtime.Value, in *DeleteNoteInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeDeleteNoteInput(v mcpimpl.Value, in *DeleteNoteInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "id":
-			err = runtime.DecodeString(f, &in.ID)
+			err = mcpimpl.DecodeString(f, &in.ID)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeFilter stores validated arguments in in, without reflection.
-func decodeFilter(v runtime.Value, in *Filter) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeFilter(v mcpimpl.Value, in *Filter) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		case "minPriority":
-			err = runtime.DecodeInt(f, &in.MinPriority)
+			err = mcpimpl.DecodeInt(f, &in.MinPriority)
 		case "dueBefore":
-			err = runtime.DecodePointer(f, &in.DueBefore, runtime.DecodeJSON)
+			err = mcpimpl.DecodePointer(f, &in.DueBefore, mcpimpl.DecodeJSON)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -1,6 +1,6 @@
 // Command cli-standin stands in for the Claude Code CLI in the control
 // protocol benchmark. An Agent SDK host (the TypeScript SDK's query(), or
-// mcpgen's runtime.StartClaude) spawns it as it would spawn claude; the
+// mcpgen's claude.Start) spawns it as it would spawn claude; the
 // stand-in speaks the control protocol on its stdin and stdout exactly as
 // the CLI does (reference/agent-sdk-protocol.md, seed 001), but instead of
 // asking a model it drives the host's in-process MCP server through a fixed

@@ -26,7 +26,7 @@ func main() {
 	cmd := exec.Command(os.Args[1], "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
 		"--mcp-config", `{"mcpServers":{"bench":{"type":"sdk","name":"bench"}}}`)
 	cmd.Stderr = os.Stderr
-	// Blocking pipes, as runtime.StartClaude makes them: reads and writes
+	// Blocking pipes, as claude.Start makes them: reads and writes
 	// wait in the system call instead of the network poller (File.Fd puts
 	// a file in blocking mode), which halves a sequential round trip.
 	childIn, stdin, err := os.Pipe()

@@ -1,7 +1,7 @@
 // Command host-mcpgen is the mcpgen side of the control protocol
 // benchmark: the Go counterpart of ts/host.mjs. It hosts greet and
 // create_ticket (the generated mcpgentools server) in process and runs one
-// prompt through the Claude Code CLI with runtime.Query, the CLI being the
+// prompt through the Claude Code CLI with claude.Query, the CLI being the
 // benchmark's stand-in (cmd/cli-standin), which drives the tool calls,
 // times them, and writes its measurements to MCPGEN_STANDIN_OUT (inherited
 // through the environment).
@@ -35,6 +35,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/internal/mcpgentools"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/claude"
 )
 
 func main() {
@@ -51,7 +52,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	res, err := runtime.Query(ctx, "Greet Ada, then file a bug ticket.", runtime.ClaudeOptions{
+	res, err := claude.Query(ctx, "Greet Ada, then file a bug ticket.", claude.Options{
 		Path:         os.Args[1],
 		Servers:      map[string]*runtime.Server{"bench": mcpgentools.NewServer()},
 		AllowedTools: []string{"mcp__bench__greet", "mcp__bench__create_ticket"},

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/claude"
 )
 
 var (
@@ -48,7 +49,7 @@ func Main(s *runtime.Server) {
 // ask runs prompt through the Claude Code CLI with s hosted in this
 // process, its tools allowed, and prints the conversation.
 func ask(ctx context.Context, s *runtime.Server, prompt string) error {
-	res, err := runtime.Query(ctx, prompt, runtime.ClaudeOptions{
+	res, err := claude.Query(ctx, prompt, claude.Options{
 		Path:         *claudePath,
 		Servers:      map[string]*runtime.Server{s.Name: s},
 		AllowedTools: []string{"mcp__" + s.Name + "__*"},
@@ -63,16 +64,16 @@ func ask(ctx context.Context, s *runtime.Server, prompt string) error {
 }
 
 // printMessage prints one message of the conversation for a person.
-func printMessage(m runtime.Message) {
+func printMessage(m claude.Message) {
 	switch m := m.(type) {
-	case *runtime.SystemMessage:
+	case *claude.SystemMessage:
 		if m.Subtype == "init" {
 			fmt.Printf("[session %s, model %s]\n", m.SessionID, m.Model)
 			for _, srv := range m.MCPServers {
 				fmt.Printf("[MCP server %s: %s]\n", srv.Name, srv.Status)
 			}
 		}
-	case *runtime.AssistantMessage:
+	case *claude.AssistantMessage:
 		for _, b := range m.Message.Content {
 			switch b.Type {
 			case "text":
@@ -81,7 +82,7 @@ func printMessage(m runtime.Message) {
 				fmt.Printf("claude calls %s %s\n", b.Name, b.Input)
 			}
 		}
-	case *runtime.UserMessage:
+	case *claude.UserMessage:
 		for _, b := range m.Message.Content {
 			if b.Type == "tool_result" {
 				status := "result"
@@ -91,19 +92,19 @@ func printMessage(m runtime.Message) {
 				fmt.Printf("  %s: %s\n", status, toolResultText(b))
 			}
 		}
-	case *runtime.ResultMessage:
+	case *claude.ResultMessage:
 		fmt.Printf("[%s after %d turns, %.1fs, $%.4f]\n", m.Subtype, m.NumTurns, float64(m.DurationMS)/1000, m.TotalCostUSD)
 	}
 }
 
 // toolResultText flattens a tool_result's content, a string or a list of
 // blocks, to text.
-func toolResultText(b runtime.ContentBlock) string {
+func toolResultText(b claude.ContentBlock) string {
 	var text string
 	if json.Unmarshal(b.Content, &text) == nil {
 		return text
 	}
-	var blocks []runtime.ContentBlock
+	var blocks []claude.ContentBlock
 	json.Unmarshal(b.Content, &blocks)
 	var parts []string
 	for _, c := range blocks {

@@ -80,6 +80,7 @@ import (
 	"log"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/claude"
 	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
 )
 

@@ -5,13 +5,14 @@ package adapters
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	shared1 "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
 	"time"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -40,17 +41,17 @@ func Register(s *runtime.Server) {
 		Description: "Assign assigns a task.",
 		InputSchema: assignInputSchema,
 		Timeout:     2 * time.Minute,
-		Handler: runtime.Handle(func(_ context.Context, in shared.Task) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in shared.Task) (string, error) {
 			return Assign(in)
-		}, runtime.DecodeJSON, runtime.Text),
+		}, mcpimpl.DecodeJSON, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "move",
 		Description: "Move moves a task.",
 		InputSchema: moveInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in shared1.Move) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in shared1.Move) (struct{}, error) {
 			return struct{}{}, Move(in)
-		}, runtime.DecodeJSON, runtime.Empty),
+		}, mcpimpl.DecodeJSON, mcpimpl.Empty),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "stats",
@@ -58,11 +59,11 @@ func Register(s *runtime.Server) {
 		InputSchema:  statsInputSchema,
 		OutputSchema: statsOutputSchema,
 		Annotations:  &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (struct {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (struct {
 			Count int `json:"count"`
 		}, error) {
 			return Stats()
-		}, runtime.NoArguments, runtime.Structured),
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
 	})
 }
 

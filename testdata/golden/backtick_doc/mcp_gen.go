@@ -5,10 +5,11 @@ package backtick_doc
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,26 +33,25 @@ func Register(s *runtime.Server) {
 		Name:        "run",
 		Description: "Run runs a `shell` command.",
 		InputSchema: runInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Run(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "cmd":
-			err = runtime.DecodeString(f, &in.Cmd)
+			err = mcpimpl.DecodeString(f, &in.Cmd)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

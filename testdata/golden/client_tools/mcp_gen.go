@@ -5,10 +5,11 @@ package client_tools
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -36,59 +37,57 @@ func Register(s *runtime.Server) {
 		Description: "Echo repeats a text.",
 		InputSchema: echoInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler:     runtime.Handle(Echo, decodeEchoInput, runtime.Text),
+		Handler:     mcpimpl.Handle(Echo, decodeEchoInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "count",
 		Description: "Count counts, reporting progress at every step and logging the last.",
 		InputSchema: countInputSchema,
-		Handler:     runtime.Handle(Count, decodeCountInput, runtime.Text),
+		Handler:     mcpimpl.Handle(Count, decodeCountInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "wait",
 		Description: "Wait waits until the call is cancelled.",
 		InputSchema: waitInputSchema,
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return Wait(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 }
 
 // decodeEchoInput stores validated arguments in in, without reflection.
-func decodeEchoInput(v runtime.Value, in *EchoInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeEchoInput(v mcpimpl.Value, in *EchoInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "text":
-			err = runtime.DecodeString(f, &in.Text)
+			err = mcpimpl.DecodeString(f, &in.Text)
 		case "times":
-			err = runtime.DecodeInt(f, &in.Times)
+			err = mcpimpl.DecodeInt(f, &in.Times)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeCountInput stores validated arguments in in, without reflection.
-func decodeCountInput(v runtime.Value, in *CountInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeCountInput(v mcpimpl.Value, in *CountInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "to":
-			err = runtime.DecodeInt(f, &in.To)
+			err = mcpimpl.DecodeInt(f, &in.To)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

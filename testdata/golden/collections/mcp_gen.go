@@ -5,10 +5,11 @@ package collections
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,42 +33,41 @@ func Register(s *runtime.Server) {
 		Name:        "collect",
 		Description: "Collect takes collections.",
 		InputSchema: collectInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Collect(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		case "matrix":
-			err = runtime.DecodeSlice(f, &in.Matrix, runtime.DecodeJSON)
+			err = mcpimpl.DecodeSlice(f, &in.Matrix, mcpimpl.DecodeJSON)
 		case "pair":
-			err = runtime.DecodeJSON(f, &in.Pair)
+			err = mcpimpl.DecodeJSON(f, &in.Pair)
 		case "counts":
-			err = runtime.DecodeMap(f, &in.Counts, runtime.DecodeInt)
+			err = mcpimpl.DecodeMap(f, &in.Counts, mcpimpl.DecodeInt)
 		case "anything":
-			err = runtime.DecodeMap(f, &in.Anything, runtime.DecodeJSON)
+			err = mcpimpl.DecodeMap(f, &in.Anything, mcpimpl.DecodeJSON)
 		case "nested":
-			err = runtime.DecodeMap(f, &in.Nested, runtime.DecodeJSON)
+			err = mcpimpl.DecodeMap(f, &in.Nested, mcpimpl.DecodeJSON)
 		case "keyed":
-			err = runtime.DecodeMap(f, &in.Keyed, runtime.DecodeBool)
+			err = mcpimpl.DecodeMap(f, &in.Keyed, mcpimpl.DecodeBool)
 		case "points":
-			err = runtime.DecodeSlice(f, &in.Points, runtime.DecodeJSON)
+			err = mcpimpl.DecodeSlice(f, &in.Points, mcpimpl.DecodeJSON)
 		case "named":
-			err = runtime.DecodeJSON(f, &in.Named)
+			err = mcpimpl.DecodeJSON(f, &in.Named)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

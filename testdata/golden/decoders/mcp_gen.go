@@ -5,10 +5,11 @@ package decoders
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,118 +33,115 @@ func Register(s *runtime.Server) {
 		Name:        "keep",
 		Description: "Keep keeps its input in Last.",
 		InputSchema: keepInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Keep(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "s":
-			err = runtime.DecodeString(f, &in.S)
+			err = mcpimpl.DecodeString(f, &in.S)
 		case "b":
-			err = runtime.DecodeBool(f, &in.B)
+			err = mcpimpl.DecodeBool(f, &in.B)
 		case "i":
-			err = runtime.DecodeInt(f, &in.I)
+			err = mcpimpl.DecodeInt(f, &in.I)
 		case "i8":
-			err = runtime.DecodeInt(f, &in.I8)
+			err = mcpimpl.DecodeInt(f, &in.I8)
 		case "i64":
-			err = runtime.DecodeInt(f, &in.I64)
+			err = mcpimpl.DecodeInt(f, &in.I64)
 		case "u16":
-			err = runtime.DecodeUint(f, &in.U16)
+			err = mcpimpl.DecodeUint(f, &in.U16)
 		case "u64":
-			err = runtime.DecodeUint(f, &in.U64)
+			err = mcpimpl.DecodeUint(f, &in.U64)
 		case "f32":
-			err = runtime.DecodeFloat(f, &in.F32)
+			err = mcpimpl.DecodeFloat(f, &in.F32)
 		case "f64":
-			err = runtime.DecodeFloat(f, &in.F64)
+			err = mcpimpl.DecodeFloat(f, &in.F64)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "ps":
-			err = runtime.DecodePointer(f, &in.PS, runtime.DecodeString)
+			err = mcpimpl.DecodePointer(f, &in.PS, mcpimpl.DecodeString)
 		case "pi":
-			err = runtime.DecodePointer(f, &in.PI, runtime.DecodeInt)
+			err = mcpimpl.DecodePointer(f, &in.PI, mcpimpl.DecodeInt)
 		case "inner":
 			err = decodeInner(f, &in.Inner)
 		case "pinner":
-			err = runtime.DecodePointer(f, &in.PInner, decodeInner)
+			err = mcpimpl.DecodePointer(f, &in.PInner, decodeInner)
 		case "inners":
-			err = runtime.DecodeSlice(f, &in.Inners, decodeInner)
+			err = mcpimpl.DecodeSlice(f, &in.Inners, decodeInner)
 		case "ints":
-			err = runtime.DecodeSlice(f, &in.Ints, runtime.DecodeInt)
+			err = mcpimpl.DecodeSlice(f, &in.Ints, mcpimpl.DecodeInt)
 		case "counts":
-			err = runtime.DecodeMap(f, &in.Counts, runtime.DecodeInt)
+			err = mcpimpl.DecodeMap(f, &in.Counts, mcpimpl.DecodeInt)
 		case "byName":
-			err = runtime.DecodeMap(f, &in.ByName, runtime.DecodeJSON)
+			err = mcpimpl.DecodeMap(f, &in.ByName, mcpimpl.DecodeJSON)
 		case "page":
 			err = decodePage_Inner(f, &in.Page)
 		case "when":
-			err = runtime.DecodeJSON(f, &in.When)
+			err = mcpimpl.DecodeJSON(f, &in.When)
 		case "raw":
-			err = runtime.DecodeJSON(f, &in.Raw)
+			err = mcpimpl.DecodeJSON(f, &in.Raw)
 		case "any":
-			err = runtime.DecodeJSON(f, &in.Any)
+			err = mcpimpl.DecodeJSON(f, &in.Any)
 		case "custom":
-			err = runtime.DecodeJSON(f, &in.Custom)
+			err = mcpimpl.DecodeJSON(f, &in.Custom)
 		case "bytes":
-			err = runtime.DecodeJSON(f, &in.Bytes)
+			err = mcpimpl.DecodeJSON(f, &in.Bytes)
 		case "matrix":
-			err = runtime.DecodeSlice(f, &in.Matrix, runtime.DecodeJSON)
+			err = mcpimpl.DecodeSlice(f, &in.Matrix, mcpimpl.DecodeJSON)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInner stores validated arguments in in, without reflection.
-func decodeInner(v runtime.Value, in *Inner) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInner(v mcpimpl.Value, in *Inner) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "score":
-			err = runtime.DecodeFloat(f, &in.Score)
+			err = mcpimpl.DecodeFloat(f, &in.Score)
 		case "next":
-			err = runtime.DecodePointer(f, &in.Next, decodeInner)
+			err = mcpimpl.DecodePointer(f, &in.Next, decodeInner)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodePage_Inner stores validated arguments in in, without reflection.
-func decodePage_Inner(v runtime.Value, in *Page[Inner]) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodePage_Inner(v mcpimpl.Value, in *Page[Inner]) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "items":
-			err = runtime.DecodeSlice(f, &in.Items, decodeInner)
+			err = mcpimpl.DecodeSlice(f, &in.Items, decodeInner)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,11 +5,12 @@ package directive_options
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"time"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -37,7 +38,7 @@ func Register(s *runtime.Server) {
 		Description: "Read reads a file.",
 		InputSchema: readFileInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true), IdempotentHint: new(true), OpenWorldHint: new(false)},
-		Handler:     runtime.Handle(Read, decodeInput, runtime.Text),
+		Handler:     mcpimpl.Handle(Read, decodeInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "remove-file",
@@ -47,9 +48,9 @@ func Register(s *runtime.Server) {
 		SearchHint:  "delete rm unlink",
 		AlwaysLoad:  true,
 		Timeout:     30 * time.Second,
-		Handler: runtime.Handle(func(ctx context.Context, in Input) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, in Input) (struct{}, error) {
 			return struct{}{}, Remove(ctx, in)
-		}, decodeInput, runtime.Empty),
+		}, decodeInput, mcpimpl.Empty),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "slow",
@@ -57,26 +58,25 @@ func Register(s *runtime.Server) {
 		InputSchema: slowInputSchema,
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(false)},
 		Timeout:     1500 * time.Millisecond,
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return Slow(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "path":
-			err = runtime.DecodeString(f, &in.Path)
+			err = mcpimpl.DecodeString(f, &in.Path)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

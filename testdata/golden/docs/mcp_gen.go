@@ -5,10 +5,11 @@ package docs
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,40 +33,39 @@ func Register(s *runtime.Server) {
 		Name:        "document",
 		Description: "Document has a description of several paragraphs.\n\nThe second paragraph explains more, with <angle brackets> & ampersands\nleft as they are.",
 		InputSchema: documentInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Document(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "above":
-			err = runtime.DecodeString(f, &in.Above)
+			err = mcpimpl.DecodeString(f, &in.Above)
 		case "beside":
-			err = runtime.DecodeString(f, &in.Beside)
+			err = mcpimpl.DecodeString(f, &in.Beside)
 		case "both":
-			err = runtime.DecodeString(f, &in.Both)
+			err = mcpimpl.DecodeString(f, &in.Both)
 		case "tagged":
-			err = runtime.DecodeString(f, &in.Tagged)
+			err = mcpimpl.DecodeString(f, &in.Tagged)
 		case "legacy":
-			err = runtime.DecodeString(f, &in.Legacy)
+			err = mcpimpl.DecodeString(f, &in.Legacy)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "mode":
-			err = runtime.DecodeString(f, &in.Mode)
+			err = mcpimpl.DecodeString(f, &in.Mode)
 		case "plain":
-			err = runtime.DecodeString(f, &in.Plain)
+			err = mcpimpl.DecodeString(f, &in.Plain)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package enums
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,38 +33,37 @@ func Register(s *runtime.Server) {
 		Name:        "paint",
 		Description: "Paint paints.",
 		InputSchema: paintInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Paint(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "color":
-			err = runtime.DecodeString(f, &in.Color)
+			err = mcpimpl.DecodeString(f, &in.Color)
 		case "level":
-			err = runtime.DecodeInt(f, &in.Level)
+			err = mcpimpl.DecodeInt(f, &in.Level)
 		case "size":
-			err = runtime.DecodeString(f, &in.Size)
+			err = mcpimpl.DecodeString(f, &in.Size)
 		case "colors":
-			err = runtime.DecodeSlice(f, &in.Colors, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Colors, mcpimpl.DecodeString)
 		case "override":
-			err = runtime.DecodeString(f, &in.Override)
+			err = mcpimpl.DecodeString(f, &in.Override)
 		case "maybe":
-			err = runtime.DecodePointer(f, &in.Maybe, runtime.DecodeString)
+			err = mcpimpl.DecodePointer(f, &in.Maybe, mcpimpl.DecodeString)
 		case "byTagOnly":
-			err = runtime.DecodeString(f, &in.ByTagOnly)
+			err = mcpimpl.DecodeString(f, &in.ByTagOnly)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package generics
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,16 +34,15 @@ func Register(s *runtime.Server) {
 		Description:  "Browse returns a page.",
 		InputSchema:  browseInputSchema,
 		OutputSchema: browseOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (Page[Item], error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (Page[Item], error) {
 			return Browse(in)
-		}, decodeInput, runtime.Structured),
+		}, decodeInput, mcpimpl.Structured),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
@@ -52,47 +52,45 @@ func decodeInput(v runtime.Value, in *Input) error {
 			err = decodePage_Item(f, &in.Page)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodePage_Item stores validated arguments in in, without reflection.
-func decodePage_Item(v runtime.Value, in *Page[Item]) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "items":
-			err = runtime.DecodeSlice(f, &in.Items, decodeItem)
+			err = mcpimpl.DecodeSlice(f, &in.Items, decodeItem)
 		case "next":
-			err = runtime.DecodeString(f, &in.Next)
+			err = mcpimpl.DecodeString(f, &in.Next)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeItem stores validated arguments in in, without reflection.
-func decodeItem(v runtime.Value, in *Item) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeItem(v mcpimpl.Value, in *Item) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "id":
-			err = runtime.DecodeString(f, &in.ID)
+			err = mcpimpl.DecodeString(f, &in.ID)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package inline
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,16 +33,15 @@ func Register(s *runtime.Server) {
 		Name:        "save",
 		Description: "Save saves.",
 		InputSchema: saveInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Save(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
@@ -50,54 +50,52 @@ func decodeInput(v runtime.Value, in *Input) error {
 		case "home":
 			err = decodeAddress(f, &in.Home)
 		case "work":
-			err = runtime.DecodePointer(f, &in.Work, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Work, decodeAddress)
 		case "tree":
-			err = runtime.DecodePointer(f, &in.Tree, decodeNode)
+			err = mcpimpl.DecodePointer(f, &in.Tree, decodeNode)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeAddress stores validated arguments in in, without reflection.
-func decodeAddress(v runtime.Value, in *Address) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeAddress(v mcpimpl.Value, in *Address) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "street":
-			err = runtime.DecodeString(f, &in.Street)
+			err = mcpimpl.DecodeString(f, &in.Street)
 		case "city":
-			err = runtime.DecodeString(f, &in.City)
+			err = mcpimpl.DecodeString(f, &in.City)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeNode stores validated arguments in in, without reflection.
-func decodeNode(v runtime.Value, in *Node) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeNode(v mcpimpl.Value, in *Node) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "value":
-			err = runtime.DecodeString(f, &in.Value)
+			err = mcpimpl.DecodeString(f, &in.Value)
 		case "children":
-			err = runtime.DecodeSlice(f, &in.Children, runtime.DecodeJSON)
+			err = mcpimpl.DecodeSlice(f, &in.Children, mcpimpl.DecodeJSON)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package json_tags
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,9 +33,9 @@ func Register(s *runtime.Server) {
 		Name:        "tags",
 		Description: "Tags takes tagged fields.",
 		InputSchema: tagsInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Tags(in)
-		}, runtime.DecodeJSON, runtime.Text),
+		}, mcpimpl.DecodeJSON, mcpimpl.Text),
 	})
 }
 

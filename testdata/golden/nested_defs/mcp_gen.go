@@ -5,10 +5,11 @@ package nested_defs
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,16 +34,15 @@ func Register(s *runtime.Server) {
 		Description:  "Save saves people.",
 		InputSchema:  saveInputSchema,
 		OutputSchema: saveOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (Person, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (Person, error) {
 			return Save(in)
-		}, decodeInput, runtime.Structured),
+		}, decodeInput, mcpimpl.Structured),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
@@ -51,58 +51,56 @@ func decodeInput(v runtime.Value, in *Input) error {
 		case "person":
 			err = decodePerson(f, &in.Person)
 		case "extra":
-			err = runtime.DecodeSlice(f, &in.Extra, decodePerson)
+			err = mcpimpl.DecodeSlice(f, &in.Extra, decodePerson)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodePerson stores validated arguments in in, without reflection.
-func decodePerson(v runtime.Value, in *Person) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodePerson(v mcpimpl.Value, in *Person) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "home":
 			err = decodeAddress(f, &in.Home)
 		case "work":
-			err = runtime.DecodePointer(f, &in.Work, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Work, decodeAddress)
 		case "past":
-			err = runtime.DecodeSlice(f, &in.Past, decodeAddress)
+			err = mcpimpl.DecodeSlice(f, &in.Past, decodeAddress)
 		case "meta":
-			err = runtime.DecodeJSON(f, &in.Meta)
+			err = mcpimpl.DecodeJSON(f, &in.Meta)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeAddress stores validated arguments in in, without reflection.
-func decodeAddress(v runtime.Value, in *Address) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeAddress(v mcpimpl.Value, in *Address) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "street":
-			err = runtime.DecodeString(f, &in.Street)
+			err = mcpimpl.DecodeString(f, &in.Street)
 		case "city":
-			err = runtime.DecodeString(f, &in.City)
+			err = mcpimpl.DecodeString(f, &in.City)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

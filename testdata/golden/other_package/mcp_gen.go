@@ -5,11 +5,12 @@ package other_package
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package/shared"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -34,26 +35,25 @@ func Register(s *runtime.Server) {
 		Description:  "Assign assigns work.",
 		InputSchema:  assignInputSchema,
 		OutputSchema: assignOutputSchema,
-		Handler:      runtime.Handle(Assign, runtime.PointerTo(decodeInput), runtime.Structured),
+		Handler:      mcpimpl.Handle(Assign, mcpimpl.PointerTo(decodeInput), mcpimpl.Structured),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "priority":
-			err = runtime.DecodeString(f, &in.Priority)
+			err = mcpimpl.DecodeString(f, &in.Priority)
 		case "owner":
-			err = runtime.DecodeJSON(f, &in.Owner)
+			err = mcpimpl.DecodeJSON(f, &in.Owner)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package outputs
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -40,79 +41,79 @@ func Register(s *runtime.Server) {
 		Name:        "text",
 		Description: "Text returns a string.",
 		InputSchema: textInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Text()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "named_text",
 		Description: "NamedText returns a named string type.",
 		InputSchema: namedTextInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (Status, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (Status, error) {
 			return NamedText()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "struct",
 		Description:  "Struct returns a struct: structuredContent plus an outputSchema.",
 		InputSchema:  structInputSchema,
 		OutputSchema: structOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (Report, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (Report, error) {
 			return Struct()
-		}, runtime.NoArguments, runtime.Structured),
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "struct_pointer",
 		Description:  "StructPointer returns a pointer to a struct.",
 		InputSchema:  structPointerInputSchema,
 		OutputSchema: structPointerOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (*Report, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*Report, error) {
 			return StructPointer()
-		}, runtime.NoArguments, runtime.Structured),
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "map",
 		Description:  "Map returns a map: an object.",
 		InputSchema:  mapInputSchema,
 		OutputSchema: mapOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (map[string]int, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (map[string]int, error) {
 			return Map()
-		}, runtime.NoArguments, runtime.Structured),
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "slice",
 		Description:  "Slice returns a list, which MCP wraps as {\"result\": [...]}.",
 		InputSchema:  sliceInputSchema,
 		OutputSchema: sliceOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) ([]Report, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) ([]Report, error) {
 			return Slice()
-		}, runtime.NoArguments, runtime.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "number",
 		Description:  "Number returns a number, wrapped as {\"result\": n}.",
 		InputSchema:  numberInputSchema,
 		OutputSchema: numberOutputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (float64, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (float64, error) {
 			return Number()
-		}, runtime.NoArguments, runtime.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full",
 		Description: "Full returns a runtime result: several blocks, images, isError.",
 		InputSchema: fullInputSchema,
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
 			return Full(ctx)
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full_value",
 		Description: "FullValue returns a runtime result by value.",
 		InputSchema: fullValueInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*runtime.Result, error) {
 			r, err := FullValue()
 			return &r, err
-		}, runtime.NoArguments, runtime.Verbatim),
+		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
 }
 

@@ -5,10 +5,11 @@ package pointers_nullable
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,36 +33,35 @@ func Register(s *runtime.Server) {
 		Name:        "pointers",
 		Description: "Pointers takes pointers.",
 		InputSchema: pointersInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Pointers(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "plain":
-			err = runtime.DecodeString(f, &in.Plain)
+			err = mcpimpl.DecodeString(f, &in.Plain)
 		case "optional":
-			err = runtime.DecodePointer(f, &in.Optional, runtime.DecodeString)
+			err = mcpimpl.DecodePointer(f, &in.Optional, mcpimpl.DecodeString)
 		case "nullable":
-			err = runtime.DecodePointer(f, &in.Nullable, runtime.DecodeInt)
+			err = mcpimpl.DecodePointer(f, &in.Nullable, mcpimpl.DecodeInt)
 		case "insisted":
-			err = runtime.DecodePointer(f, &in.Insisted, runtime.DecodeBool)
+			err = mcpimpl.DecodePointer(f, &in.Insisted, mcpimpl.DecodeBool)
 		case "both":
-			err = runtime.DecodeString(f, &in.Both)
+			err = mcpimpl.DecodeString(f, &in.Both)
 		case "deep":
-			err = runtime.DecodePointer(f, &in.Deep, runtime.DecodeJSON)
+			err = mcpimpl.DecodePointer(f, &in.Deep, mcpimpl.DecodeJSON)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

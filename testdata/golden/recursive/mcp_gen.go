@@ -5,10 +5,11 @@ package recursive
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,80 +34,77 @@ func Register(s *runtime.Server) {
 		Name:        "walk",
 		Description: "Walk walks a tree.",
 		InputSchema: walkInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Tree) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Tree) (string, error) {
 			return Walk(in)
-		}, decodeTree, runtime.Text),
+		}, decodeTree, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "list",
 		Description: "List lists a folder.",
 		InputSchema: listInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Folder) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Folder) (string, error) {
 			return List(in)
-		}, decodeFolder, runtime.Text),
+		}, decodeFolder, mcpimpl.Text),
 	})
 }
 
 // decodeTree stores validated arguments in in, without reflection.
-func decodeTree(v runtime.Value, in *Tree) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeTree(v mcpimpl.Value, in *Tree) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "label":
-			err = runtime.DecodeString(f, &in.Label)
+			err = mcpimpl.DecodeString(f, &in.Label)
 		case "children":
-			err = runtime.DecodeSlice(f, &in.Children, decodeTree)
+			err = mcpimpl.DecodeSlice(f, &in.Children, decodeTree)
 		case "parent":
-			err = runtime.DecodePointer(f, &in.Parent, decodeTree)
+			err = mcpimpl.DecodePointer(f, &in.Parent, decodeTree)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeFolder stores validated arguments in in, without reflection.
-func decodeFolder(v runtime.Value, in *Folder) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeFolder(v mcpimpl.Value, in *Folder) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "files":
-			err = runtime.DecodeSlice(f, &in.Files, decodeFile)
+			err = mcpimpl.DecodeSlice(f, &in.Files, decodeFile)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeFile stores validated arguments in in, without reflection.
-func decodeFile(v runtime.Value, in *File) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeFile(v mcpimpl.Value, in *File) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "folder":
-			err = runtime.DecodePointer(f, &in.Folder, decodeFolder)
+			err = mcpimpl.DecodePointer(f, &in.Folder, decodeFolder)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

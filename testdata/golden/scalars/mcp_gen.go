@@ -5,10 +5,11 @@ package scalars
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,68 +33,67 @@ func Register(s *runtime.Server) {
 		Name:        "scalars",
 		Description: "Scalars takes one of everything.",
 		InputSchema: scalarsInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Scalars(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "bool":
-			err = runtime.DecodeBool(f, &in.Bool)
+			err = mcpimpl.DecodeBool(f, &in.Bool)
 		case "int":
-			err = runtime.DecodeInt(f, &in.Int)
+			err = mcpimpl.DecodeInt(f, &in.Int)
 		case "int8":
-			err = runtime.DecodeInt(f, &in.Int8)
+			err = mcpimpl.DecodeInt(f, &in.Int8)
 		case "int16":
-			err = runtime.DecodeInt(f, &in.Int16)
+			err = mcpimpl.DecodeInt(f, &in.Int16)
 		case "int32":
-			err = runtime.DecodeInt(f, &in.Int32)
+			err = mcpimpl.DecodeInt(f, &in.Int32)
 		case "int64":
-			err = runtime.DecodeInt(f, &in.Int64)
+			err = mcpimpl.DecodeInt(f, &in.Int64)
 		case "uint":
-			err = runtime.DecodeUint(f, &in.Uint)
+			err = mcpimpl.DecodeUint(f, &in.Uint)
 		case "uint8":
-			err = runtime.DecodeUint(f, &in.Uint8)
+			err = mcpimpl.DecodeUint(f, &in.Uint8)
 		case "uint16":
-			err = runtime.DecodeUint(f, &in.Uint16)
+			err = mcpimpl.DecodeUint(f, &in.Uint16)
 		case "uint32":
-			err = runtime.DecodeUint(f, &in.Uint32)
+			err = mcpimpl.DecodeUint(f, &in.Uint32)
 		case "uint64":
-			err = runtime.DecodeUint(f, &in.Uint64)
+			err = mcpimpl.DecodeUint(f, &in.Uint64)
 		case "float32":
-			err = runtime.DecodeFloat(f, &in.Float32)
+			err = mcpimpl.DecodeFloat(f, &in.Float32)
 		case "float64":
-			err = runtime.DecodeFloat(f, &in.Float64)
+			err = mcpimpl.DecodeFloat(f, &in.Float64)
 		case "string":
-			err = runtime.DecodeString(f, &in.String)
+			err = mcpimpl.DecodeString(f, &in.String)
 		case "bytes":
-			err = runtime.DecodeJSON(f, &in.Bytes)
+			err = mcpimpl.DecodeJSON(f, &in.Bytes)
 		case "time":
-			err = runtime.DecodeJSON(f, &in.Time)
+			err = mcpimpl.DecodeJSON(f, &in.Time)
 		case "duration":
-			err = runtime.DecodeInt(f, &in.Duration)
+			err = mcpimpl.DecodeInt(f, &in.Duration)
 		case "raw":
-			err = runtime.DecodeJSON(f, &in.Raw)
+			err = mcpimpl.DecodeJSON(f, &in.Raw)
 		case "any":
-			err = runtime.DecodeJSON(f, &in.Any)
+			err = mcpimpl.DecodeJSON(f, &in.Any)
 		case "number":
-			err = runtime.DecodeJSON(f, &in.Number)
+			err = mcpimpl.DecodeJSON(f, &in.Number)
 		case "url":
-			err = runtime.DecodeJSON(f, &in.URL)
+			err = mcpimpl.DecodeJSON(f, &in.URL)
 		case "rune":
-			err = runtime.DecodeInt(f, &in.Rune)
+			err = mcpimpl.DecodeInt(f, &in.Rune)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package shapes_methods
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -35,49 +36,48 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		Name:        "get",
 		Description: "Get reads a row.",
 		InputSchema: getInputSchema,
-		Handler:     runtime.Handle(store.Get, decodeGetInput, runtime.Text),
+		Handler:     mcpimpl.Handle(store.Get, decodeGetInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "count",
 		Description:  "Count counts rows; its receiver is a value, but Store is still passed by\npointer because Get needs one.",
 		InputSchema:  countInputSchema,
 		OutputSchema: countOutputSchema,
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (int, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (int, error) {
 			return store.Count(ctx)
-		}, runtime.NoArguments, runtime.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "now",
 		Description: "Now tells the time in the clock's zone.",
 		InputSchema: nowInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return clock.Now()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "version",
 		Description: "Version is a plain function next to the methods.",
 		InputSchema: versionInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Version()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 }
 
 // decodeGetInput stores validated arguments in in, without reflection.
-func decodeGetInput(v runtime.Value, in *GetInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeGetInput(v mcpimpl.Value, in *GetInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "id":
-			err = runtime.DecodeString(f, &in.ID)
+			err = mcpimpl.DecodeString(f, &in.ID)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

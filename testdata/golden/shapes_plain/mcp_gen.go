@@ -5,10 +5,11 @@ package shapes_plain
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -37,64 +38,63 @@ func Register(s *runtime.Server) {
 		Name:        "with_ctx",
 		Description: "WithCtx takes a context and an input.",
 		InputSchema: withCtxInputSchema,
-		Handler:     runtime.Handle(WithCtx, decodeInput, runtime.Text),
+		Handler:     mcpimpl.Handle(WithCtx, decodeInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "no_ctx",
 		Description: "NoCtx takes only an input.",
 		InputSchema: noCtxInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return NoCtx(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "ctx_only",
 		Description: "CtxOnly takes only a context.",
 		InputSchema: ctxOnlyInputSchema,
-		Handler: runtime.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return CtxOnly(ctx)
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "nothing",
 		Description: "Nothing takes nothing at all.",
 		InputSchema: nothingInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Nothing()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "error_only",
 		Description: "ErrorOnly returns only an error.",
 		InputSchema: errorOnlyInputSchema,
-		Handler: runtime.Handle(func(ctx context.Context, in Input) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, in Input) (struct{}, error) {
 			return struct{}{}, ErrorOnly(ctx, in)
-		}, decodeInput, runtime.Empty),
+		}, decodeInput, mcpimpl.Empty),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "bare_error",
 		Description: "bareError is unexported, takes nothing and returns only an error.",
 		InputSchema: bareErrorInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (struct{}, error) {
 			return struct{}{}, bareError()
-		}, runtime.NoArguments, runtime.Empty),
+		}, mcpimpl.NoArguments, mcpimpl.Empty),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "n":
-			err = runtime.DecodeInt(f, &in.N)
+			err = mcpimpl.DecodeInt(f, &in.N)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

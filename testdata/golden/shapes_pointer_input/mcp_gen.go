@@ -5,10 +5,11 @@ package shapes_pointer_input
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,26 +33,25 @@ func Register(s *runtime.Server) {
 		Name:        "search",
 		Description: "Search searches.",
 		InputSchema: searchInputSchema,
-		Handler:     runtime.Handle(Search, runtime.PointerTo(decodeOptions), runtime.Text),
+		Handler:     mcpimpl.Handle(Search, mcpimpl.PointerTo(decodeOptions), mcpimpl.Text),
 	})
 }
 
 // decodeOptions stores validated arguments in in, without reflection.
-func decodeOptions(v runtime.Value, in *Options) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeOptions(v mcpimpl.Value, in *Options) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "query":
-			err = runtime.DecodeString(f, &in.Query)
+			err = mcpimpl.DecodeString(f, &in.Query)
 		case "limit":
-			err = runtime.DecodeInt(f, &in.Limit)
+			err = mcpimpl.DecodeInt(f, &in.Limit)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package tags
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -32,42 +33,41 @@ func Register(s *runtime.Server) {
 		Name:        "tagged",
 		Description: "Tagged takes tagged fields.",
 		InputSchema: taggedInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Tagged(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "email":
-			err = runtime.DecodeString(f, &in.Email)
+			err = mcpimpl.DecodeString(f, &in.Email)
 		case "age":
-			err = runtime.DecodeInt(f, &in.Age)
+			err = mcpimpl.DecodeInt(f, &in.Age)
 		case "ratio":
-			err = runtime.DecodeFloat(f, &in.Ratio)
+			err = mcpimpl.DecodeFloat(f, &in.Ratio)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		case "codes":
-			err = runtime.DecodeSlice(f, &in.Codes, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Codes, mcpimpl.DecodeString)
 		case "enabled":
-			err = runtime.DecodeBool(f, &in.Enabled)
+			err = mcpimpl.DecodeBool(f, &in.Enabled)
 		case "extra":
-			err = runtime.DecodeString(f, &in.Extra)
+			err = mcpimpl.DecodeString(f, &in.Extra)
 		case "readOnly":
-			err = runtime.DecodeString(f, &in.ReadOnly)
+			err = mcpimpl.DecodeString(f, &in.ReadOnly)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

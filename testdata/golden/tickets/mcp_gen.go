@@ -5,10 +5,11 @@ package tickets
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,30 +34,29 @@ func Register(s *runtime.Server) {
 		Name:        "create_ticket",
 		Description: "CreateTicket creates a ticket on the project board.",
 		InputSchema: createTicketInputSchema,
-		Handler:     runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text),
+		Handler:     mcpimpl.Handle(CreateTicket, decodeCreateTicketInput, mcpimpl.Text),
 	})
 }
 
 // decodeCreateTicketInput stores validated arguments in in, without reflection.
-func decodeCreateTicketInput(v runtime.Value, in *CreateTicketInput) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeCreateTicketInput(v mcpimpl.Value, in *CreateTicketInput) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "title":
-			err = runtime.DecodeString(f, &in.Title)
+			err = mcpimpl.DecodeString(f, &in.Title)
 		case "description":
-			err = runtime.DecodeString(f, &in.Description)
+			err = mcpimpl.DecodeString(f, &in.Description)
 		case "kind":
-			err = runtime.DecodeString(f, &in.Kind)
+			err = mcpimpl.DecodeString(f, &in.Kind)
 		case "labels":
-			err = runtime.DecodeSlice(f, &in.Labels, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Labels, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package warnings
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -33,42 +34,41 @@ func Register(s *runtime.Server) {
 	s.AddTool(&runtime.Tool{
 		Name:        "undocumented",
 		InputSchema: undocumentedInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, in Input) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Undocumented(in)
-		}, decodeInput, runtime.Text),
+		}, decodeInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "long",
 		Description: "Long has a description longer than Claude Code shows. Long has a descr\niption longer than Claude Code shows. Long has a description longer th\nan Claude Code shows. Long has a description longer than Claude Code s\nhows. Long has a description longer than Claude Code shows. Long has a\n\n\tdescription longer than Claude Code shows. Long has a description lon\n\nger than Claude Code shows. Long has a description longer than Claude\nCode shows. Long has a description longer than Claude Code shows. Long\n\n\thas a description longer than Claude Code shows. Long has a descripti\n\non longer than Claude Code shows. Long has a description longer than C\nlaude Code shows. Long has a description longer than Claude Code shows\n. Long has a description longer than Claude Code shows. Long has a des\ncription longer than Claude Code shows. Long has a description longer\nthan Claude Code shows. Long has a description longer than Claude Code\n\n\tshows. Long has a description longer than Claude Code shows. Long has\n\ta description longer than Claude Code shows. Long has a description l\n\nonger than Claude Code shows. Long has a description longer than Claud\ne Code shows. Long has a description longer than Claude Code shows. Lo\nng has a description longer than Claude Code shows. Long has a descrip\ntion longer than Claude Code shows. Long has a description longer than\n\n\tClaude Code shows. Long has a description longer than Claude Code sho\n\nws. Long has a description longer than Claude Code shows. Long has a d\nescription longer than Claude Code shows. Long has a description longe\nr than Claude Code shows. Long has a description longer than Claude Co\nde shows. Long has a description longer than Claude Code shows. Long h\nas a description longer than Claude Code shows. Long has a description\n\n\tlonger than Claude Code shows. Long has a description longer than Cla\n\nude Code shows. Long has a description longer than Claude Code shows.\nLong has a description longer than Claude Code shows. Long has a descr\niption longer than Claude Code shows. Long has a description longer th\nan Claude Code shows. Long has a description longer than Claude Code s\nhows. Long has a description longer than Claude Code shows.",
 		InputSchema: longInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Long()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "a_very_long_tool_name_that_makes_the_qualified_name_too_long",
 		Description: "AVeryLongToolNameThatMakesTheQualifiedNameTooLong has a long name.",
 		InputSchema: aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema,
-		Handler: runtime.Handle(func(_ context.Context, _ struct{}) (string, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return AVeryLongToolNameThatMakesTheQualifiedNameTooLong()
-		}, runtime.NoArguments, runtime.Text),
+		}, mcpimpl.NoArguments, mcpimpl.Text),
 	})
 }
 
 // decodeInput stores validated arguments in in, without reflection.
-func decodeInput(v runtime.Value, in *Input) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput(v mcpimpl.Value, in *Input) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "c":
-			err = runtime.DecodeJSON(f, &in.C)
+			err = mcpimpl.DecodeJSON(f, &in.C)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

@@ -5,10 +5,11 @@ package many
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// The code below needs this version of the runtime package or a later one.
-const _ = runtime.SupportPackageIsVersion2
+// The code below needs this version of the mcpimpl package or a later one.
+const _ = mcpimpl.SupportPackageIsVersion1
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -231,6620 +232,6419 @@ func Register(s *runtime.Server) {
 		Name:        "tool0",
 		Description: "Tool0 does thing number 0.",
 		InputSchema: tool0InputSchema,
-		Handler:     runtime.Handle(Tool0, decodeInput0, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool0, decodeInput0, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool1",
 		Description: "Tool1 does thing number 1.",
 		InputSchema: tool1InputSchema,
-		Handler:     runtime.Handle(Tool1, decodeInput1, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool1, decodeInput1, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool2",
 		Description: "Tool2 does thing number 2.",
 		InputSchema: tool2InputSchema,
-		Handler:     runtime.Handle(Tool2, decodeInput2, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool2, decodeInput2, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool3",
 		Description: "Tool3 does thing number 3.",
 		InputSchema: tool3InputSchema,
-		Handler:     runtime.Handle(Tool3, decodeInput3, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool3, decodeInput3, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool4",
 		Description: "Tool4 does thing number 4.",
 		InputSchema: tool4InputSchema,
-		Handler:     runtime.Handle(Tool4, decodeInput4, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool4, decodeInput4, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool5",
 		Description: "Tool5 does thing number 5.",
 		InputSchema: tool5InputSchema,
-		Handler:     runtime.Handle(Tool5, decodeInput5, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool5, decodeInput5, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool6",
 		Description: "Tool6 does thing number 6.",
 		InputSchema: tool6InputSchema,
-		Handler:     runtime.Handle(Tool6, decodeInput6, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool6, decodeInput6, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool7",
 		Description: "Tool7 does thing number 7.",
 		InputSchema: tool7InputSchema,
-		Handler:     runtime.Handle(Tool7, decodeInput7, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool7, decodeInput7, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool8",
 		Description: "Tool8 does thing number 8.",
 		InputSchema: tool8InputSchema,
-		Handler:     runtime.Handle(Tool8, decodeInput8, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool8, decodeInput8, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool9",
 		Description: "Tool9 does thing number 9.",
 		InputSchema: tool9InputSchema,
-		Handler:     runtime.Handle(Tool9, decodeInput9, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool9, decodeInput9, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool10",
 		Description: "Tool10 does thing number 10.",
 		InputSchema: tool10InputSchema,
-		Handler:     runtime.Handle(Tool10, decodeInput10, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool10, decodeInput10, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool11",
 		Description: "Tool11 does thing number 11.",
 		InputSchema: tool11InputSchema,
-		Handler:     runtime.Handle(Tool11, decodeInput11, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool11, decodeInput11, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool12",
 		Description: "Tool12 does thing number 12.",
 		InputSchema: tool12InputSchema,
-		Handler:     runtime.Handle(Tool12, decodeInput12, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool12, decodeInput12, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool13",
 		Description: "Tool13 does thing number 13.",
 		InputSchema: tool13InputSchema,
-		Handler:     runtime.Handle(Tool13, decodeInput13, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool13, decodeInput13, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool14",
 		Description: "Tool14 does thing number 14.",
 		InputSchema: tool14InputSchema,
-		Handler:     runtime.Handle(Tool14, decodeInput14, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool14, decodeInput14, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool15",
 		Description: "Tool15 does thing number 15.",
 		InputSchema: tool15InputSchema,
-		Handler:     runtime.Handle(Tool15, decodeInput15, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool15, decodeInput15, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool16",
 		Description: "Tool16 does thing number 16.",
 		InputSchema: tool16InputSchema,
-		Handler:     runtime.Handle(Tool16, decodeInput16, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool16, decodeInput16, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool17",
 		Description: "Tool17 does thing number 17.",
 		InputSchema: tool17InputSchema,
-		Handler:     runtime.Handle(Tool17, decodeInput17, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool17, decodeInput17, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool18",
 		Description: "Tool18 does thing number 18.",
 		InputSchema: tool18InputSchema,
-		Handler:     runtime.Handle(Tool18, decodeInput18, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool18, decodeInput18, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool19",
 		Description: "Tool19 does thing number 19.",
 		InputSchema: tool19InputSchema,
-		Handler:     runtime.Handle(Tool19, decodeInput19, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool19, decodeInput19, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool20",
 		Description: "Tool20 does thing number 20.",
 		InputSchema: tool20InputSchema,
-		Handler:     runtime.Handle(Tool20, decodeInput20, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool20, decodeInput20, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool21",
 		Description: "Tool21 does thing number 21.",
 		InputSchema: tool21InputSchema,
-		Handler:     runtime.Handle(Tool21, decodeInput21, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool21, decodeInput21, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool22",
 		Description: "Tool22 does thing number 22.",
 		InputSchema: tool22InputSchema,
-		Handler:     runtime.Handle(Tool22, decodeInput22, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool22, decodeInput22, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool23",
 		Description: "Tool23 does thing number 23.",
 		InputSchema: tool23InputSchema,
-		Handler:     runtime.Handle(Tool23, decodeInput23, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool23, decodeInput23, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool24",
 		Description: "Tool24 does thing number 24.",
 		InputSchema: tool24InputSchema,
-		Handler:     runtime.Handle(Tool24, decodeInput24, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool24, decodeInput24, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool25",
 		Description: "Tool25 does thing number 25.",
 		InputSchema: tool25InputSchema,
-		Handler:     runtime.Handle(Tool25, decodeInput25, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool25, decodeInput25, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool26",
 		Description: "Tool26 does thing number 26.",
 		InputSchema: tool26InputSchema,
-		Handler:     runtime.Handle(Tool26, decodeInput26, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool26, decodeInput26, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool27",
 		Description: "Tool27 does thing number 27.",
 		InputSchema: tool27InputSchema,
-		Handler:     runtime.Handle(Tool27, decodeInput27, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool27, decodeInput27, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool28",
 		Description: "Tool28 does thing number 28.",
 		InputSchema: tool28InputSchema,
-		Handler:     runtime.Handle(Tool28, decodeInput28, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool28, decodeInput28, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool29",
 		Description: "Tool29 does thing number 29.",
 		InputSchema: tool29InputSchema,
-		Handler:     runtime.Handle(Tool29, decodeInput29, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool29, decodeInput29, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool30",
 		Description: "Tool30 does thing number 30.",
 		InputSchema: tool30InputSchema,
-		Handler:     runtime.Handle(Tool30, decodeInput30, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool30, decodeInput30, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool31",
 		Description: "Tool31 does thing number 31.",
 		InputSchema: tool31InputSchema,
-		Handler:     runtime.Handle(Tool31, decodeInput31, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool31, decodeInput31, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool32",
 		Description: "Tool32 does thing number 32.",
 		InputSchema: tool32InputSchema,
-		Handler:     runtime.Handle(Tool32, decodeInput32, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool32, decodeInput32, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool33",
 		Description: "Tool33 does thing number 33.",
 		InputSchema: tool33InputSchema,
-		Handler:     runtime.Handle(Tool33, decodeInput33, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool33, decodeInput33, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool34",
 		Description: "Tool34 does thing number 34.",
 		InputSchema: tool34InputSchema,
-		Handler:     runtime.Handle(Tool34, decodeInput34, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool34, decodeInput34, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool35",
 		Description: "Tool35 does thing number 35.",
 		InputSchema: tool35InputSchema,
-		Handler:     runtime.Handle(Tool35, decodeInput35, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool35, decodeInput35, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool36",
 		Description: "Tool36 does thing number 36.",
 		InputSchema: tool36InputSchema,
-		Handler:     runtime.Handle(Tool36, decodeInput36, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool36, decodeInput36, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool37",
 		Description: "Tool37 does thing number 37.",
 		InputSchema: tool37InputSchema,
-		Handler:     runtime.Handle(Tool37, decodeInput37, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool37, decodeInput37, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool38",
 		Description: "Tool38 does thing number 38.",
 		InputSchema: tool38InputSchema,
-		Handler:     runtime.Handle(Tool38, decodeInput38, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool38, decodeInput38, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool39",
 		Description: "Tool39 does thing number 39.",
 		InputSchema: tool39InputSchema,
-		Handler:     runtime.Handle(Tool39, decodeInput39, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool39, decodeInput39, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool40",
 		Description: "Tool40 does thing number 40.",
 		InputSchema: tool40InputSchema,
-		Handler:     runtime.Handle(Tool40, decodeInput40, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool40, decodeInput40, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool41",
 		Description: "Tool41 does thing number 41.",
 		InputSchema: tool41InputSchema,
-		Handler:     runtime.Handle(Tool41, decodeInput41, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool41, decodeInput41, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool42",
 		Description: "Tool42 does thing number 42.",
 		InputSchema: tool42InputSchema,
-		Handler:     runtime.Handle(Tool42, decodeInput42, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool42, decodeInput42, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool43",
 		Description: "Tool43 does thing number 43.",
 		InputSchema: tool43InputSchema,
-		Handler:     runtime.Handle(Tool43, decodeInput43, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool43, decodeInput43, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool44",
 		Description: "Tool44 does thing number 44.",
 		InputSchema: tool44InputSchema,
-		Handler:     runtime.Handle(Tool44, decodeInput44, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool44, decodeInput44, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool45",
 		Description: "Tool45 does thing number 45.",
 		InputSchema: tool45InputSchema,
-		Handler:     runtime.Handle(Tool45, decodeInput45, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool45, decodeInput45, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool46",
 		Description: "Tool46 does thing number 46.",
 		InputSchema: tool46InputSchema,
-		Handler:     runtime.Handle(Tool46, decodeInput46, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool46, decodeInput46, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool47",
 		Description: "Tool47 does thing number 47.",
 		InputSchema: tool47InputSchema,
-		Handler:     runtime.Handle(Tool47, decodeInput47, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool47, decodeInput47, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool48",
 		Description: "Tool48 does thing number 48.",
 		InputSchema: tool48InputSchema,
-		Handler:     runtime.Handle(Tool48, decodeInput48, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool48, decodeInput48, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool49",
 		Description: "Tool49 does thing number 49.",
 		InputSchema: tool49InputSchema,
-		Handler:     runtime.Handle(Tool49, decodeInput49, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool49, decodeInput49, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool50",
 		Description: "Tool50 does thing number 50.",
 		InputSchema: tool50InputSchema,
-		Handler:     runtime.Handle(Tool50, decodeInput50, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool50, decodeInput50, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool51",
 		Description: "Tool51 does thing number 51.",
 		InputSchema: tool51InputSchema,
-		Handler:     runtime.Handle(Tool51, decodeInput51, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool51, decodeInput51, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool52",
 		Description: "Tool52 does thing number 52.",
 		InputSchema: tool52InputSchema,
-		Handler:     runtime.Handle(Tool52, decodeInput52, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool52, decodeInput52, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool53",
 		Description: "Tool53 does thing number 53.",
 		InputSchema: tool53InputSchema,
-		Handler:     runtime.Handle(Tool53, decodeInput53, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool53, decodeInput53, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool54",
 		Description: "Tool54 does thing number 54.",
 		InputSchema: tool54InputSchema,
-		Handler:     runtime.Handle(Tool54, decodeInput54, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool54, decodeInput54, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool55",
 		Description: "Tool55 does thing number 55.",
 		InputSchema: tool55InputSchema,
-		Handler:     runtime.Handle(Tool55, decodeInput55, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool55, decodeInput55, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool56",
 		Description: "Tool56 does thing number 56.",
 		InputSchema: tool56InputSchema,
-		Handler:     runtime.Handle(Tool56, decodeInput56, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool56, decodeInput56, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool57",
 		Description: "Tool57 does thing number 57.",
 		InputSchema: tool57InputSchema,
-		Handler:     runtime.Handle(Tool57, decodeInput57, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool57, decodeInput57, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool58",
 		Description: "Tool58 does thing number 58.",
 		InputSchema: tool58InputSchema,
-		Handler:     runtime.Handle(Tool58, decodeInput58, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool58, decodeInput58, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool59",
 		Description: "Tool59 does thing number 59.",
 		InputSchema: tool59InputSchema,
-		Handler:     runtime.Handle(Tool59, decodeInput59, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool59, decodeInput59, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool60",
 		Description: "Tool60 does thing number 60.",
 		InputSchema: tool60InputSchema,
-		Handler:     runtime.Handle(Tool60, decodeInput60, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool60, decodeInput60, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool61",
 		Description: "Tool61 does thing number 61.",
 		InputSchema: tool61InputSchema,
-		Handler:     runtime.Handle(Tool61, decodeInput61, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool61, decodeInput61, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool62",
 		Description: "Tool62 does thing number 62.",
 		InputSchema: tool62InputSchema,
-		Handler:     runtime.Handle(Tool62, decodeInput62, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool62, decodeInput62, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool63",
 		Description: "Tool63 does thing number 63.",
 		InputSchema: tool63InputSchema,
-		Handler:     runtime.Handle(Tool63, decodeInput63, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool63, decodeInput63, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool64",
 		Description: "Tool64 does thing number 64.",
 		InputSchema: tool64InputSchema,
-		Handler:     runtime.Handle(Tool64, decodeInput64, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool64, decodeInput64, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool65",
 		Description: "Tool65 does thing number 65.",
 		InputSchema: tool65InputSchema,
-		Handler:     runtime.Handle(Tool65, decodeInput65, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool65, decodeInput65, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool66",
 		Description: "Tool66 does thing number 66.",
 		InputSchema: tool66InputSchema,
-		Handler:     runtime.Handle(Tool66, decodeInput66, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool66, decodeInput66, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool67",
 		Description: "Tool67 does thing number 67.",
 		InputSchema: tool67InputSchema,
-		Handler:     runtime.Handle(Tool67, decodeInput67, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool67, decodeInput67, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool68",
 		Description: "Tool68 does thing number 68.",
 		InputSchema: tool68InputSchema,
-		Handler:     runtime.Handle(Tool68, decodeInput68, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool68, decodeInput68, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool69",
 		Description: "Tool69 does thing number 69.",
 		InputSchema: tool69InputSchema,
-		Handler:     runtime.Handle(Tool69, decodeInput69, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool69, decodeInput69, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool70",
 		Description: "Tool70 does thing number 70.",
 		InputSchema: tool70InputSchema,
-		Handler:     runtime.Handle(Tool70, decodeInput70, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool70, decodeInput70, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool71",
 		Description: "Tool71 does thing number 71.",
 		InputSchema: tool71InputSchema,
-		Handler:     runtime.Handle(Tool71, decodeInput71, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool71, decodeInput71, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool72",
 		Description: "Tool72 does thing number 72.",
 		InputSchema: tool72InputSchema,
-		Handler:     runtime.Handle(Tool72, decodeInput72, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool72, decodeInput72, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool73",
 		Description: "Tool73 does thing number 73.",
 		InputSchema: tool73InputSchema,
-		Handler:     runtime.Handle(Tool73, decodeInput73, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool73, decodeInput73, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool74",
 		Description: "Tool74 does thing number 74.",
 		InputSchema: tool74InputSchema,
-		Handler:     runtime.Handle(Tool74, decodeInput74, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool74, decodeInput74, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool75",
 		Description: "Tool75 does thing number 75.",
 		InputSchema: tool75InputSchema,
-		Handler:     runtime.Handle(Tool75, decodeInput75, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool75, decodeInput75, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool76",
 		Description: "Tool76 does thing number 76.",
 		InputSchema: tool76InputSchema,
-		Handler:     runtime.Handle(Tool76, decodeInput76, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool76, decodeInput76, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool77",
 		Description: "Tool77 does thing number 77.",
 		InputSchema: tool77InputSchema,
-		Handler:     runtime.Handle(Tool77, decodeInput77, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool77, decodeInput77, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool78",
 		Description: "Tool78 does thing number 78.",
 		InputSchema: tool78InputSchema,
-		Handler:     runtime.Handle(Tool78, decodeInput78, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool78, decodeInput78, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool79",
 		Description: "Tool79 does thing number 79.",
 		InputSchema: tool79InputSchema,
-		Handler:     runtime.Handle(Tool79, decodeInput79, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool79, decodeInput79, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool80",
 		Description: "Tool80 does thing number 80.",
 		InputSchema: tool80InputSchema,
-		Handler:     runtime.Handle(Tool80, decodeInput80, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool80, decodeInput80, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool81",
 		Description: "Tool81 does thing number 81.",
 		InputSchema: tool81InputSchema,
-		Handler:     runtime.Handle(Tool81, decodeInput81, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool81, decodeInput81, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool82",
 		Description: "Tool82 does thing number 82.",
 		InputSchema: tool82InputSchema,
-		Handler:     runtime.Handle(Tool82, decodeInput82, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool82, decodeInput82, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool83",
 		Description: "Tool83 does thing number 83.",
 		InputSchema: tool83InputSchema,
-		Handler:     runtime.Handle(Tool83, decodeInput83, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool83, decodeInput83, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool84",
 		Description: "Tool84 does thing number 84.",
 		InputSchema: tool84InputSchema,
-		Handler:     runtime.Handle(Tool84, decodeInput84, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool84, decodeInput84, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool85",
 		Description: "Tool85 does thing number 85.",
 		InputSchema: tool85InputSchema,
-		Handler:     runtime.Handle(Tool85, decodeInput85, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool85, decodeInput85, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool86",
 		Description: "Tool86 does thing number 86.",
 		InputSchema: tool86InputSchema,
-		Handler:     runtime.Handle(Tool86, decodeInput86, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool86, decodeInput86, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool87",
 		Description: "Tool87 does thing number 87.",
 		InputSchema: tool87InputSchema,
-		Handler:     runtime.Handle(Tool87, decodeInput87, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool87, decodeInput87, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool88",
 		Description: "Tool88 does thing number 88.",
 		InputSchema: tool88InputSchema,
-		Handler:     runtime.Handle(Tool88, decodeInput88, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool88, decodeInput88, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool89",
 		Description: "Tool89 does thing number 89.",
 		InputSchema: tool89InputSchema,
-		Handler:     runtime.Handle(Tool89, decodeInput89, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool89, decodeInput89, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool90",
 		Description: "Tool90 does thing number 90.",
 		InputSchema: tool90InputSchema,
-		Handler:     runtime.Handle(Tool90, decodeInput90, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool90, decodeInput90, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool91",
 		Description: "Tool91 does thing number 91.",
 		InputSchema: tool91InputSchema,
-		Handler:     runtime.Handle(Tool91, decodeInput91, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool91, decodeInput91, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool92",
 		Description: "Tool92 does thing number 92.",
 		InputSchema: tool92InputSchema,
-		Handler:     runtime.Handle(Tool92, decodeInput92, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool92, decodeInput92, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool93",
 		Description: "Tool93 does thing number 93.",
 		InputSchema: tool93InputSchema,
-		Handler:     runtime.Handle(Tool93, decodeInput93, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool93, decodeInput93, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool94",
 		Description: "Tool94 does thing number 94.",
 		InputSchema: tool94InputSchema,
-		Handler:     runtime.Handle(Tool94, decodeInput94, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool94, decodeInput94, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool95",
 		Description: "Tool95 does thing number 95.",
 		InputSchema: tool95InputSchema,
-		Handler:     runtime.Handle(Tool95, decodeInput95, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool95, decodeInput95, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool96",
 		Description: "Tool96 does thing number 96.",
 		InputSchema: tool96InputSchema,
-		Handler:     runtime.Handle(Tool96, decodeInput96, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool96, decodeInput96, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool97",
 		Description: "Tool97 does thing number 97.",
 		InputSchema: tool97InputSchema,
-		Handler:     runtime.Handle(Tool97, decodeInput97, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool97, decodeInput97, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool98",
 		Description: "Tool98 does thing number 98.",
 		InputSchema: tool98InputSchema,
-		Handler:     runtime.Handle(Tool98, decodeInput98, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool98, decodeInput98, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool99",
 		Description: "Tool99 does thing number 99.",
 		InputSchema: tool99InputSchema,
-		Handler:     runtime.Handle(Tool99, decodeInput99, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool99, decodeInput99, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool100",
 		Description: "Tool100 does thing number 100.",
 		InputSchema: tool100InputSchema,
-		Handler:     runtime.Handle(Tool100, decodeInput100, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool100, decodeInput100, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool101",
 		Description: "Tool101 does thing number 101.",
 		InputSchema: tool101InputSchema,
-		Handler:     runtime.Handle(Tool101, decodeInput101, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool101, decodeInput101, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool102",
 		Description: "Tool102 does thing number 102.",
 		InputSchema: tool102InputSchema,
-		Handler:     runtime.Handle(Tool102, decodeInput102, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool102, decodeInput102, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool103",
 		Description: "Tool103 does thing number 103.",
 		InputSchema: tool103InputSchema,
-		Handler:     runtime.Handle(Tool103, decodeInput103, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool103, decodeInput103, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool104",
 		Description: "Tool104 does thing number 104.",
 		InputSchema: tool104InputSchema,
-		Handler:     runtime.Handle(Tool104, decodeInput104, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool104, decodeInput104, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool105",
 		Description: "Tool105 does thing number 105.",
 		InputSchema: tool105InputSchema,
-		Handler:     runtime.Handle(Tool105, decodeInput105, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool105, decodeInput105, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool106",
 		Description: "Tool106 does thing number 106.",
 		InputSchema: tool106InputSchema,
-		Handler:     runtime.Handle(Tool106, decodeInput106, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool106, decodeInput106, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool107",
 		Description: "Tool107 does thing number 107.",
 		InputSchema: tool107InputSchema,
-		Handler:     runtime.Handle(Tool107, decodeInput107, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool107, decodeInput107, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool108",
 		Description: "Tool108 does thing number 108.",
 		InputSchema: tool108InputSchema,
-		Handler:     runtime.Handle(Tool108, decodeInput108, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool108, decodeInput108, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool109",
 		Description: "Tool109 does thing number 109.",
 		InputSchema: tool109InputSchema,
-		Handler:     runtime.Handle(Tool109, decodeInput109, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool109, decodeInput109, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool110",
 		Description: "Tool110 does thing number 110.",
 		InputSchema: tool110InputSchema,
-		Handler:     runtime.Handle(Tool110, decodeInput110, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool110, decodeInput110, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool111",
 		Description: "Tool111 does thing number 111.",
 		InputSchema: tool111InputSchema,
-		Handler:     runtime.Handle(Tool111, decodeInput111, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool111, decodeInput111, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool112",
 		Description: "Tool112 does thing number 112.",
 		InputSchema: tool112InputSchema,
-		Handler:     runtime.Handle(Tool112, decodeInput112, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool112, decodeInput112, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool113",
 		Description: "Tool113 does thing number 113.",
 		InputSchema: tool113InputSchema,
-		Handler:     runtime.Handle(Tool113, decodeInput113, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool113, decodeInput113, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool114",
 		Description: "Tool114 does thing number 114.",
 		InputSchema: tool114InputSchema,
-		Handler:     runtime.Handle(Tool114, decodeInput114, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool114, decodeInput114, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool115",
 		Description: "Tool115 does thing number 115.",
 		InputSchema: tool115InputSchema,
-		Handler:     runtime.Handle(Tool115, decodeInput115, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool115, decodeInput115, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool116",
 		Description: "Tool116 does thing number 116.",
 		InputSchema: tool116InputSchema,
-		Handler:     runtime.Handle(Tool116, decodeInput116, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool116, decodeInput116, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool117",
 		Description: "Tool117 does thing number 117.",
 		InputSchema: tool117InputSchema,
-		Handler:     runtime.Handle(Tool117, decodeInput117, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool117, decodeInput117, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool118",
 		Description: "Tool118 does thing number 118.",
 		InputSchema: tool118InputSchema,
-		Handler:     runtime.Handle(Tool118, decodeInput118, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool118, decodeInput118, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool119",
 		Description: "Tool119 does thing number 119.",
 		InputSchema: tool119InputSchema,
-		Handler:     runtime.Handle(Tool119, decodeInput119, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool119, decodeInput119, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool120",
 		Description: "Tool120 does thing number 120.",
 		InputSchema: tool120InputSchema,
-		Handler:     runtime.Handle(Tool120, decodeInput120, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool120, decodeInput120, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool121",
 		Description: "Tool121 does thing number 121.",
 		InputSchema: tool121InputSchema,
-		Handler:     runtime.Handle(Tool121, decodeInput121, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool121, decodeInput121, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool122",
 		Description: "Tool122 does thing number 122.",
 		InputSchema: tool122InputSchema,
-		Handler:     runtime.Handle(Tool122, decodeInput122, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool122, decodeInput122, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool123",
 		Description: "Tool123 does thing number 123.",
 		InputSchema: tool123InputSchema,
-		Handler:     runtime.Handle(Tool123, decodeInput123, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool123, decodeInput123, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool124",
 		Description: "Tool124 does thing number 124.",
 		InputSchema: tool124InputSchema,
-		Handler:     runtime.Handle(Tool124, decodeInput124, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool124, decodeInput124, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool125",
 		Description: "Tool125 does thing number 125.",
 		InputSchema: tool125InputSchema,
-		Handler:     runtime.Handle(Tool125, decodeInput125, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool125, decodeInput125, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool126",
 		Description: "Tool126 does thing number 126.",
 		InputSchema: tool126InputSchema,
-		Handler:     runtime.Handle(Tool126, decodeInput126, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool126, decodeInput126, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool127",
 		Description: "Tool127 does thing number 127.",
 		InputSchema: tool127InputSchema,
-		Handler:     runtime.Handle(Tool127, decodeInput127, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool127, decodeInput127, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool128",
 		Description: "Tool128 does thing number 128.",
 		InputSchema: tool128InputSchema,
-		Handler:     runtime.Handle(Tool128, decodeInput128, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool128, decodeInput128, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool129",
 		Description: "Tool129 does thing number 129.",
 		InputSchema: tool129InputSchema,
-		Handler:     runtime.Handle(Tool129, decodeInput129, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool129, decodeInput129, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool130",
 		Description: "Tool130 does thing number 130.",
 		InputSchema: tool130InputSchema,
-		Handler:     runtime.Handle(Tool130, decodeInput130, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool130, decodeInput130, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool131",
 		Description: "Tool131 does thing number 131.",
 		InputSchema: tool131InputSchema,
-		Handler:     runtime.Handle(Tool131, decodeInput131, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool131, decodeInput131, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool132",
 		Description: "Tool132 does thing number 132.",
 		InputSchema: tool132InputSchema,
-		Handler:     runtime.Handle(Tool132, decodeInput132, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool132, decodeInput132, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool133",
 		Description: "Tool133 does thing number 133.",
 		InputSchema: tool133InputSchema,
-		Handler:     runtime.Handle(Tool133, decodeInput133, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool133, decodeInput133, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool134",
 		Description: "Tool134 does thing number 134.",
 		InputSchema: tool134InputSchema,
-		Handler:     runtime.Handle(Tool134, decodeInput134, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool134, decodeInput134, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool135",
 		Description: "Tool135 does thing number 135.",
 		InputSchema: tool135InputSchema,
-		Handler:     runtime.Handle(Tool135, decodeInput135, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool135, decodeInput135, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool136",
 		Description: "Tool136 does thing number 136.",
 		InputSchema: tool136InputSchema,
-		Handler:     runtime.Handle(Tool136, decodeInput136, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool136, decodeInput136, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool137",
 		Description: "Tool137 does thing number 137.",
 		InputSchema: tool137InputSchema,
-		Handler:     runtime.Handle(Tool137, decodeInput137, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool137, decodeInput137, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool138",
 		Description: "Tool138 does thing number 138.",
 		InputSchema: tool138InputSchema,
-		Handler:     runtime.Handle(Tool138, decodeInput138, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool138, decodeInput138, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool139",
 		Description: "Tool139 does thing number 139.",
 		InputSchema: tool139InputSchema,
-		Handler:     runtime.Handle(Tool139, decodeInput139, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool139, decodeInput139, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool140",
 		Description: "Tool140 does thing number 140.",
 		InputSchema: tool140InputSchema,
-		Handler:     runtime.Handle(Tool140, decodeInput140, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool140, decodeInput140, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool141",
 		Description: "Tool141 does thing number 141.",
 		InputSchema: tool141InputSchema,
-		Handler:     runtime.Handle(Tool141, decodeInput141, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool141, decodeInput141, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool142",
 		Description: "Tool142 does thing number 142.",
 		InputSchema: tool142InputSchema,
-		Handler:     runtime.Handle(Tool142, decodeInput142, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool142, decodeInput142, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool143",
 		Description: "Tool143 does thing number 143.",
 		InputSchema: tool143InputSchema,
-		Handler:     runtime.Handle(Tool143, decodeInput143, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool143, decodeInput143, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool144",
 		Description: "Tool144 does thing number 144.",
 		InputSchema: tool144InputSchema,
-		Handler:     runtime.Handle(Tool144, decodeInput144, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool144, decodeInput144, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool145",
 		Description: "Tool145 does thing number 145.",
 		InputSchema: tool145InputSchema,
-		Handler:     runtime.Handle(Tool145, decodeInput145, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool145, decodeInput145, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool146",
 		Description: "Tool146 does thing number 146.",
 		InputSchema: tool146InputSchema,
-		Handler:     runtime.Handle(Tool146, decodeInput146, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool146, decodeInput146, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool147",
 		Description: "Tool147 does thing number 147.",
 		InputSchema: tool147InputSchema,
-		Handler:     runtime.Handle(Tool147, decodeInput147, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool147, decodeInput147, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool148",
 		Description: "Tool148 does thing number 148.",
 		InputSchema: tool148InputSchema,
-		Handler:     runtime.Handle(Tool148, decodeInput148, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool148, decodeInput148, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool149",
 		Description: "Tool149 does thing number 149.",
 		InputSchema: tool149InputSchema,
-		Handler:     runtime.Handle(Tool149, decodeInput149, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool149, decodeInput149, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool150",
 		Description: "Tool150 does thing number 150.",
 		InputSchema: tool150InputSchema,
-		Handler:     runtime.Handle(Tool150, decodeInput150, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool150, decodeInput150, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool151",
 		Description: "Tool151 does thing number 151.",
 		InputSchema: tool151InputSchema,
-		Handler:     runtime.Handle(Tool151, decodeInput151, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool151, decodeInput151, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool152",
 		Description: "Tool152 does thing number 152.",
 		InputSchema: tool152InputSchema,
-		Handler:     runtime.Handle(Tool152, decodeInput152, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool152, decodeInput152, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool153",
 		Description: "Tool153 does thing number 153.",
 		InputSchema: tool153InputSchema,
-		Handler:     runtime.Handle(Tool153, decodeInput153, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool153, decodeInput153, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool154",
 		Description: "Tool154 does thing number 154.",
 		InputSchema: tool154InputSchema,
-		Handler:     runtime.Handle(Tool154, decodeInput154, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool154, decodeInput154, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool155",
 		Description: "Tool155 does thing number 155.",
 		InputSchema: tool155InputSchema,
-		Handler:     runtime.Handle(Tool155, decodeInput155, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool155, decodeInput155, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool156",
 		Description: "Tool156 does thing number 156.",
 		InputSchema: tool156InputSchema,
-		Handler:     runtime.Handle(Tool156, decodeInput156, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool156, decodeInput156, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool157",
 		Description: "Tool157 does thing number 157.",
 		InputSchema: tool157InputSchema,
-		Handler:     runtime.Handle(Tool157, decodeInput157, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool157, decodeInput157, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool158",
 		Description: "Tool158 does thing number 158.",
 		InputSchema: tool158InputSchema,
-		Handler:     runtime.Handle(Tool158, decodeInput158, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool158, decodeInput158, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool159",
 		Description: "Tool159 does thing number 159.",
 		InputSchema: tool159InputSchema,
-		Handler:     runtime.Handle(Tool159, decodeInput159, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool159, decodeInput159, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool160",
 		Description: "Tool160 does thing number 160.",
 		InputSchema: tool160InputSchema,
-		Handler:     runtime.Handle(Tool160, decodeInput160, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool160, decodeInput160, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool161",
 		Description: "Tool161 does thing number 161.",
 		InputSchema: tool161InputSchema,
-		Handler:     runtime.Handle(Tool161, decodeInput161, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool161, decodeInput161, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool162",
 		Description: "Tool162 does thing number 162.",
 		InputSchema: tool162InputSchema,
-		Handler:     runtime.Handle(Tool162, decodeInput162, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool162, decodeInput162, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool163",
 		Description: "Tool163 does thing number 163.",
 		InputSchema: tool163InputSchema,
-		Handler:     runtime.Handle(Tool163, decodeInput163, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool163, decodeInput163, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool164",
 		Description: "Tool164 does thing number 164.",
 		InputSchema: tool164InputSchema,
-		Handler:     runtime.Handle(Tool164, decodeInput164, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool164, decodeInput164, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool165",
 		Description: "Tool165 does thing number 165.",
 		InputSchema: tool165InputSchema,
-		Handler:     runtime.Handle(Tool165, decodeInput165, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool165, decodeInput165, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool166",
 		Description: "Tool166 does thing number 166.",
 		InputSchema: tool166InputSchema,
-		Handler:     runtime.Handle(Tool166, decodeInput166, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool166, decodeInput166, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool167",
 		Description: "Tool167 does thing number 167.",
 		InputSchema: tool167InputSchema,
-		Handler:     runtime.Handle(Tool167, decodeInput167, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool167, decodeInput167, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool168",
 		Description: "Tool168 does thing number 168.",
 		InputSchema: tool168InputSchema,
-		Handler:     runtime.Handle(Tool168, decodeInput168, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool168, decodeInput168, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool169",
 		Description: "Tool169 does thing number 169.",
 		InputSchema: tool169InputSchema,
-		Handler:     runtime.Handle(Tool169, decodeInput169, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool169, decodeInput169, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool170",
 		Description: "Tool170 does thing number 170.",
 		InputSchema: tool170InputSchema,
-		Handler:     runtime.Handle(Tool170, decodeInput170, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool170, decodeInput170, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool171",
 		Description: "Tool171 does thing number 171.",
 		InputSchema: tool171InputSchema,
-		Handler:     runtime.Handle(Tool171, decodeInput171, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool171, decodeInput171, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool172",
 		Description: "Tool172 does thing number 172.",
 		InputSchema: tool172InputSchema,
-		Handler:     runtime.Handle(Tool172, decodeInput172, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool172, decodeInput172, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool173",
 		Description: "Tool173 does thing number 173.",
 		InputSchema: tool173InputSchema,
-		Handler:     runtime.Handle(Tool173, decodeInput173, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool173, decodeInput173, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool174",
 		Description: "Tool174 does thing number 174.",
 		InputSchema: tool174InputSchema,
-		Handler:     runtime.Handle(Tool174, decodeInput174, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool174, decodeInput174, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool175",
 		Description: "Tool175 does thing number 175.",
 		InputSchema: tool175InputSchema,
-		Handler:     runtime.Handle(Tool175, decodeInput175, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool175, decodeInput175, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool176",
 		Description: "Tool176 does thing number 176.",
 		InputSchema: tool176InputSchema,
-		Handler:     runtime.Handle(Tool176, decodeInput176, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool176, decodeInput176, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool177",
 		Description: "Tool177 does thing number 177.",
 		InputSchema: tool177InputSchema,
-		Handler:     runtime.Handle(Tool177, decodeInput177, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool177, decodeInput177, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool178",
 		Description: "Tool178 does thing number 178.",
 		InputSchema: tool178InputSchema,
-		Handler:     runtime.Handle(Tool178, decodeInput178, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool178, decodeInput178, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool179",
 		Description: "Tool179 does thing number 179.",
 		InputSchema: tool179InputSchema,
-		Handler:     runtime.Handle(Tool179, decodeInput179, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool179, decodeInput179, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool180",
 		Description: "Tool180 does thing number 180.",
 		InputSchema: tool180InputSchema,
-		Handler:     runtime.Handle(Tool180, decodeInput180, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool180, decodeInput180, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool181",
 		Description: "Tool181 does thing number 181.",
 		InputSchema: tool181InputSchema,
-		Handler:     runtime.Handle(Tool181, decodeInput181, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool181, decodeInput181, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool182",
 		Description: "Tool182 does thing number 182.",
 		InputSchema: tool182InputSchema,
-		Handler:     runtime.Handle(Tool182, decodeInput182, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool182, decodeInput182, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool183",
 		Description: "Tool183 does thing number 183.",
 		InputSchema: tool183InputSchema,
-		Handler:     runtime.Handle(Tool183, decodeInput183, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool183, decodeInput183, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool184",
 		Description: "Tool184 does thing number 184.",
 		InputSchema: tool184InputSchema,
-		Handler:     runtime.Handle(Tool184, decodeInput184, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool184, decodeInput184, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool185",
 		Description: "Tool185 does thing number 185.",
 		InputSchema: tool185InputSchema,
-		Handler:     runtime.Handle(Tool185, decodeInput185, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool185, decodeInput185, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool186",
 		Description: "Tool186 does thing number 186.",
 		InputSchema: tool186InputSchema,
-		Handler:     runtime.Handle(Tool186, decodeInput186, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool186, decodeInput186, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool187",
 		Description: "Tool187 does thing number 187.",
 		InputSchema: tool187InputSchema,
-		Handler:     runtime.Handle(Tool187, decodeInput187, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool187, decodeInput187, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool188",
 		Description: "Tool188 does thing number 188.",
 		InputSchema: tool188InputSchema,
-		Handler:     runtime.Handle(Tool188, decodeInput188, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool188, decodeInput188, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool189",
 		Description: "Tool189 does thing number 189.",
 		InputSchema: tool189InputSchema,
-		Handler:     runtime.Handle(Tool189, decodeInput189, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool189, decodeInput189, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool190",
 		Description: "Tool190 does thing number 190.",
 		InputSchema: tool190InputSchema,
-		Handler:     runtime.Handle(Tool190, decodeInput190, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool190, decodeInput190, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool191",
 		Description: "Tool191 does thing number 191.",
 		InputSchema: tool191InputSchema,
-		Handler:     runtime.Handle(Tool191, decodeInput191, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool191, decodeInput191, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool192",
 		Description: "Tool192 does thing number 192.",
 		InputSchema: tool192InputSchema,
-		Handler:     runtime.Handle(Tool192, decodeInput192, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool192, decodeInput192, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool193",
 		Description: "Tool193 does thing number 193.",
 		InputSchema: tool193InputSchema,
-		Handler:     runtime.Handle(Tool193, decodeInput193, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool193, decodeInput193, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool194",
 		Description: "Tool194 does thing number 194.",
 		InputSchema: tool194InputSchema,
-		Handler:     runtime.Handle(Tool194, decodeInput194, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool194, decodeInput194, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool195",
 		Description: "Tool195 does thing number 195.",
 		InputSchema: tool195InputSchema,
-		Handler:     runtime.Handle(Tool195, decodeInput195, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool195, decodeInput195, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool196",
 		Description: "Tool196 does thing number 196.",
 		InputSchema: tool196InputSchema,
-		Handler:     runtime.Handle(Tool196, decodeInput196, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool196, decodeInput196, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool197",
 		Description: "Tool197 does thing number 197.",
 		InputSchema: tool197InputSchema,
-		Handler:     runtime.Handle(Tool197, decodeInput197, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool197, decodeInput197, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool198",
 		Description: "Tool198 does thing number 198.",
 		InputSchema: tool198InputSchema,
-		Handler:     runtime.Handle(Tool198, decodeInput198, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool198, decodeInput198, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "tool199",
 		Description: "Tool199 does thing number 199.",
 		InputSchema: tool199InputSchema,
-		Handler:     runtime.Handle(Tool199, decodeInput199, runtime.Text),
+		Handler:     mcpimpl.Handle(Tool199, decodeInput199, mcpimpl.Text),
 	})
 }
 
 // decodeInput0 stores validated arguments in in, without reflection.
-func decodeInput0(v runtime.Value, in *Input0) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput0(v mcpimpl.Value, in *Input0) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput1 stores validated arguments in in, without reflection.
-func decodeInput1(v runtime.Value, in *Input1) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput1(v mcpimpl.Value, in *Input1) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput2 stores validated arguments in in, without reflection.
-func decodeInput2(v runtime.Value, in *Input2) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput2(v mcpimpl.Value, in *Input2) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput3 stores validated arguments in in, without reflection.
-func decodeInput3(v runtime.Value, in *Input3) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput3(v mcpimpl.Value, in *Input3) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput4 stores validated arguments in in, without reflection.
-func decodeInput4(v runtime.Value, in *Input4) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput4(v mcpimpl.Value, in *Input4) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput5 stores validated arguments in in, without reflection.
-func decodeInput5(v runtime.Value, in *Input5) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput5(v mcpimpl.Value, in *Input5) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput6 stores validated arguments in in, without reflection.
-func decodeInput6(v runtime.Value, in *Input6) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput6(v mcpimpl.Value, in *Input6) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput7 stores validated arguments in in, without reflection.
-func decodeInput7(v runtime.Value, in *Input7) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput7(v mcpimpl.Value, in *Input7) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput8 stores validated arguments in in, without reflection.
-func decodeInput8(v runtime.Value, in *Input8) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput8(v mcpimpl.Value, in *Input8) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput9 stores validated arguments in in, without reflection.
-func decodeInput9(v runtime.Value, in *Input9) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput9(v mcpimpl.Value, in *Input9) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput10 stores validated arguments in in, without reflection.
-func decodeInput10(v runtime.Value, in *Input10) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput10(v mcpimpl.Value, in *Input10) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput11 stores validated arguments in in, without reflection.
-func decodeInput11(v runtime.Value, in *Input11) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput11(v mcpimpl.Value, in *Input11) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput12 stores validated arguments in in, without reflection.
-func decodeInput12(v runtime.Value, in *Input12) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput12(v mcpimpl.Value, in *Input12) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput13 stores validated arguments in in, without reflection.
-func decodeInput13(v runtime.Value, in *Input13) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput13(v mcpimpl.Value, in *Input13) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput14 stores validated arguments in in, without reflection.
-func decodeInput14(v runtime.Value, in *Input14) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput14(v mcpimpl.Value, in *Input14) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput15 stores validated arguments in in, without reflection.
-func decodeInput15(v runtime.Value, in *Input15) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput15(v mcpimpl.Value, in *Input15) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput16 stores validated arguments in in, without reflection.
-func decodeInput16(v runtime.Value, in *Input16) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput16(v mcpimpl.Value, in *Input16) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput17 stores validated arguments in in, without reflection.
-func decodeInput17(v runtime.Value, in *Input17) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput17(v mcpimpl.Value, in *Input17) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput18 stores validated arguments in in, without reflection.
-func decodeInput18(v runtime.Value, in *Input18) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput18(v mcpimpl.Value, in *Input18) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput19 stores validated arguments in in, without reflection.
-func decodeInput19(v runtime.Value, in *Input19) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput19(v mcpimpl.Value, in *Input19) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput20 stores validated arguments in in, without reflection.
-func decodeInput20(v runtime.Value, in *Input20) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput20(v mcpimpl.Value, in *Input20) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput21 stores validated arguments in in, without reflection.
-func decodeInput21(v runtime.Value, in *Input21) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput21(v mcpimpl.Value, in *Input21) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput22 stores validated arguments in in, without reflection.
-func decodeInput22(v runtime.Value, in *Input22) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput22(v mcpimpl.Value, in *Input22) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput23 stores validated arguments in in, without reflection.
-func decodeInput23(v runtime.Value, in *Input23) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput23(v mcpimpl.Value, in *Input23) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput24 stores validated arguments in in, without reflection.
-func decodeInput24(v runtime.Value, in *Input24) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput24(v mcpimpl.Value, in *Input24) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput25 stores validated arguments in in, without reflection.
-func decodeInput25(v runtime.Value, in *Input25) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput25(v mcpimpl.Value, in *Input25) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput26 stores validated arguments in in, without reflection.
-func decodeInput26(v runtime.Value, in *Input26) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput26(v mcpimpl.Value, in *Input26) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput27 stores validated arguments in in, without reflection.
-func decodeInput27(v runtime.Value, in *Input27) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput27(v mcpimpl.Value, in *Input27) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput28 stores validated arguments in in, without reflection.
-func decodeInput28(v runtime.Value, in *Input28) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput28(v mcpimpl.Value, in *Input28) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput29 stores validated arguments in in, without reflection.
-func decodeInput29(v runtime.Value, in *Input29) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput29(v mcpimpl.Value, in *Input29) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput30 stores validated arguments in in, without reflection.
-func decodeInput30(v runtime.Value, in *Input30) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput30(v mcpimpl.Value, in *Input30) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput31 stores validated arguments in in, without reflection.
-func decodeInput31(v runtime.Value, in *Input31) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput31(v mcpimpl.Value, in *Input31) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput32 stores validated arguments in in, without reflection.
-func decodeInput32(v runtime.Value, in *Input32) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput32(v mcpimpl.Value, in *Input32) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput33 stores validated arguments in in, without reflection.
-func decodeInput33(v runtime.Value, in *Input33) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput33(v mcpimpl.Value, in *Input33) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput34 stores validated arguments in in, without reflection.
-func decodeInput34(v runtime.Value, in *Input34) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput34(v mcpimpl.Value, in *Input34) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput35 stores validated arguments in in, without reflection.
-func decodeInput35(v runtime.Value, in *Input35) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput35(v mcpimpl.Value, in *Input35) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput36 stores validated arguments in in, without reflection.
-func decodeInput36(v runtime.Value, in *Input36) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput36(v mcpimpl.Value, in *Input36) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput37 stores validated arguments in in, without reflection.
-func decodeInput37(v runtime.Value, in *Input37) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput37(v mcpimpl.Value, in *Input37) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput38 stores validated arguments in in, without reflection.
-func decodeInput38(v runtime.Value, in *Input38) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput38(v mcpimpl.Value, in *Input38) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput39 stores validated arguments in in, without reflection.
-func decodeInput39(v runtime.Value, in *Input39) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput39(v mcpimpl.Value, in *Input39) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput40 stores validated arguments in in, without reflection.
-func decodeInput40(v runtime.Value, in *Input40) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput40(v mcpimpl.Value, in *Input40) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput41 stores validated arguments in in, without reflection.
-func decodeInput41(v runtime.Value, in *Input41) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput41(v mcpimpl.Value, in *Input41) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput42 stores validated arguments in in, without reflection.
-func decodeInput42(v runtime.Value, in *Input42) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput42(v mcpimpl.Value, in *Input42) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput43 stores validated arguments in in, without reflection.
-func decodeInput43(v runtime.Value, in *Input43) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput43(v mcpimpl.Value, in *Input43) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput44 stores validated arguments in in, without reflection.
-func decodeInput44(v runtime.Value, in *Input44) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput44(v mcpimpl.Value, in *Input44) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput45 stores validated arguments in in, without reflection.
-func decodeInput45(v runtime.Value, in *Input45) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput45(v mcpimpl.Value, in *Input45) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput46 stores validated arguments in in, without reflection.
-func decodeInput46(v runtime.Value, in *Input46) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput46(v mcpimpl.Value, in *Input46) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput47 stores validated arguments in in, without reflection.
-func decodeInput47(v runtime.Value, in *Input47) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput47(v mcpimpl.Value, in *Input47) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput48 stores validated arguments in in, without reflection.
-func decodeInput48(v runtime.Value, in *Input48) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput48(v mcpimpl.Value, in *Input48) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput49 stores validated arguments in in, without reflection.
-func decodeInput49(v runtime.Value, in *Input49) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput49(v mcpimpl.Value, in *Input49) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput50 stores validated arguments in in, without reflection.
-func decodeInput50(v runtime.Value, in *Input50) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput50(v mcpimpl.Value, in *Input50) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput51 stores validated arguments in in, without reflection.
-func decodeInput51(v runtime.Value, in *Input51) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput51(v mcpimpl.Value, in *Input51) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput52 stores validated arguments in in, without reflection.
-func decodeInput52(v runtime.Value, in *Input52) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput52(v mcpimpl.Value, in *Input52) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput53 stores validated arguments in in, without reflection.
-func decodeInput53(v runtime.Value, in *Input53) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput53(v mcpimpl.Value, in *Input53) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput54 stores validated arguments in in, without reflection.
-func decodeInput54(v runtime.Value, in *Input54) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput54(v mcpimpl.Value, in *Input54) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput55 stores validated arguments in in, without reflection.
-func decodeInput55(v runtime.Value, in *Input55) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput55(v mcpimpl.Value, in *Input55) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput56 stores validated arguments in in, without reflection.
-func decodeInput56(v runtime.Value, in *Input56) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput56(v mcpimpl.Value, in *Input56) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput57 stores validated arguments in in, without reflection.
-func decodeInput57(v runtime.Value, in *Input57) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput57(v mcpimpl.Value, in *Input57) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput58 stores validated arguments in in, without reflection.
-func decodeInput58(v runtime.Value, in *Input58) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput58(v mcpimpl.Value, in *Input58) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput59 stores validated arguments in in, without reflection.
-func decodeInput59(v runtime.Value, in *Input59) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput59(v mcpimpl.Value, in *Input59) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput60 stores validated arguments in in, without reflection.
-func decodeInput60(v runtime.Value, in *Input60) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput60(v mcpimpl.Value, in *Input60) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput61 stores validated arguments in in, without reflection.
-func decodeInput61(v runtime.Value, in *Input61) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput61(v mcpimpl.Value, in *Input61) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput62 stores validated arguments in in, without reflection.
-func decodeInput62(v runtime.Value, in *Input62) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput62(v mcpimpl.Value, in *Input62) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput63 stores validated arguments in in, without reflection.
-func decodeInput63(v runtime.Value, in *Input63) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput63(v mcpimpl.Value, in *Input63) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput64 stores validated arguments in in, without reflection.
-func decodeInput64(v runtime.Value, in *Input64) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput64(v mcpimpl.Value, in *Input64) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput65 stores validated arguments in in, without reflection.
-func decodeInput65(v runtime.Value, in *Input65) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput65(v mcpimpl.Value, in *Input65) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput66 stores validated arguments in in, without reflection.
-func decodeInput66(v runtime.Value, in *Input66) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput66(v mcpimpl.Value, in *Input66) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput67 stores validated arguments in in, without reflection.
-func decodeInput67(v runtime.Value, in *Input67) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput67(v mcpimpl.Value, in *Input67) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput68 stores validated arguments in in, without reflection.
-func decodeInput68(v runtime.Value, in *Input68) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput68(v mcpimpl.Value, in *Input68) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput69 stores validated arguments in in, without reflection.
-func decodeInput69(v runtime.Value, in *Input69) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput69(v mcpimpl.Value, in *Input69) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput70 stores validated arguments in in, without reflection.
-func decodeInput70(v runtime.Value, in *Input70) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput70(v mcpimpl.Value, in *Input70) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput71 stores validated arguments in in, without reflection.
-func decodeInput71(v runtime.Value, in *Input71) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput71(v mcpimpl.Value, in *Input71) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput72 stores validated arguments in in, without reflection.
-func decodeInput72(v runtime.Value, in *Input72) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput72(v mcpimpl.Value, in *Input72) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput73 stores validated arguments in in, without reflection.
-func decodeInput73(v runtime.Value, in *Input73) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput73(v mcpimpl.Value, in *Input73) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput74 stores validated arguments in in, without reflection.
-func decodeInput74(v runtime.Value, in *Input74) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput74(v mcpimpl.Value, in *Input74) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput75 stores validated arguments in in, without reflection.
-func decodeInput75(v runtime.Value, in *Input75) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput75(v mcpimpl.Value, in *Input75) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput76 stores validated arguments in in, without reflection.
-func decodeInput76(v runtime.Value, in *Input76) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput76(v mcpimpl.Value, in *Input76) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput77 stores validated arguments in in, without reflection.
-func decodeInput77(v runtime.Value, in *Input77) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput77(v mcpimpl.Value, in *Input77) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput78 stores validated arguments in in, without reflection.
-func decodeInput78(v runtime.Value, in *Input78) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput78(v mcpimpl.Value, in *Input78) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput79 stores validated arguments in in, without reflection.
-func decodeInput79(v runtime.Value, in *Input79) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput79(v mcpimpl.Value, in *Input79) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput80 stores validated arguments in in, without reflection.
-func decodeInput80(v runtime.Value, in *Input80) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput80(v mcpimpl.Value, in *Input80) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput81 stores validated arguments in in, without reflection.
-func decodeInput81(v runtime.Value, in *Input81) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput81(v mcpimpl.Value, in *Input81) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput82 stores validated arguments in in, without reflection.
-func decodeInput82(v runtime.Value, in *Input82) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput82(v mcpimpl.Value, in *Input82) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput83 stores validated arguments in in, without reflection.
-func decodeInput83(v runtime.Value, in *Input83) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput83(v mcpimpl.Value, in *Input83) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput84 stores validated arguments in in, without reflection.
-func decodeInput84(v runtime.Value, in *Input84) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput84(v mcpimpl.Value, in *Input84) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput85 stores validated arguments in in, without reflection.
-func decodeInput85(v runtime.Value, in *Input85) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput85(v mcpimpl.Value, in *Input85) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput86 stores validated arguments in in, without reflection.
-func decodeInput86(v runtime.Value, in *Input86) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput86(v mcpimpl.Value, in *Input86) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput87 stores validated arguments in in, without reflection.
-func decodeInput87(v runtime.Value, in *Input87) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput87(v mcpimpl.Value, in *Input87) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput88 stores validated arguments in in, without reflection.
-func decodeInput88(v runtime.Value, in *Input88) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput88(v mcpimpl.Value, in *Input88) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput89 stores validated arguments in in, without reflection.
-func decodeInput89(v runtime.Value, in *Input89) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput89(v mcpimpl.Value, in *Input89) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput90 stores validated arguments in in, without reflection.
-func decodeInput90(v runtime.Value, in *Input90) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput90(v mcpimpl.Value, in *Input90) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput91 stores validated arguments in in, without reflection.
-func decodeInput91(v runtime.Value, in *Input91) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput91(v mcpimpl.Value, in *Input91) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput92 stores validated arguments in in, without reflection.
-func decodeInput92(v runtime.Value, in *Input92) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput92(v mcpimpl.Value, in *Input92) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput93 stores validated arguments in in, without reflection.
-func decodeInput93(v runtime.Value, in *Input93) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput93(v mcpimpl.Value, in *Input93) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput94 stores validated arguments in in, without reflection.
-func decodeInput94(v runtime.Value, in *Input94) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput94(v mcpimpl.Value, in *Input94) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput95 stores validated arguments in in, without reflection.
-func decodeInput95(v runtime.Value, in *Input95) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput95(v mcpimpl.Value, in *Input95) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput96 stores validated arguments in in, without reflection.
-func decodeInput96(v runtime.Value, in *Input96) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput96(v mcpimpl.Value, in *Input96) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput97 stores validated arguments in in, without reflection.
-func decodeInput97(v runtime.Value, in *Input97) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput97(v mcpimpl.Value, in *Input97) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput98 stores validated arguments in in, without reflection.
-func decodeInput98(v runtime.Value, in *Input98) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput98(v mcpimpl.Value, in *Input98) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput99 stores validated arguments in in, without reflection.
-func decodeInput99(v runtime.Value, in *Input99) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput99(v mcpimpl.Value, in *Input99) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput100 stores validated arguments in in, without reflection.
-func decodeInput100(v runtime.Value, in *Input100) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput100(v mcpimpl.Value, in *Input100) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput101 stores validated arguments in in, without reflection.
-func decodeInput101(v runtime.Value, in *Input101) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput101(v mcpimpl.Value, in *Input101) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput102 stores validated arguments in in, without reflection.
-func decodeInput102(v runtime.Value, in *Input102) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput102(v mcpimpl.Value, in *Input102) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput103 stores validated arguments in in, without reflection.
-func decodeInput103(v runtime.Value, in *Input103) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput103(v mcpimpl.Value, in *Input103) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput104 stores validated arguments in in, without reflection.
-func decodeInput104(v runtime.Value, in *Input104) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput104(v mcpimpl.Value, in *Input104) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput105 stores validated arguments in in, without reflection.
-func decodeInput105(v runtime.Value, in *Input105) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput105(v mcpimpl.Value, in *Input105) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput106 stores validated arguments in in, without reflection.
-func decodeInput106(v runtime.Value, in *Input106) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput106(v mcpimpl.Value, in *Input106) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput107 stores validated arguments in in, without reflection.
-func decodeInput107(v runtime.Value, in *Input107) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput107(v mcpimpl.Value, in *Input107) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput108 stores validated arguments in in, without reflection.
-func decodeInput108(v runtime.Value, in *Input108) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput108(v mcpimpl.Value, in *Input108) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput109 stores validated arguments in in, without reflection.
-func decodeInput109(v runtime.Value, in *Input109) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput109(v mcpimpl.Value, in *Input109) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput110 stores validated arguments in in, without reflection.
-func decodeInput110(v runtime.Value, in *Input110) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput110(v mcpimpl.Value, in *Input110) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput111 stores validated arguments in in, without reflection.
-func decodeInput111(v runtime.Value, in *Input111) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput111(v mcpimpl.Value, in *Input111) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput112 stores validated arguments in in, without reflection.
-func decodeInput112(v runtime.Value, in *Input112) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput112(v mcpimpl.Value, in *Input112) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput113 stores validated arguments in in, without reflection.
-func decodeInput113(v runtime.Value, in *Input113) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput113(v mcpimpl.Value, in *Input113) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput114 stores validated arguments in in, without reflection.
-func decodeInput114(v runtime.Value, in *Input114) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput114(v mcpimpl.Value, in *Input114) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput115 stores validated arguments in in, without reflection.
-func decodeInput115(v runtime.Value, in *Input115) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput115(v mcpimpl.Value, in *Input115) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput116 stores validated arguments in in, without reflection.
-func decodeInput116(v runtime.Value, in *Input116) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput116(v mcpimpl.Value, in *Input116) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput117 stores validated arguments in in, without reflection.
-func decodeInput117(v runtime.Value, in *Input117) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput117(v mcpimpl.Value, in *Input117) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput118 stores validated arguments in in, without reflection.
-func decodeInput118(v runtime.Value, in *Input118) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput118(v mcpimpl.Value, in *Input118) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput119 stores validated arguments in in, without reflection.
-func decodeInput119(v runtime.Value, in *Input119) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput119(v mcpimpl.Value, in *Input119) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput120 stores validated arguments in in, without reflection.
-func decodeInput120(v runtime.Value, in *Input120) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput120(v mcpimpl.Value, in *Input120) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput121 stores validated arguments in in, without reflection.
-func decodeInput121(v runtime.Value, in *Input121) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput121(v mcpimpl.Value, in *Input121) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput122 stores validated arguments in in, without reflection.
-func decodeInput122(v runtime.Value, in *Input122) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput122(v mcpimpl.Value, in *Input122) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput123 stores validated arguments in in, without reflection.
-func decodeInput123(v runtime.Value, in *Input123) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput123(v mcpimpl.Value, in *Input123) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput124 stores validated arguments in in, without reflection.
-func decodeInput124(v runtime.Value, in *Input124) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput124(v mcpimpl.Value, in *Input124) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput125 stores validated arguments in in, without reflection.
-func decodeInput125(v runtime.Value, in *Input125) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput125(v mcpimpl.Value, in *Input125) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput126 stores validated arguments in in, without reflection.
-func decodeInput126(v runtime.Value, in *Input126) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput126(v mcpimpl.Value, in *Input126) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput127 stores validated arguments in in, without reflection.
-func decodeInput127(v runtime.Value, in *Input127) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput127(v mcpimpl.Value, in *Input127) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput128 stores validated arguments in in, without reflection.
-func decodeInput128(v runtime.Value, in *Input128) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput128(v mcpimpl.Value, in *Input128) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput129 stores validated arguments in in, without reflection.
-func decodeInput129(v runtime.Value, in *Input129) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput129(v mcpimpl.Value, in *Input129) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput130 stores validated arguments in in, without reflection.
-func decodeInput130(v runtime.Value, in *Input130) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput130(v mcpimpl.Value, in *Input130) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput131 stores validated arguments in in, without reflection.
-func decodeInput131(v runtime.Value, in *Input131) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput131(v mcpimpl.Value, in *Input131) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput132 stores validated arguments in in, without reflection.
-func decodeInput132(v runtime.Value, in *Input132) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput132(v mcpimpl.Value, in *Input132) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput133 stores validated arguments in in, without reflection.
-func decodeInput133(v runtime.Value, in *Input133) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput133(v mcpimpl.Value, in *Input133) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput134 stores validated arguments in in, without reflection.
-func decodeInput134(v runtime.Value, in *Input134) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput134(v mcpimpl.Value, in *Input134) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput135 stores validated arguments in in, without reflection.
-func decodeInput135(v runtime.Value, in *Input135) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput135(v mcpimpl.Value, in *Input135) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput136 stores validated arguments in in, without reflection.
-func decodeInput136(v runtime.Value, in *Input136) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput136(v mcpimpl.Value, in *Input136) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput137 stores validated arguments in in, without reflection.
-func decodeInput137(v runtime.Value, in *Input137) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput137(v mcpimpl.Value, in *Input137) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput138 stores validated arguments in in, without reflection.
-func decodeInput138(v runtime.Value, in *Input138) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput138(v mcpimpl.Value, in *Input138) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput139 stores validated arguments in in, without reflection.
-func decodeInput139(v runtime.Value, in *Input139) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput139(v mcpimpl.Value, in *Input139) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput140 stores validated arguments in in, without reflection.
-func decodeInput140(v runtime.Value, in *Input140) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput140(v mcpimpl.Value, in *Input140) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput141 stores validated arguments in in, without reflection.
-func decodeInput141(v runtime.Value, in *Input141) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput141(v mcpimpl.Value, in *Input141) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput142 stores validated arguments in in, without reflection.
-func decodeInput142(v runtime.Value, in *Input142) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput142(v mcpimpl.Value, in *Input142) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput143 stores validated arguments in in, without reflection.
-func decodeInput143(v runtime.Value, in *Input143) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput143(v mcpimpl.Value, in *Input143) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput144 stores validated arguments in in, without reflection.
-func decodeInput144(v runtime.Value, in *Input144) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput144(v mcpimpl.Value, in *Input144) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput145 stores validated arguments in in, without reflection.
-func decodeInput145(v runtime.Value, in *Input145) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput145(v mcpimpl.Value, in *Input145) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput146 stores validated arguments in in, without reflection.
-func decodeInput146(v runtime.Value, in *Input146) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput146(v mcpimpl.Value, in *Input146) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput147 stores validated arguments in in, without reflection.
-func decodeInput147(v runtime.Value, in *Input147) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput147(v mcpimpl.Value, in *Input147) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput148 stores validated arguments in in, without reflection.
-func decodeInput148(v runtime.Value, in *Input148) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput148(v mcpimpl.Value, in *Input148) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput149 stores validated arguments in in, without reflection.
-func decodeInput149(v runtime.Value, in *Input149) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput149(v mcpimpl.Value, in *Input149) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput150 stores validated arguments in in, without reflection.
-func decodeInput150(v runtime.Value, in *Input150) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput150(v mcpimpl.Value, in *Input150) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput151 stores validated arguments in in, without reflection.
-func decodeInput151(v runtime.Value, in *Input151) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput151(v mcpimpl.Value, in *Input151) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput152 stores validated arguments in in, without reflection.
-func decodeInput152(v runtime.Value, in *Input152) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput152(v mcpimpl.Value, in *Input152) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput153 stores validated arguments in in, without reflection.
-func decodeInput153(v runtime.Value, in *Input153) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput153(v mcpimpl.Value, in *Input153) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput154 stores validated arguments in in, without reflection.
-func decodeInput154(v runtime.Value, in *Input154) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput154(v mcpimpl.Value, in *Input154) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput155 stores validated arguments in in, without reflection.
-func decodeInput155(v runtime.Value, in *Input155) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput155(v mcpimpl.Value, in *Input155) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput156 stores validated arguments in in, without reflection.
-func decodeInput156(v runtime.Value, in *Input156) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput156(v mcpimpl.Value, in *Input156) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput157 stores validated arguments in in, without reflection.
-func decodeInput157(v runtime.Value, in *Input157) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput157(v mcpimpl.Value, in *Input157) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput158 stores validated arguments in in, without reflection.
-func decodeInput158(v runtime.Value, in *Input158) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput158(v mcpimpl.Value, in *Input158) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput159 stores validated arguments in in, without reflection.
-func decodeInput159(v runtime.Value, in *Input159) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput159(v mcpimpl.Value, in *Input159) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput160 stores validated arguments in in, without reflection.
-func decodeInput160(v runtime.Value, in *Input160) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput160(v mcpimpl.Value, in *Input160) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput161 stores validated arguments in in, without reflection.
-func decodeInput161(v runtime.Value, in *Input161) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput161(v mcpimpl.Value, in *Input161) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput162 stores validated arguments in in, without reflection.
-func decodeInput162(v runtime.Value, in *Input162) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput162(v mcpimpl.Value, in *Input162) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput163 stores validated arguments in in, without reflection.
-func decodeInput163(v runtime.Value, in *Input163) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput163(v mcpimpl.Value, in *Input163) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput164 stores validated arguments in in, without reflection.
-func decodeInput164(v runtime.Value, in *Input164) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput164(v mcpimpl.Value, in *Input164) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput165 stores validated arguments in in, without reflection.
-func decodeInput165(v runtime.Value, in *Input165) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput165(v mcpimpl.Value, in *Input165) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput166 stores validated arguments in in, without reflection.
-func decodeInput166(v runtime.Value, in *Input166) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput166(v mcpimpl.Value, in *Input166) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput167 stores validated arguments in in, without reflection.
-func decodeInput167(v runtime.Value, in *Input167) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput167(v mcpimpl.Value, in *Input167) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput168 stores validated arguments in in, without reflection.
-func decodeInput168(v runtime.Value, in *Input168) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput168(v mcpimpl.Value, in *Input168) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput169 stores validated arguments in in, without reflection.
-func decodeInput169(v runtime.Value, in *Input169) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput169(v mcpimpl.Value, in *Input169) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput170 stores validated arguments in in, without reflection.
-func decodeInput170(v runtime.Value, in *Input170) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput170(v mcpimpl.Value, in *Input170) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput171 stores validated arguments in in, without reflection.
-func decodeInput171(v runtime.Value, in *Input171) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput171(v mcpimpl.Value, in *Input171) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput172 stores validated arguments in in, without reflection.
-func decodeInput172(v runtime.Value, in *Input172) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput172(v mcpimpl.Value, in *Input172) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput173 stores validated arguments in in, without reflection.
-func decodeInput173(v runtime.Value, in *Input173) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput173(v mcpimpl.Value, in *Input173) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput174 stores validated arguments in in, without reflection.
-func decodeInput174(v runtime.Value, in *Input174) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput174(v mcpimpl.Value, in *Input174) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput175 stores validated arguments in in, without reflection.
-func decodeInput175(v runtime.Value, in *Input175) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput175(v mcpimpl.Value, in *Input175) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput176 stores validated arguments in in, without reflection.
-func decodeInput176(v runtime.Value, in *Input176) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput176(v mcpimpl.Value, in *Input176) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput177 stores validated arguments in in, without reflection.
-func decodeInput177(v runtime.Value, in *Input177) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput177(v mcpimpl.Value, in *Input177) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput178 stores validated arguments in in, without reflection.
-func decodeInput178(v runtime.Value, in *Input178) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput178(v mcpimpl.Value, in *Input178) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput179 stores validated arguments in in, without reflection.
-func decodeInput179(v runtime.Value, in *Input179) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput179(v mcpimpl.Value, in *Input179) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput180 stores validated arguments in in, without reflection.
-func decodeInput180(v runtime.Value, in *Input180) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput180(v mcpimpl.Value, in *Input180) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput181 stores validated arguments in in, without reflection.
-func decodeInput181(v runtime.Value, in *Input181) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput181(v mcpimpl.Value, in *Input181) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput182 stores validated arguments in in, without reflection.
-func decodeInput182(v runtime.Value, in *Input182) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput182(v mcpimpl.Value, in *Input182) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput183 stores validated arguments in in, without reflection.
-func decodeInput183(v runtime.Value, in *Input183) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput183(v mcpimpl.Value, in *Input183) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput184 stores validated arguments in in, without reflection.
-func decodeInput184(v runtime.Value, in *Input184) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput184(v mcpimpl.Value, in *Input184) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput185 stores validated arguments in in, without reflection.
-func decodeInput185(v runtime.Value, in *Input185) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput185(v mcpimpl.Value, in *Input185) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput186 stores validated arguments in in, without reflection.
-func decodeInput186(v runtime.Value, in *Input186) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput186(v mcpimpl.Value, in *Input186) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput187 stores validated arguments in in, without reflection.
-func decodeInput187(v runtime.Value, in *Input187) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput187(v mcpimpl.Value, in *Input187) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput188 stores validated arguments in in, without reflection.
-func decodeInput188(v runtime.Value, in *Input188) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput188(v mcpimpl.Value, in *Input188) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput189 stores validated arguments in in, without reflection.
-func decodeInput189(v runtime.Value, in *Input189) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput189(v mcpimpl.Value, in *Input189) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput190 stores validated arguments in in, without reflection.
-func decodeInput190(v runtime.Value, in *Input190) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput190(v mcpimpl.Value, in *Input190) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput191 stores validated arguments in in, without reflection.
-func decodeInput191(v runtime.Value, in *Input191) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput191(v mcpimpl.Value, in *Input191) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput192 stores validated arguments in in, without reflection.
-func decodeInput192(v runtime.Value, in *Input192) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput192(v mcpimpl.Value, in *Input192) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput193 stores validated arguments in in, without reflection.
-func decodeInput193(v runtime.Value, in *Input193) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput193(v mcpimpl.Value, in *Input193) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput194 stores validated arguments in in, without reflection.
-func decodeInput194(v runtime.Value, in *Input194) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput194(v mcpimpl.Value, in *Input194) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput195 stores validated arguments in in, without reflection.
-func decodeInput195(v runtime.Value, in *Input195) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput195(v mcpimpl.Value, in *Input195) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput196 stores validated arguments in in, without reflection.
-func decodeInput196(v runtime.Value, in *Input196) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput196(v mcpimpl.Value, in *Input196) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput197 stores validated arguments in in, without reflection.
-func decodeInput197(v runtime.Value, in *Input197) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput197(v mcpimpl.Value, in *Input197) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput198 stores validated arguments in in, without reflection.
-func decodeInput198(v runtime.Value, in *Input198) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput198(v mcpimpl.Value, in *Input198) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeInput199 stores validated arguments in in, without reflection.
-func decodeInput199(v runtime.Value, in *Input199) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeInput199(v mcpimpl.Value, in *Input199) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "name":
-			err = runtime.DecodeString(f, &in.Name)
+			err = mcpimpl.DecodeString(f, &in.Name)
 		case "count":
-			err = runtime.DecodeInt(f, &in.Count)
+			err = mcpimpl.DecodeInt(f, &in.Count)
 		case "level":
-			err = runtime.DecodeString(f, &in.Level)
+			err = mcpimpl.DecodeString(f, &in.Level)
 		case "home":
-			err = runtime.DecodePointer(f, &in.Home, decodeAddress)
+			err = mcpimpl.DecodePointer(f, &in.Home, decodeAddress)
 		case "tags":
-			err = runtime.DecodeSlice(f, &in.Tags, runtime.DecodeString)
+			err = mcpimpl.DecodeSlice(f, &in.Tags, mcpimpl.DecodeString)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil
 }
 
 // decodeAddress stores validated arguments in in, without reflection.
-func decodeAddress(v runtime.Value, in *Address) error {
-	for i := range v.Len() {
-		name, f := v.Member(i)
+func decodeAddress(v mcpimpl.Value, in *Address) error {
+	for name, f := range v.Members() {
 		if f.IsNull() {
 			continue
 		}
 		var err error
 		switch name {
 		case "street":
-			err = runtime.DecodeString(f, &in.Street)
+			err = mcpimpl.DecodeString(f, &in.Street)
 		case "city":
-			err = runtime.DecodeString(f, &in.City)
+			err = mcpimpl.DecodeString(f, &in.City)
 		}
 		if err != nil {
-			return runtime.FieldError(name, err)
+			return mcpimpl.FieldError(name, err)
 		}
 	}
 	return nil

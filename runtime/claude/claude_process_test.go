@@ -1,0 +1,219 @@
+package claude_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/claude"
+	"github.com/mcpgen/mcpgen/testdata/golden/greet"
+)
+
+// The tests in this file start a scripted stand-in for the CLI as a real
+// process (this test binary, in the mode $MCPGEN_FAKE_CLI names), so they
+// exercise Start's command line, environment, pipes and process
+// handling without the real CLI.
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("MCPGEN_FAKE_CLI"); mode != "" {
+		os.Exit(fakeCLI(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCLI is the stand-in's main.
+func fakeCLI(mode string) int {
+	if f := os.Getenv("MCPGEN_FAKE_CLI_RECORD"); f != "" {
+		rec, _ := json.Marshal(map[string]any{"args": os.Args[1:], "entrypoint": os.Getenv("CLAUDE_CODE_ENTRYPOINT"), "claudecode": os.Getenv("CLAUDECODE")})
+		os.WriteFile(f, rec, 0o666)
+	}
+	if mode == "exit-early" {
+		fmt.Fprintln(os.Stderr, "Error: no credentials found; run claude /login")
+		return 3
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	send := func(v string) { out.WriteString(v + "\n"); out.Flush() }
+	// next reads the host's next line; it skips nothing, so the script
+	// below is the exact conversation.
+	next := func() map[string]any {
+		if !in.Scan() {
+			os.Exit(0)
+		}
+		var m map[string]any
+		json.Unmarshal(in.Bytes(), &m)
+		return m
+	}
+	init := next()
+	send(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{"commands":[]}}}`, init["request_id"]))
+	if next()["type"] != "user" {
+		return 4
+	}
+	call := func(id, msg string) map[string]any {
+		send(fmt.Sprintf(`{"type":"control_request","request_id":%q,"request":{"subtype":"mcp_message","server_name":"demo_tools","message":%s}}`, id, msg))
+		return next()
+	}
+	call("i1", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`)
+	call("n1", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call("l1", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	send(`{"type":"system","subtype":"init","tools":["mcp__demo_tools__greet"],"mcp_servers":[{"name":"demo_tools","status":"connected"}]}`)
+	if mode == "die-mid-call" {
+		send(`{"type":"control_request","request_id":"c1","request":{"subtype":"mcp_message","server_name":"demo_tools","message":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Alice"}}}}}`)
+		fmt.Fprintln(os.Stderr, "fatal: the stand-in crashed on purpose")
+		return 2
+	}
+	reply := call("c1", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Alice"}}}`)
+	text := fmt.Sprint(reply["response"].(map[string]any)["response"].(map[string]any)["mcp_response"].(map[string]any)["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+	send(fmt.Sprintf(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`, "The tool said: "+text))
+	send(fmt.Sprintf(`{"type":"result","subtype":"success","is_error":false,"result":%q,"num_turns":2}`, text))
+	for in.Scan() { // like the real CLI, wait for stdin to close
+	}
+	return 0
+}
+
+func standIn(t *testing.T, mode string) claude.Options {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return claude.Options{
+		Path:    exe,
+		Servers: map[string]*runtime.Server{"demo_tools": greet.NewServer()},
+		Env:     []string{"MCPGEN_FAKE_CLI=" + mode},
+	}
+}
+
+func TestQueryWithStandIn(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	t.Setenv("CLAUDECODE", "1") // as when running inside Claude Code
+	opts := standIn(t, "script")
+	record := filepath.Join(t.TempDir(), "args.json")
+	opts.Env = append(opts.Env, "MCPGEN_FAKE_CLI_RECORD="+record)
+	opts.CanUseTool = func(context.Context, claude.PermissionRequest) (claude.PermissionResult, error) {
+		return claude.PermissionResult{Allow: true}, nil
+	}
+	opts.AllowedTools = []string{"mcp__demo_tools__*"}
+	opts.MaxTurns = 3
+	res, err := claude.Query(context.Background(), "hi", opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Result != "Hello, Alice! Welcome." {
+		t.Errorf("result %q", res.Result)
+	}
+
+	var rec struct {
+		Args       []string
+		Entrypoint string
+		Claudecode string
+	}
+	data, _ := os.ReadFile(record)
+	json.Unmarshal(data, &rec)
+	args := strings.Join(rec.Args, " ")
+	for _, want := range []string{
+		"--output-format stream-json --verbose --input-format stream-json",
+		`--system-prompt  `,
+		"--max-turns 3",
+		"--allowedTools mcp__demo_tools__*",
+		"--permission-prompt-tool stdio",
+		`--mcp-config {"mcpServers":{"demo_tools":{"type":"sdk","name":"demo_tools"}}}`,
+	} {
+		if !strings.Contains(args, want) {
+			t.Errorf("command line lacks %q:\n%s", want, args)
+		}
+	}
+	if rec.Entrypoint != "sdk-go" || rec.Claudecode != "" {
+		t.Errorf("environment: CLAUDE_CODE_ENTRYPOINT=%q CLAUDECODE=%q", rec.Entrypoint, rec.Claudecode)
+	}
+}
+
+func TestCLIMissing(t *testing.T) {
+	_, err := claude.Start(context.Background(), claude.Options{Path: filepath.Join(t.TempDir(), "no-such-claude")})
+	if err == nil || !strings.Contains(err.Error(), "cannot find the Claude Code CLI") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCLIExitsEarly(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	_, err := claude.Start(context.Background(), standIn(t, "exit-early"))
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) {
+		t.Fatalf("err = %v, want a *claude.CLIError", err)
+	}
+	if !strings.Contains(cliErr.Stderr, "no credentials found") || !strings.Contains(err.Error(), "exit status 3") {
+		t.Errorf("the error does not carry the exit status and stderr: %v", err)
+	}
+}
+
+// TestCLIDiesMidCall: the CLI exits while a tool call it sent is being
+// answered; the host reports the failure promptly, with the CLI's
+// stderr, and leaves no goroutine behind.
+func TestCLIDiesMidCall(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	c, err := claude.Start(context.Background(), standIn(t, "die-mid-call"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer cancel()
+	var last error
+	for m, err := range c.Messages(ctx) {
+		if err != nil {
+			last = err
+			break
+		}
+		_ = m
+	}
+	var cliErr *claude.CLIError
+	if !errors.As(last, &cliErr) || !strings.Contains(cliErr.Stderr, "crashed on purpose") {
+		t.Fatalf("the conversation ended with %v, want a *claude.CLIError carrying the stderr", last)
+	}
+	if _, err := c.Receive(ctx); !errors.As(err, &cliErr) {
+		t.Errorf("Receive after the failure: %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// TestReceiveAfterClose: after Close, Receive reports the end of the
+// conversation, io.EOF, not an error.
+func TestReceiveAfterClose(t *testing.T) {
+	c, err := claude.Start(context.Background(), standIn(t, "script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Send(context.Background(), "hi")
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer cancel()
+	for {
+		m, err := c.Receive(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.(*claude.ResultMessage); ok {
+			break
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Receive(ctx); err != io.EOF {
+		t.Errorf("Receive after Close: %v, want io.EOF", err)
+	}
+}

@@ -1,0 +1,389 @@
+package claude
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
+)
+
+// controlConn runs the Claude Agent SDK control protocol on the CLI's
+// stdout (r) and stdin (w): it answers the CLI's control requests (MCP
+// messages for the hosted servers, permission checks), routes the answers
+// to the host's own requests by request_id, and queues every other line
+// as a conversation message. It knows nothing of processes, so tests
+// drive it over pipes.
+type controlConn struct {
+	servers    map[string]*runtime.Conn
+	canUseTool func(context.Context, PermissionRequest) (PermissionResult, error)
+	logger     *slog.Logger
+
+	ctx    context.Context // cancelled when the connection ends
+	cancel context.CancelCauseFunc
+
+	out *lineio.Writer // one writer, whole lines, batched when busy
+
+	mu       sync.Mutex
+	pending  map[string]chan controlReply // the host's requests awaiting a reply
+	inflight map[string]context.CancelFunc
+	nextID   int
+	handlers sync.WaitGroup
+
+	msgs *messageQueue
+	done chan struct{} // closed when the read loop has ended
+	err  error         // why it ended; set before done is closed
+}
+
+// controlReply is the CLI's answer to one of the host's requests.
+type controlReply struct {
+	response json.RawMessage
+	err      error
+}
+
+func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[string]*runtime.Server, canUseTool func(context.Context, PermissionRequest) (PermissionResult, error), logger *slog.Logger) *controlConn {
+	cc := &controlConn{
+		servers:    map[string]*runtime.Conn{},
+		canUseTool: canUseTool,
+		logger:     logger,
+		pending:    map[string]chan controlReply{},
+		inflight:   map[string]context.CancelFunc{},
+		msgs:       newMessageQueue(),
+		done:       make(chan struct{}),
+	}
+	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
+	cc.out = lineio.NewWriter(w, func() { cc.cancel(errors.New("writing to the CLI failed")) })
+	for name, srv := range servers {
+		cc.servers[name] = srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) })
+	}
+	go cc.readLoop(lineio.NewReader(r, maxControlLine))
+	return cc
+}
+
+// maxControlLine bounds one line from the CLI. Conversation messages can
+// be large (a file read by a tool), so the bound is generous.
+const maxControlLine = 256 << 20
+
+// readLoop reads the CLI's lines until its output ends. A control request
+// is answered on the reading goroutine, and the reading passes to another
+// goroutine if the answer takes long (see runInline).
+func (cc *controlConn) readLoop(lr *lineio.Reader) {
+	for {
+		line, size, rerr := lr.NextFor(cc.out)
+		var work func()
+		if size > maxControlLine {
+			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
+		} else if len(line) > 0 && line[0] == '{' {
+			work = cc.handleLine(line)
+		}
+		if rerr != nil {
+			if work != nil {
+				work()
+			}
+			var err error
+			if !errors.Is(rerr, io.EOF) {
+				err = fmt.Errorf("reading from the CLI: %w", rerr)
+			}
+			cc.finish(err)
+			return
+		}
+		if work != nil && !lineio.RunInline(work, func() { cc.readLoop(lr) }) {
+			return
+		}
+	}
+}
+
+// finish ends the connection: requests still waiting for the CLI fail,
+// handlers are cancelled, and the message queue is closed once they are
+// done.
+func (cc *controlConn) finish(err error) {
+	if err == nil {
+		err = io.EOF
+	}
+	cc.cancel(err)
+	cc.mu.Lock()
+	for id, ch := range cc.pending {
+		ch <- controlReply{err: err}
+		delete(cc.pending, id)
+	}
+	cc.mu.Unlock()
+	handled := make(chan struct{})
+	go func() { cc.handlers.Wait(); close(handled) }()
+	select {
+	case <-handled:
+	case <-time.After(handlerGrace):
+	}
+	cc.out.Close()
+	cc.err = err
+	cc.msgs.close(err)
+	close(cc.done)
+}
+
+// handlerGrace bounds how long a finished connection waits for handlers
+// that ignore their cancelled context.
+const handlerGrace = 5 * time.Second
+
+// handleLine routes one line from the CLI. The line is parsed once; the
+// request handlers and the MCP dispatch work on the parsed tree. A control
+// request is returned as work to run rather than answered here.
+func (cc *controlConn) handleLine(line []byte) (work func()) {
+	v, err := jsonvalue.Parse(line)
+	if err != nil || v.Kind != jsonvalue.Object {
+		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
+		return nil
+	}
+	switch stringMember(&v, "type") {
+	case "control_request":
+		id := stringMember(&v, "request_id")
+		req := v.Get("request")
+		if id == "" || req == nil || req.Kind != jsonvalue.Object {
+			// Without an id there is no one to answer.
+			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
+			return nil
+		}
+		return cc.startHandler(id, req)
+	case "control_response":
+		if resp := v.Get("response"); resp != nil && resp.Kind == jsonvalue.Object {
+			var payload json.RawMessage
+			if p := resp.Get("response"); p != nil {
+				payload = p.Raw
+			}
+			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"))
+		}
+	case "control_cancel_request":
+		cc.mu.Lock()
+		cancel := cc.inflight[stringMember(&v, "request_id")]
+		cc.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case "keep_alive", "transcript_mirror":
+	default:
+		cc.msgs.push(parseMessage(line))
+	}
+	return nil
+}
+
+// stringMember is the named string member of an object, or "".
+func stringMember(v *jsonvalue.Value, name string) string {
+	if m := v.Get(name); m != nil && m.Kind == jsonvalue.String {
+		return m.Str()
+	}
+	return ""
+}
+
+func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errText string) {
+	cc.mu.Lock()
+	ch := cc.pending[id]
+	delete(cc.pending, id)
+	cc.mu.Unlock()
+	if ch == nil {
+		return // a reply to a notification we forwarded, or to nothing
+	}
+	if subtype == "error" {
+		ch <- controlReply{err: &ControlError{Message: errText}}
+		return
+	}
+	ch <- controlReply{response: response}
+}
+
+// A ControlError is the CLI's refusal of a control request.
+type ControlError struct {
+	Message string
+}
+
+func (e *ControlError) Error() string { return "claude: control request failed: " + e.Message }
+
+// startHandler registers one control request from the CLI and returns
+// the work that answers it, which the read loop runs (see runInline): a
+// slow tool must not hold up the others, nor the reading of the
+// conversation.
+func (cc *controlConn) startHandler(id string, req *jsonvalue.Value) (work func()) {
+	ctx, cancel := context.WithCancel(cc.ctx)
+	cc.mu.Lock()
+	if _, dup := cc.inflight[id]; dup {
+		cc.mu.Unlock()
+		cancel()
+		return nil // a duplicate delivery of a request being handled
+	}
+	cc.inflight[id] = cancel
+	cc.handlers.Add(1)
+	cc.mu.Unlock()
+	return func() {
+		defer cc.handlers.Done()
+		resp, err := cc.handle(ctx, req)
+		cc.mu.Lock()
+		delete(cc.inflight, id)
+		cc.mu.Unlock()
+		if ctx.Err() != nil && cc.ctx.Err() == nil {
+			cancel()
+			return // withdrawn by control_cancel_request: the CLI expects nothing
+		}
+		cancel()
+		if err != nil {
+			cc.writeLine(controlErrorLine(id, err.Error()))
+			return
+		}
+		cc.writeLine(controlSuccessLine(id, resp))
+	}
+}
+
+func controlSuccessLine(id string, resp []byte) []byte {
+	b := make([]byte, 0, len(resp)+96)
+	b = append(b, `{"type":"control_response","response":{"subtype":"success","request_id":`...)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"response":`...)
+	b = append(b, resp...)
+	return append(b, "}}"...)
+}
+
+func controlErrorLine(id, msg string) []byte {
+	b := make([]byte, 0, len(msg)+96)
+	b = append(b, `{"type":"control_response","response":{"subtype":"error","request_id":`...)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"error":`...)
+	b = jsonvalue.AppendString(b, msg)
+	return append(b, "}}"...)
+}
+
+// handle answers one control request with the payload of a success
+// response, or an error for an error response.
+func (cc *controlConn) handle(ctx context.Context, req *jsonvalue.Value) ([]byte, error) {
+	switch subtype := stringMember(req, "subtype"); subtype {
+	case "mcp_message":
+		return cc.mcpMessage(ctx, stringMember(req, "server_name"), req.Get("message"))
+	case "can_use_tool":
+		return cc.permission(ctx, req.Raw)
+	default:
+		return nil, fmt.Errorf("unsupported control request subtype: %s", subtype)
+	}
+}
+
+// mcpMessage hands one JSON-RPC message to the named server's session and
+// wraps what it answers as {"mcp_response": …}. Every message is
+// answered, notifications included: the CLI waits for a reply to each.
+func (cc *controlConn) mcpMessage(ctx context.Context, server string, v *jsonvalue.Value) ([]byte, error) {
+	if v == nil {
+		return nil, errors.New("mcp_message without a message")
+	}
+	var id []byte // the request's id, nil for a notification or a response
+	if v.Kind == jsonvalue.Object && v.Get("method") != nil {
+		if idv := v.Get("id"); idv != nil {
+			id = idv.Raw
+		}
+	}
+	conn := cc.servers[server]
+	if conn == nil {
+		if id == nil {
+			id = jsonrpc.NullID
+		}
+		return mcpResponse(jsonrpc.Error(id, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", server))), nil
+	}
+	resp := conn.Handle(ctx, v.Raw)
+	switch {
+	case resp != nil:
+	case id == nil:
+		// A notification or a response: the CLI still waits for an
+		// answer to the control request that carried it.
+		resp = []byte(`{"jsonrpc":"2.0","result":{}}`)
+	default:
+		// Cancelled by notifications/cancelled. The control request that
+		// carried the call still needs its one answer.
+		resp = jsonrpc.Error(id, jsonrpc.RequestCancelled, "request cancelled")
+	}
+	return mcpResponse(resp), nil
+}
+
+func mcpResponse(msg []byte) []byte {
+	b := make([]byte, 0, len(msg)+18)
+	b = append(b, `{"mcp_response":`...)
+	b = append(b, msg...)
+	return append(b, '}')
+}
+
+// sendMCPNotification forwards a notification of a hosted server (progress,
+// log) to the CLI as an mcp_message control request, as the TypeScript SDK
+// does; the CLI's acknowledgement is not awaited.
+func (cc *controlConn) sendMCPNotification(server string, msg []byte) {
+	id := cc.newID()
+	b := make([]byte, 0, len(msg)+128)
+	b = append(b, `{"type":"control_request","request_id":`...)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"request":{"subtype":"mcp_message","server_name":`...)
+	b = jsonvalue.AppendString(b, server)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	b = append(b, "}}"...)
+	cc.writeLine(b)
+}
+
+// request sends a control request of the host's own and waits for the
+// CLI's reply.
+func (cc *controlConn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
+	body := map[string]any{"subtype": subtype}
+	for k, v := range fields {
+		body[k] = v
+	}
+	id := cc.newID()
+	line, err := json.Marshal(map[string]any{"type": "control_request", "request_id": id, "request": body})
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan controlReply, 1)
+	cc.mu.Lock()
+	if cc.ctx.Err() != nil {
+		cc.mu.Unlock()
+		return nil, context.Cause(cc.ctx)
+	}
+	cc.pending[id] = ch
+	cc.mu.Unlock()
+	if err := cc.writeLine(line); err != nil {
+		cc.mu.Lock()
+		delete(cc.pending, id)
+		cc.mu.Unlock()
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		return r.response, r.err
+	case <-ctx.Done():
+		cc.mu.Lock()
+		delete(cc.pending, id)
+		cc.mu.Unlock()
+		cc.writeLine([]byte(`{"type":"control_cancel_request","request_id":` + strconv.Quote(id) + `}`))
+		return nil, ctx.Err()
+	}
+}
+
+func (cc *controlConn) newID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	cc.mu.Lock()
+	cc.nextID++
+	n := cc.nextID
+	cc.mu.Unlock()
+	return "req_" + strconv.Itoa(n) + "_" + hex.EncodeToString(b[:])
+}
+
+// writeLine queues one line for the CLI's stdin: handlers still answer
+// the requests they received after the CLI's output has ended, as long as
+// the writer runs. It fails once a write has failed; that also ends the
+// connection, so whoever waits for the CLI learns of it from there.
+func (cc *controlConn) writeLine(line []byte) error {
+	if err := cc.out.Err(); err != nil {
+		return err
+	}
+	cc.out.Send(line)
+	return nil
+}

@@ -1,0 +1,230 @@
+package claude
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// A Session is a running Claude Code CLI with this process's MCP servers
+// in it. Send prompts, read the conversation with Receive or Messages,
+// and Close it when done.
+type Session struct {
+	conn  *controlConn
+	stdin io.Closer
+
+	cmd      *exec.Cmd
+	stderr   *tailBuffer
+	exited   chan struct{} // closed when the process has been waited for
+	waitErr  error
+	closeMu  sync.Mutex
+	closed   bool
+	closeErr error
+}
+
+// Start starts the CLI, sends it the control protocol's initialize
+// request and waits for its answer. The servers in opts are served from
+// then on, until Close; cancelling ctx kills the CLI.
+func Start(ctx context.Context, opts Options) (*Session, error) {
+	path := cmp.Or(opts.Path, "claude")
+	exe, err := exec.LookPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("claude: cannot find the Claude Code CLI %q (install it with npm install -g @anthropic-ai/claude-code, or set Options.Path): %w", path, err)
+	}
+	args, err := opts.args()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.environ()
+	cmd.WaitDelay = 5 * time.Second
+	childIn, stdin, err := blockingPipe()
+	if err != nil {
+		return nil, fmt.Errorf("claude: %w", err)
+	}
+	stdout, childOut, err := blockingPipe()
+	if err != nil {
+		childIn.Close()
+		stdin.Close()
+		return nil, fmt.Errorf("claude: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout = childIn, childOut
+	tail := &tailBuffer{limit: 8 << 10}
+	cmd.Stderr = tail
+	if opts.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(tail, opts.Stderr)
+	}
+	err = cmd.Start()
+	childIn.Close() // the CLI has its own copies now
+	childOut.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
+	}
+	c := &Session{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{})}
+	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, opts.Servers, opts.CanUseTool, opts.logger())
+	go func() {
+		<-c.conn.done // stdout is drained
+		stdout.Close()
+		c.waitErr = cmd.Wait()
+		stdin.Close() // if Close has not
+		close(c.exited)
+	}()
+	if err := c.initialize(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Session) initialize(ctx context.Context) error {
+	_, err := c.conn.request(ctx, "initialize", map[string]any{"hooks": nil})
+	if err != nil {
+		return c.failure("initialize", err)
+	}
+	return nil
+}
+
+// failure explains an error of the session: when the CLI has exited, the
+// error says so, with its exit status and the end of its stderr.
+func (c *Session) failure(what string, err error) error {
+	select {
+	case <-c.exited:
+		return &CLIError{Op: what, Err: c.waitErr, Stderr: c.stderr.String()}
+	case <-time.After(100 * time.Millisecond):
+		// The CLI may still be exiting; report what is known.
+	}
+	if errors.Is(err, io.EOF) {
+		return &CLIError{Op: what, Err: errors.New("the CLI closed its output"), Stderr: c.stderr.String()}
+	}
+	return fmt.Errorf("claude: %s: %w", what, err)
+}
+
+// Send sends one user turn. Read the conversation it starts with Receive
+// or Messages.
+func (c *Session) Send(ctx context.Context, prompt string) error {
+	line, err := json.Marshal(map[string]any{
+		"type":               "user",
+		"session_id":         "default",
+		"message":            map[string]any{"role": "user", "content": prompt},
+		"parent_tool_use_id": nil,
+	})
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case <-c.conn.done:
+		return c.failure("send", io.EOF)
+	default:
+	}
+	if err := c.conn.writeLine(line); err != nil {
+		return c.failure("send", err)
+	}
+	return nil
+}
+
+// Receive returns the next message of the conversation. After the CLI
+// exits it returns io.EOF, or a *CLIError if the CLI failed.
+func (c *Session) Receive(ctx context.Context) (Message, error) {
+	m, err := c.conn.msgs.pop(ctx)
+	if err == nil || ctx.Err() != nil {
+		return m, err
+	}
+	<-c.exited
+	if c.waitErr == nil || c.closedByHost() {
+		return nil, io.EOF
+	}
+	return nil, &CLIError{Op: "receive", Err: c.waitErr, Stderr: c.stderr.String()}
+}
+
+// Messages returns an iterator over the conversation: every message until
+// the CLI exits, then an error if it failed. Stop ranging (break) after a
+// *ResultMessage to handle one prompt at a time.
+func (c *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
+	return func(yield func(Message, error) bool) {
+		for {
+			m, err := c.Receive(ctx)
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(m, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Interrupt asks the CLI to stop the current turn.
+func (c *Session) Interrupt(ctx context.Context) error {
+	if _, err := c.conn.request(ctx, "interrupt", nil); err != nil {
+		return c.failure("interrupt", err)
+	}
+	return nil
+}
+
+func (c *Session) closedByHost() bool {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	return c.closed
+}
+
+// Close ends the session: it closes the CLI's input, which makes it exit,
+// waits for it (killing it after a grace period), and waits for the tool
+// calls still running. It returns an error only if the CLI could not be
+// stopped cleanly.
+func (c *Session) Close() error {
+	c.closeMu.Lock()
+	if c.closed {
+		c.closeMu.Unlock()
+		<-c.exited
+		return c.closeErr
+	}
+	c.closed = true
+	c.closeMu.Unlock()
+	c.stdin.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		c.cmd.Process.Kill()
+		<-c.exited
+		c.closeErr = fmt.Errorf("claude: the CLI did not exit within 5s of its input closing; killed it")
+	}
+	return c.closeErr
+}
+
+// Query runs one prompt through the CLI with opts and returns the run's
+// result. onMessage, if non-nil, sees every message as it arrives.
+func Query(ctx context.Context, prompt string, opts Options, onMessage func(Message)) (*ResultMessage, error) {
+	c, err := Start(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if err := c.Send(ctx, prompt); err != nil {
+		return nil, err
+	}
+	for m, err := range c.Messages(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		if onMessage != nil {
+			onMessage(m)
+		}
+		if r, ok := m.(*ResultMessage); ok {
+			return r, nil
+		}
+	}
+	return nil, &CLIError{Op: "query", Err: errors.New("the CLI exited before the result"), Stderr: c.stderr.String()}
+}

@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// checkHostAndOrigin returns why the request's Host or Origin header is
+// not allowed, or "" if both are.
+func (h *httpHandler) checkHostAndOrigin(r *http.Request) string {
+	local := false
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+		local = a.IP.IsLoopback()
+	}
+	switch {
+	case len(h.opts.AllowedHosts) > 0:
+		if !slices.ContainsFunc(h.opts.AllowedHosts, func(allowed string) bool { return hostMatches(r.Host, allowed) }) {
+			return fmt.Sprintf("host %q is not allowed", r.Host)
+		}
+	case local:
+		if !isLoopbackHost(r.Host) {
+			return fmt.Sprintf("host %q is not allowed: this server only answers requests for localhost", r.Host)
+		}
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	u, err := url.Parse(origin)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https"):
+		// not an origin ("null", a path): refused below
+	case strings.EqualFold(u.Host, r.Host):
+		return "" // same origin
+	case slices.ContainsFunc(h.opts.AllowedOrigins, func(allowed string) bool {
+		return strings.EqualFold(strings.TrimSuffix(allowed, "/"), u.Scheme+"://"+u.Host)
+	}):
+		return ""
+	case local && isLoopbackHost(u.Host):
+		return ""
+	}
+	return fmt.Sprintf("origin %q is not allowed", origin)
+}
+
+// hostMatches reports whether the Host header host matches allowed, a host
+// name (any port) or host:port.
+func hostMatches(host, allowed string) bool {
+	if strings.EqualFold(host, allowed) {
+		return true
+	}
+	name, _, err := net.SplitHostPort(host)
+	return err == nil && strings.EqualFold(name, strings.Trim(allowed, "[]"))
+}
+
+// isLoopbackHost reports whether host (a Host header or the host of a URL,
+// with or without a port) names the local machine.
+func isLoopbackHost(host string) bool {
+	if name, _, err := net.SplitHostPort(host); err == nil {
+		host = name
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// authenticate runs HTTPOptions.Authenticate on the request's bearer
+// token. When it returns !ok it has answered the request.
+func (h *httpHandler) authenticate(ctx context.Context, w http.ResponseWriter, r *http.Request) (context.Context, bool) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		h.reject(w, r, http.StatusUnauthorized, jsonrpc.InvalidRequest, "unauthorized: send Authorization: Bearer <token>")
+		return nil, false
+	}
+	actx, err := h.opts.Authenticate(ctx, token)
+	if err != nil {
+		h.srv.logger().Info("mcp over http: bearer token rejected", "remote", r.RemoteAddr, "err", err)
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		h.reject(w, r, http.StatusUnauthorized, jsonrpc.InvalidRequest, "unauthorized: invalid token")
+		return nil, false
+	}
+	if actx == nil {
+		actx = ctx
+	}
+	return actx, true
+}
+
+// accepts reports whether the Accept header values admit JSON and SSE.
+func accepts(values []string) (jsonOK, sseOK bool) {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				sseOK = true
+			case "*/*":
+				jsonOK, sseOK = true, true
+			}
+		}
+	}
+	return jsonOK, sseOK
+}

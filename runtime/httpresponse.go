@@ -1,0 +1,107 @@
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// reject answers a request that cannot be served with an HTTP error status
+// and, as the body, a JSON-RPC error response with a null id.
+func (h *httpHandler) reject(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
+	h.srv.logger().Debug("mcp over http: request refused", "method", r.Method, "status", status, "reason", msg)
+	writeJSON(w, status, jsonrpc.Error(jsonrpc.NullID, code, msg))
+}
+
+// writeJSON writes a whole JSON body. An error means the client left,
+// which the caller may log.
+func writeJSON(w http.ResponseWriter, status int, body []byte) error {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
+}
+
+// An httpResponder writes the answer to one POSTed request: one JSON body,
+// or an SSE stream once the call sends a notification before its
+// response. Notifications may come from any goroutine of the handler.
+type httpResponder struct {
+	w   http.ResponseWriter
+	r   *http.Request
+	log *slog.Logger
+
+	mu     sync.Mutex
+	stream bool  // the SSE stream has begun
+	done   bool  // the response is written: drop late notifications
+	err    error // the first write error
+}
+
+// notify sends a notification on the stream, beginning it if need be.
+func (rw *httpResponder) notify(msg []byte) {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if rw.done || rw.err != nil {
+		return
+	}
+	if !rw.stream {
+		hdr := rw.w.Header()
+		hdr.Set("Content-Type", "text/event-stream")
+		hdr.Set("Cache-Control", "no-cache")
+		hdr.Set("X-Accel-Buffering", "no") // ask proxies not to hold events back
+		rw.w.WriteHeader(http.StatusOK)
+		rw.stream = true
+	}
+	rw.event(msg)
+}
+
+// finish writes the response: the last event of the stream if one has
+// begun, else the whole body.
+func (rw *httpResponder) finish(resp []byte) {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.done = true
+	if rw.stream {
+		if rw.err == nil {
+			rw.event(resp)
+		}
+		return
+	}
+	if err := writeJSON(rw.w, http.StatusOK, resp); err != nil {
+		rw.fail(err)
+	}
+}
+
+// event writes msg as one SSE event and flushes it.
+func (rw *httpResponder) event(msg []byte) {
+	b := make([]byte, 0, len(msg)+32)
+	b = append(b, "event: message\n"...)
+	for line := range bytes.Lines(msg) { // JSON from this package has no newlines; be safe anyway
+		b = append(b, "data: "...)
+		b = append(b, bytes.TrimRight(line, "\r\n")...)
+		b = append(b, '\n')
+	}
+	b = append(b, '\n')
+	if _, err := rw.w.Write(b); err != nil {
+		rw.fail(err)
+		return
+	}
+	if err := http.NewResponseController(rw.w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		rw.fail(err)
+	}
+}
+
+func (rw *httpResponder) fail(err error) {
+	rw.err = err
+	level := slog.LevelWarn
+	if rw.r.Context().Err() != nil {
+		level = slog.LevelDebug // the client went away
+	}
+	rw.log.Log(rw.r.Context(), level, "mcp over http: writing the response failed", "remote", rw.r.RemoteAddr, "err", err)
+}

@@ -1,0 +1,51 @@
+// Package callctx carries the state of a running tool call in the call's
+// context. The runtime puts it there before it runs a handler; the
+// runtime's progress and logging functions and the support package of
+// generated code (runtime/mcpimpl) read it.
+package callctx
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+)
+
+// A Call is what a handler's context knows about its tool call.
+type Call struct {
+	// Request is the *runtime.Request the handler was given, to tell
+	// whether Args belongs to the request a handler holds.
+	Request any
+	// Args are the request's arguments, parsed and validated.
+	Args *jsonvalue.Value
+	// Done is done when the call is over; notifications about the call
+	// must stop then.
+	Done context.Context
+	// Notify sends a notification about the call to the client; nil
+	// drops them.
+	Notify func(msg []byte)
+	// Tool is the name of the tool being called.
+	Tool string
+	// Token is the request's progressToken as JSON, or nil.
+	Token []byte
+	// MinLevel is the index of the least severe log level the client
+	// wants (see logging/setLevel).
+	MinLevel *atomic.Int32
+}
+
+// Over reports whether the call has finished or was cancelled; the
+// protocol forbids notifications about it from then on.
+func (c *Call) Over() bool { return c.Done.Err() != nil }
+
+type key struct{}
+
+// With returns a context that carries c.
+func With(ctx context.Context, c *Call) context.Context {
+	return context.WithValue(ctx, key{}, c)
+}
+
+// From returns the call ctx carries, or nil.
+func From(ctx context.Context) *Call {
+	c, _ := ctx.Value(key{}).(*Call)
+	return c
+}

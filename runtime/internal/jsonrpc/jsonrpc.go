@@ -1,0 +1,146 @@
+// Package jsonrpc decodes JSON-RPC 2.0 messages and writes responses, for
+// every transport of the runtime: stdio, Streamable HTTP and the Claude
+// Code control protocol.
+package jsonrpc
+
+import (
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+)
+
+// JSON-RPC and MCP error codes.
+const (
+	ParseError     = -32700
+	InvalidRequest = -32600
+	MethodNotFound = -32601
+	InvalidParams  = -32602
+	InternalError  = -32603
+	// SessionNotFound answers a request for an unknown or expired
+	// Streamable HTTP session; Claude Code looks for it to start a new one.
+	SessionNotFound = -32001
+	// RequestCancelled answers a request that was cancelled where a
+	// transport must still answer it (Streamable HTTP, the Claude control
+	// protocol).
+	RequestCancelled = -32800
+)
+
+// NullID is the id of a response to a request whose id is unknown.
+var NullID = []byte("null")
+
+// A Message is one decoded JSON-RPC message: a request (ID and Method), a
+// notification (Method only) or a response (ID, and Result or Error). Its
+// fields point into the tree it was decoded from, which points into the
+// input.
+type Message struct {
+	ID     *jsonvalue.Value // nil for a notification
+	Method string           // "" for a response
+	Params *jsonvalue.Value // nil when absent or null
+	Result *jsonvalue.Value // of a response
+	Error  *jsonvalue.Value // of an error response
+}
+
+// IsRequest reports whether m expects a response.
+func (m *Message) IsRequest() bool { return m.Method != "" && m.ID != nil }
+
+// IsResponse reports whether m answers a request.
+func (m *Message) IsResponse() bool { return m.Method == "" }
+
+// IDBytes is the message's id as JSON, or null.
+func (m *Message) IDBytes() []byte {
+	if m.ID == nil {
+		return NullID
+	}
+	return m.ID.Raw
+}
+
+// Decode decodes one JSON-RPC message. Malformed input yields the error
+// response to send instead; a malformed notification yields neither (there
+// is no one to tell).
+func Decode(data []byte) (*Message, []byte) {
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return nil, Error(NullID, ParseError, "parse error: "+err.Error())
+	}
+	return FromValue(&v)
+}
+
+// FromValue decodes the JSON-RPC message v; see Decode.
+func FromValue(v *jsonvalue.Value) (*Message, []byte) {
+	if v.Kind != jsonvalue.Object {
+		if v.Kind == jsonvalue.Array {
+			return nil, Error(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
+		}
+		return nil, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind.String())
+	}
+	m := &Message{}
+	var version, method *jsonvalue.Value
+	for i := range v.Members {
+		mem := &v.Members[i]
+		switch mem.Name {
+		case "jsonrpc":
+			version = &mem.Value
+		case "id":
+			m.ID = &mem.Value
+		case "method":
+			method = &mem.Value
+		case "params":
+			m.Params = &mem.Value
+		case "result":
+			m.Result = &mem.Value
+		case "error":
+			m.Error = &mem.Value
+		}
+	}
+	if method == nil && (m.Result != nil || m.Error != nil) {
+		// A response; it is never answered, whatever its shape.
+		return m, nil
+	}
+	m.Result, m.Error = nil, nil
+	if m.ID != nil && m.ID.Kind != jsonvalue.String && m.ID.Kind != jsonvalue.Number {
+		// A null id is a request the client cannot match an answer to;
+		// like an object or array id, it is not a valid request.
+		return nil, Error(NullID, InvalidRequest, "invalid request: id must be a string or a number")
+	}
+	if version == nil || version.Kind != jsonvalue.String || string(version.Raw) != `"2.0"` {
+		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if method == nil {
+		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
+	}
+	if method.Kind != jsonvalue.String || len(method.Raw) == 2 {
+		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
+	}
+	m.Method = method.Str()
+	if m.Params != nil && m.Params.Kind != jsonvalue.Object && m.Params.Kind != jsonvalue.Null {
+		if m.IsRequest() {
+			return nil, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
+		}
+		return nil, nil
+	}
+	if m.Params != nil && m.Params.Kind == jsonvalue.Null {
+		m.Params = nil
+	}
+	return m, nil
+}
+
+// AppendResult appends a success response to b.
+func AppendResult(b, id, result []byte) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// Error returns an error response.
+func Error(id []byte, code int, msg string) []byte {
+	b := make([]byte, 0, 64+len(msg))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = jsonvalue.AppendString(b, msg)
+	return append(b, "}}"...)
+}

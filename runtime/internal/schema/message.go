@@ -1,0 +1,88 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+)
+
+// plural writes n with word, pluralised when n is not 1.
+func plural(n int, word string) string {
+	switch {
+	case n == 1:
+		return "1 " + word
+	case strings.HasSuffix(word, "y"):
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
+	default:
+		return strconv.Itoa(n) + " " + word + "s"
+	}
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// joinPath extends a path with a member name.
+func joinPath(path, name string) string {
+	switch {
+	case !isIdentifier(name):
+		return path + "[" + strconv.Quote(name) + "]"
+	case path == "":
+		return name
+	default:
+		return path + "." + name
+	}
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '$' || r == '/' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// describe shows a received value in a violation message: scalars as
+// JSON, so that a string is quoted and a number is not.
+func describe(v *jsonvalue.Value) string {
+	switch v.Kind {
+	case jsonvalue.Object:
+		return "an object"
+	case jsonvalue.Array:
+		return "an array"
+	default:
+		return truncate(v.Raw)
+	}
+}
+
+func enumList(vals []jsonvalue.Value) string {
+	var b strings.Builder
+	for i := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(truncate(vals[i].Raw))
+	}
+	return b.String()
+}
+
+func truncate(raw []byte) string {
+	const limit = 60
+	if len(raw) <= limit {
+		return string(raw)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "…"
+}

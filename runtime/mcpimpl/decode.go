@@ -1,0 +1,179 @@
+package mcpimpl
+
+import (
+	"encoding/json"
+	"iter"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+)
+
+// A Value is a tool call's arguments, or a part of them, already parsed
+// and validated against the tool's input schema. Generated code decodes
+// Values into the tool's input type without reflection; the Decode
+// functions below are its building blocks. Because the schema has been
+// checked, a Value holds the JSON type its Go destination expects, except
+// null where the schema allows it.
+type Value struct {
+	v *jsonvalue.Value
+}
+
+// Members iterates over the members of an object, in the order they
+// were sent. The name may share memory with the request.
+func (v Value) Members() iter.Seq2[string, Value] {
+	return func(yield func(string, Value) bool) {
+		for i := range v.v.Members {
+			m := &v.v.Members[i]
+			if !yield(m.Name, Value{&m.Value}) {
+				return
+			}
+		}
+	}
+}
+
+// IsNull reports whether v is null.
+func (v Value) IsNull() bool { return v.v.Kind == jsonvalue.Null }
+
+// DecodeString stores a JSON string.
+func DecodeString[S ~string](v Value, dst *S) error {
+	if v.v.Kind != jsonvalue.String {
+		return DecodeJSON(v, dst)
+	}
+	*dst = S(v.v.Str())
+	return nil
+}
+
+// DecodeBool stores a JSON boolean.
+func DecodeBool[B ~bool](v Value, dst *B) error {
+	if v.v.Kind != jsonvalue.Bool {
+		return DecodeJSON(v, dst)
+	}
+	*dst = string(v.v.Raw) == "true"
+	return nil
+}
+
+// DecodeInt stores a JSON number in a signed integer.
+func DecodeInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](v Value, dst *I) error {
+	var zero I
+	n, err := strconv.ParseInt(string(v.v.Raw), 10, int(unsafe.Sizeof(zero))*8)
+	if v.v.Kind != jsonvalue.Number || err != nil {
+		return DecodeJSON(v, dst) // 1e2, 1.0, out of range: encoding/json's verdict
+	}
+	*dst = I(n)
+	return nil
+}
+
+// DecodeUint stores a JSON number in an unsigned integer.
+func DecodeUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](v Value, dst *U) error {
+	var zero U
+	n, err := strconv.ParseUint(string(v.v.Raw), 10, int(unsafe.Sizeof(zero))*8)
+	if v.v.Kind != jsonvalue.Number || err != nil {
+		return DecodeJSON(v, dst)
+	}
+	*dst = U(n)
+	return nil
+}
+
+// DecodeFloat stores a JSON number in a floating-point number.
+func DecodeFloat[F ~float32 | ~float64](v Value, dst *F) error {
+	var zero F
+	bits := int(unsafe.Sizeof(zero)) * 8
+	f, err := strconv.ParseFloat(string(v.v.Raw), bits)
+	if v.v.Kind != jsonvalue.Number || err != nil || math.IsInf(f, 0) {
+		return DecodeJSON(v, dst)
+	}
+	*dst = F(f)
+	return nil
+}
+
+// DecodeSlice stores a JSON array, decoding each element with elem.
+func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
+	if v.v.Kind != jsonvalue.Array {
+		return DecodeJSON(v, dst)
+	}
+	s := make([]T, len(v.v.Elems))
+	for i := range s {
+		if e := (Value{&v.v.Elems[i]}); !e.IsNull() {
+			if err := elem(e, &s[i]); err != nil {
+				return FieldError("["+strconv.Itoa(i)+"]", err)
+			}
+		}
+	}
+	*dst = s
+	return nil
+}
+
+// DecodeMap stores a JSON object in a map, decoding each value with elem.
+func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) error) error {
+	if v.v.Kind != jsonvalue.Object {
+		return DecodeJSON(v, dst)
+	}
+	m := make(map[K]T, len(v.v.Members))
+	for name, mv := range v.Members() {
+		var t T
+		if !mv.IsNull() {
+			if err := elem(mv, &t); err != nil {
+				return FieldError(name, err)
+			}
+		}
+		m[K(name)] = t
+	}
+	*dst = m
+	return nil
+}
+
+// DecodePointer stores a JSON value in a new T, decoded with elem; null
+// leaves dst nil.
+func DecodePointer[T any](v Value, dst **T, elem func(Value, *T) error) error {
+	if v.IsNull() {
+		*dst = nil
+		return nil
+	}
+	p := new(T)
+	if err := elem(v, p); err != nil {
+		return err
+	}
+	*dst = p
+	return nil
+}
+
+// DecodeJSON stores a JSON value with encoding/json: for the types that
+// generated code does not decode itself (time.Time, json.RawMessage, any,
+// types with their own UnmarshalJSON or UnmarshalText, structs with
+// embedded fields, …).
+func DecodeJSON[T any](v Value, dst *T) error {
+	return json.Unmarshal(v.v.Raw, dst)
+}
+
+// NoArguments is the decoder of a tool without input.
+func NoArguments(Value, *struct{}) error { return nil }
+
+// PointerTo turns the decoder of T into a decoder of *T, for a tool whose
+// input parameter is a pointer.
+func PointerTo[T any](elem func(Value, *T) error) func(Value, **T) error {
+	return func(v Value, dst **T) error { return DecodePointer(v, dst, elem) }
+}
+
+// FieldError reports that decoding the member name failed.
+func FieldError(name string, err error) error {
+	if fe, ok := err.(*fieldError); ok {
+		sep := "."
+		if fe.path[0] == '[' {
+			sep = ""
+		}
+		return &fieldError{path: name + sep + fe.path, err: fe.err}
+	}
+	return &fieldError{path: name, err: err}
+}
+
+// fieldError is an error at a path inside the arguments.
+type fieldError struct {
+	path string
+	err  error
+}
+
+func (e *fieldError) Error() string { return e.path + ": " + e.err.Error() }
+
+func (e *fieldError) Unwrap() error { return e.err }

@@ -1,0 +1,136 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// A session is the protocol state of one client connection; every
+// transport keeps one per connection (or one per request when stateless).
+type session struct {
+	srv *Server
+	// notify sends a server-initiated message (progress, log) to the
+	// client, unless a call has a sink of its own. Nil drops them.
+	notify func(msg []byte)
+	// sharedIDs allows several requests in flight with the same JSON-RPC
+	// id, as a Conn does: the Claude CLI reuses ids across its MCP
+	// connections to one in-process server.
+	sharedIDs bool
+
+	mu       sync.Mutex
+	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
+	minLevel atomic.Int32     // index into logLevels of the least severe level sent
+}
+
+// A call is a request that has been accepted and not yet answered.
+type call struct {
+	msg *jsonrpc.Message
+	// notify, if set, receives the call's notifications instead of the
+	// session's sink: Streamable HTTP sends them on the stream of the
+	// request that started the call.
+	notify    func(msg []byte)
+	ctx       context.Context
+	cancel    context.CancelFunc
+	cancelled atomic.Bool  // by notifications/cancelled: send no response
+	key       string       // inflight key, "" if not registered
+	sameID    *call        // the next call in flight with the same id
+	state     callctx.Call // what a tool handler's context carries
+}
+
+// async reports whether a request may take long and so must run off the
+// reader goroutine. Everything else is answered in order, inline, which
+// also keeps initialize ahead of the calls that follow it.
+func async(method string) bool { return method == "tools/call" }
+
+// start accepts a request: it registers it for cancellation under its id
+// and derives its context. The caller must then call run exactly once.
+// A non-nil error response refuses the request instead.
+func (ss *session) start(ctx context.Context, m *jsonrpc.Message) (*call, []byte) {
+	c := &call{msg: m}
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	if async(m.Method) {
+		key := string(m.ID.Raw)
+		ss.mu.Lock()
+		first := ss.inflight[key]
+		if first != nil && !ss.sharedIDs {
+			ss.mu.Unlock()
+			c.cancel()
+			return nil, jsonrpc.Error(m.ID.Raw, jsonrpc.InvalidRequest, "invalid request: a request with id "+key+" is already in flight")
+		}
+		if ss.inflight == nil {
+			ss.inflight = make(map[string]*call)
+		}
+		c.sameID = first
+		ss.inflight[key] = c
+		c.key = key
+		ss.mu.Unlock()
+	}
+	return c, nil
+}
+
+// run answers the call. It returns the response to write, or nil when the
+// client cancelled the request (it then expects no response).
+func (ss *session) run(c *call) []byte {
+	defer ss.finish(c)
+	resp := ss.dispatch(c)
+	if c.cancelled.Load() {
+		return nil
+	}
+	return resp
+}
+
+func (ss *session) finish(c *call) {
+	c.cancel()
+	if c.key == "" {
+		return
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for p := ss.inflight[c.key]; p != nil; p = p.sameID {
+		switch {
+		case p == c && p == ss.inflight[c.key]:
+			if c.sameID == nil {
+				delete(ss.inflight, c.key)
+			} else {
+				ss.inflight[c.key] = c.sameID
+			}
+			return
+		case p.sameID == c:
+			p.sameID = c.sameID
+			return
+		}
+	}
+}
+
+// cancelAll cancels every call in flight, for shutdown.
+func (ss *session) cancelAll() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, c := range ss.inflight {
+		for ; c != nil; c = c.sameID {
+			c.cancel()
+		}
+	}
+}
+
+// notification handles a message without id: notifications/cancelled
+// cancels the calls it names; the others need no action.
+func (ss *session) notification(m *jsonrpc.Message) {
+	if m.Method != "notifications/cancelled" || m.Params == nil {
+		return
+	}
+	rid := m.Params.Get("requestId")
+	if rid == nil {
+		return
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for c := ss.inflight[string(rid.Raw)]; c != nil; c = c.sameID {
+		c.cancelled.Store(true)
+		c.cancel()
+	}
+}
