@@ -1,9 +1,20 @@
-// Package runtime serves MCP tools: it holds the tools that mcpgen's
-// generated code registers, validates every call's arguments against the
-// schema the tool advertises, runs the handlers, and answers over stdio
-// (Server.Serve), Streamable HTTP, or in-process to the Claude Code CLI.
+// Package runtime serves MCP tools. It holds the tools that a program
+// registers (mcpgen's generated Register does it for annotated
+// functions), validates every call's arguments against the schema the tool
+// advertises, runs the handlers, and answers over stdio (Server.Serve,
+// Server.ServeStdio), over Streamable HTTP (Server.HTTPHandler,
+// Server.ListenAndServeHTTP), or over a transport of your own (Conn).
 //
-// The package imports the standard library only, so a tool server built
+// A handler learns about its call from its context: ReportProgress sends
+// progress to a client that asked for it, and Logger returns a
+// *slog.Logger whose records go to the client as log messages.
+//
+// Two packages sit beside this one. runtime/claude hosts servers
+// in-process inside a Claude Code CLI session, as the Agent SDKs do.
+// runtime/mcpimpl holds the support that mcpgen's generated code calls;
+// nothing else should import it.
+//
+// The runtime imports the standard library only, so a tool server built
 // with mcpgen pulls in nothing else.
 //
 // A minimal server written by hand (mcpgen writes this registration for

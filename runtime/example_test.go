@@ -1,0 +1,121 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// greetServer is a server with one tool, written by hand; mcpgen
+// generates this registration from an annotated function.
+func greetServer() *runtime.Server {
+	s := &runtime.Server{Name: "demo", Version: "1.0.0"}
+	s.AddTool(&runtime.Tool{
+		Name:        "greet",
+		Description: "Greet a person by name.",
+		InputSchema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`,
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			var in struct{ Name string }
+			if err := req.Bind(&in); err != nil {
+				return nil, err
+			}
+			return runtime.TextResult("Hello, " + in.Name + "!"), nil
+		},
+	})
+	return s
+}
+
+// Serve speaks newline-delimited JSON-RPC, one message per line: here it
+// reads a request from a string instead of stdin (which ServeStdio reads),
+// and returns at the end of its input once every call is answered.
+func ExampleServer_Serve() {
+	requests := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}` + "\n"
+	s := greetServer()
+	if err := s.Serve(context.Background(), strings.NewReader(requests), os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
+}
+
+// HTTPHandler serves the same tools over Streamable HTTP, stateless: any
+// replica can answer any request. ListenAndServeHTTP does the listening
+// for you; here the handler is mounted on a test server.
+func ExampleServer_HTTPHandler() {
+	s := greetServer()
+	ts := httptest.NewServer(s.HTTPHandler(nil))
+	defer ts.Close()
+
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`
+	req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"))
+	fmt.Println(string(answer))
+	// Output:
+	// 200 OK application/json
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
+}
+
+// A Conn serves one client over a transport of your own: hand it every
+// message the client sends, and deliver what it returns. Notifications
+// need no answer. The last call is refused before the handler runs,
+// because its arguments do not match the tool's schema.
+func ExampleConn() {
+	s := greetServer()
+	conn := s.NewConn(func(msg []byte) { fmt.Printf("server sends: %s\n", msg) })
+	defer conn.Close()
+	ctx := context.Background()
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"nom":"Ada"}}}`,
+	} {
+		if resp := conn.Handle(ctx, []byte(msg)); resp != nil {
+			fmt.Printf("%s\n", resp)
+		}
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"demo","version":"1.0.0"}}}
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
+	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"invalid arguments for tool greet:\n- nom: unknown property (allowed: name)\n- name: is required"}],"isError":true}}
+}
+
+// A handler reports progress to a client that asked for it (its request
+// carries a progressToken) and logs to the client through Logger.
+func ExampleReportProgress() {
+	s := &runtime.Server{Name: "demo"}
+	s.AddTool(&runtime.Tool{
+		Name: "count",
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			for i := 1; i <= 2; i++ {
+				runtime.ReportProgress(ctx, float64(i), 2, fmt.Sprintf("step %d", i))
+			}
+			runtime.Logger(ctx).Info("counted", "to", 2)
+			return runtime.TextResult("done"), nil
+		},
+	})
+	requests := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count","_meta":{"progressToken":"p1"}}}` + "\n"
+	if err := s.Serve(context.Background(), strings.NewReader(requests), os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":2,"message":"step 1"}}
+	// {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":2,"total":2,"message":"step 2"}}
+	// {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"count","data":{"msg":"counted","to":2}}}
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}
+}
