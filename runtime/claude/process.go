@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"os"
 	"strings"
 	"sync"
 )
@@ -25,23 +24,6 @@ func (e *CLIError) Error() string {
 }
 
 func (e *CLIError) Unwrap() error { return e.Err }
-
-// blockingPipe returns a pipe whose ends wait in the read and write system
-// calls rather than in the runtime's network poller (File.Fd puts a file
-// in blocking mode). The CLI and the host exchange small messages in turn,
-// and on such a stream a wake-up through the poller costs more than the
-// message: with blocking ends, a sequential round trip through a CLI
-// stand-in took half the time and half the host's CPU (BENCHMARKS.md).
-// Nothing here sets deadlines on the pipes, which blocking mode disables.
-func blockingPipe() (r, w *os.File, err error) {
-	r, w, err = os.Pipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	r.Fd()
-	w.Fd()
-	return r, w, nil
-}
 
 // tailBuffer keeps the last limit bytes written to it.
 type tailBuffer struct {

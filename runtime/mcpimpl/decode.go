@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -97,7 +98,7 @@ func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
 	for i := range s {
 		if e := (Value{&v.v.Elems[i]}); !e.IsNull() {
 			if err := elem(e, &s[i]); err != nil {
-				return FieldError("["+strconv.Itoa(i)+"]", err)
+				return elemError(i, err)
 			}
 		}
 	}
@@ -118,7 +119,7 @@ func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) err
 				return FieldError(name, err)
 			}
 		}
-		m[K(name)] = t
+		m[K(strings.Clone(name))] = t // the name may share the request's memory
 	}
 	*dst = m
 	return nil
@@ -156,19 +157,49 @@ func PointerTo[T any](elem func(Value, *T) error) func(Value, **T) error {
 	return func(v Value, dst **T) error { return DecodePointer(v, dst, elem) }
 }
 
-// FieldError reports that decoding the member name failed.
+// FieldError reports that decoding the member name failed. The error
+// names the member's path as the validator does: address.city,
+// labels["a b"], tags[2].
 func FieldError(name string, err error) error {
-	if fe, ok := err.(*fieldError); ok {
-		sep := "."
-		if fe.path[0] == '[' {
-			sep = ""
-		}
-		return &fieldError{path: name + sep + fe.path, err: fe.err}
+	step := "[" + strconv.Quote(name) + "]"
+	if isIdentifier(name) {
+		step = strings.Clone(name) // the name may share the request's memory
 	}
-	return &fieldError{path: name, err: err}
+	return wrapPath(step, err)
 }
 
-// fieldError is an error at a path inside the arguments.
+// elemError reports that decoding the i-th element of an array failed.
+func elemError(i int, err error) error {
+	return wrapPath("["+strconv.Itoa(i)+"]", err)
+}
+
+// wrapPath puts step in front of the path of err.
+func wrapPath(step string, err error) error {
+	if fe, ok := err.(*fieldError); ok {
+		if fe.path[0] != '[' {
+			step += "."
+		}
+		return &fieldError{path: step + fe.path, err: fe.err}
+	}
+	return &fieldError{path: step, err: err}
+}
+
+// isIdentifier reports whether a member name can stand in a path as it
+// is, as the validator's paths write it (runtime/internal/schema).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '$' || r == '/' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldError is an error at a path inside the arguments; the path is never
+// empty.
 type fieldError struct {
 	path string
 	err  error

@@ -1,0 +1,83 @@
+package lineio
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// writes records each Write call.
+type writes struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.calls = append(w.calls, string(p))
+	return len(p), nil
+}
+
+func (w *writes) list() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.calls...)
+}
+
+// TestNextForHoldsOnlyWhileInputIsBuffered: the answers to lines that
+// arrived together go out in one write, and an answer is written before
+// the reader waits for more input, never held while its client waits.
+func TestNextForHoldsOnlyWhileInputIsBuffered(t *testing.T) {
+	inR, inW := io.Pipe()
+	out := &writes{}
+	w := NewWriter(out, func() { t.Error("write failed") })
+	r := NewReader(inR, 1<<10)
+	go io.WriteString(inW, "a\nb\nc\n")
+	for range 3 {
+		line, _, err := r.NextFor(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Send(bytes.ToUpper(line))
+	}
+	if got := out.list(); len(got) != 0 {
+		t.Fatalf("the answer to the last buffered line went out before the reader waited: %q", got)
+	}
+	// The reader now waits for input: what was held must go out first.
+	next := make(chan string)
+	go func() {
+		line, _, _ := r.NextFor(w)
+		next <- string(line)
+	}()
+	for deadline := time.Now().Add(20 * time.Second); len(out.list()) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the held answers were never written while the reader waited for input")
+		}
+	}
+	if got := out.list(); strings.Join(got, "|") != "A\nB\nC\n" {
+		t.Errorf("writes %q, want the three answers in one write", got)
+	}
+	io.WriteString(inW, "d\n")
+	if got := <-next; got != "d" {
+		t.Errorf("next line %q", got)
+	}
+	inW.Close()
+}
+
+// TestNextLimit: a line longer than the limit is consumed and reported by
+// its size, and the next line is read whole.
+func TestNextLimit(t *testing.T) {
+	r := NewReader(strings.NewReader(strings.Repeat("x", 100)+"\n{}\n"), 10)
+	line, size, err := r.Next()
+	if err != nil || line != nil || size != 101 {
+		t.Errorf("overlong line: %q, %d, %v", line, size, err)
+	}
+	line, size, err = r.Next()
+	if err != nil || string(line) != "{}" || size != 3 {
+		t.Errorf("next line: %q, %d, %v", line, size, err)
+	}
+}

@@ -1,0 +1,95 @@
+package mcpimpl
+
+import (
+	"errors"
+	"testing"
+	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+)
+
+// parse parses a request's arguments as the runtime does.
+func parse(t *testing.T, data []byte) Value {
+	t.Helper()
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Value{&v}
+}
+
+// aliases reports whether s shares memory with buf.
+func aliases(s string, buf []byte) bool {
+	if len(s) == 0 || len(buf) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	start := uintptr(unsafe.Pointer(&buf[0]))
+	return p >= start && p < start+uintptr(len(buf))
+}
+
+// TestDecodedValuesDoNotAliasTheRequest: nothing a handler receives
+// shares memory with the request, not even a map key, which a parsed
+// member name may do (jsonvalue's memberName). A kept key would otherwise
+// keep the whole request line alive.
+func TestDecodedValuesDoNotAliasTheRequest(t *testing.T) {
+	buf := []byte(`{"plain":"value","esc\u0061ped":"x","é":"y"}`)
+	var m map[string]string
+	if err := DecodeMap(parse(t, buf), &m, DecodeString); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 3 || m["plain"] != "value" || m["escaped"] != "x" || m["é"] != "y" {
+		t.Fatalf("decoded %q", m)
+	}
+	for k, v := range m {
+		if aliases(k, buf) || aliases(v, buf) {
+			t.Errorf("%q: %q shares memory with the request", k, v)
+		}
+	}
+	var s string
+	if err := DecodeString(parse(t, []byte(`"text"`)), &s); err != nil || s != "text" {
+		t.Fatalf("DecodeString: %q, %v", s, err)
+	}
+}
+
+// TestFieldErrorKeepsNoAlias: an error names the member it is about
+// without holding on to the request.
+func TestFieldErrorKeepsNoAlias(t *testing.T) {
+	buf := []byte(`{"count":"x"}`)
+	var err error
+	for name := range parse(t, buf).Members() {
+		err = FieldError(name, errors.New("bad"))
+	}
+	var fe *fieldError
+	if !errors.As(err, &fe) || err.Error() != "count: bad" {
+		t.Fatalf("error %v", err)
+	}
+	if aliases(fe.path, buf) {
+		t.Error("the error's path shares memory with the request")
+	}
+}
+
+// TestFieldErrorPaths: paths are written as the validator writes them,
+// and a member named "" (a map key) does not break them.
+func TestFieldErrorPaths(t *testing.T) {
+	bad := errors.New("bad")
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{FieldError("m", FieldError("", bad)), `m[""]: bad`},
+		{FieldError("a b", FieldError("c", bad)), `["a b"].c: bad`},
+		{FieldError("tags", elemError(2, FieldError("x", bad))), `tags[2].x: bad`},
+		{FieldError("grid", elemError(0, elemError(1, bad))), `grid[0][1]: bad`},
+		{FieldError("[0]", bad), `["[0]"]: bad`},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+	var m map[string]int
+	err := DecodeMap(parse(t, []byte(`{"":1e2}`)), &m, DecodeInt)
+	if err == nil || FieldError("m", err).Error() != `m[""]: json: cannot unmarshal number 1e2 into Go value of type int` {
+		t.Errorf("map key \"\": %v", FieldError("m", err))
+	}
+}
