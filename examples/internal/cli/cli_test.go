@@ -70,23 +70,9 @@ func TestREADMEHostExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"go.mod": "module example.com/host\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + repo + "\n",
-		"go.sum": string(gosum),
-		"main.go": `package main
-
-import (
-	"context"
-	"fmt"
-	"log"
-
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/claude"
-	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
-)
-
-func main() {
-	ctx := context.Background()
-` + string(m[1]) + "}\n",
+		"go.mod":  "module example.com/host\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + repo + "\n",
+		"go.sum":  string(gosum),
+		"main.go": string(m[1]),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {

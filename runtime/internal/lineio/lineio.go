@@ -1,0 +1,192 @@
+// Package lineio reads and writes newline-delimited messages for the
+// transports that speak one JSON message per line: stdio, and the Claude
+// Code control protocol on the CLI's stdin and stdout.
+//
+// Two tricks keep a sequential exchange (a client that sends one request
+// and waits for its answer) cheap, and each has its invariant beside it:
+// the Writer batches the answers to a burst of requests into one write
+// (Reader.NextFor, Writer.Hold and Writer.Release), and RunInline answers a
+// request on the reading goroutine instead of waking another one.
+package lineio
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A Reader splits its input into lines without ever holding more than
+// Limit bytes of one line.
+type Reader struct {
+	r *bufio.Reader
+	// Limit is the longest line returned; longer lines are consumed and
+	// reported by their size only.
+	Limit int
+}
+
+// NewReader returns a Reader of r with the given line limit.
+func NewReader(r io.Reader, limit int) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), Limit: limit}
+}
+
+// Next returns the next line with surrounding JSON whitespace trimmed, and
+// its full size. A line longer than Limit is consumed and returned empty,
+// with its size.
+//
+// Every line is returned in a buffer of its own, never reused: a parsed
+// message refers to its line (see package jsonvalue), and a request may
+// still be running when the next line is read.
+func (lr *Reader) Next() (line []byte, size int, err error) {
+	for {
+		frag, err := lr.r.ReadSlice('\n')
+		size += len(frag)
+		if size <= lr.Limit {
+			line = append(line, frag...)
+		} else {
+			line = nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
+	}
+}
+
+// NextFor is Next for a reader whose answers go to w. What w held back is
+// written before the reader waits for input, and w holds the answer to the
+// line returned while another line is already buffered, so that a burst of
+// requests is answered in one write.
+//
+// Invariant: w holds lines only while the reader has buffered input to
+// work through. Before this reader blocks on its input, it releases w, so
+// an answer is never held back while its client waits for it.
+func (lr *Reader) NextFor(w *Writer) (line []byte, size int, err error) {
+	if !lr.lineBuffered() {
+		w.Release()
+	}
+	line, size, err = lr.Next()
+	if lr.lineBuffered() {
+		w.Hold()
+	}
+	return line, size, err
+}
+
+// lineBuffered reports whether a whole line is already buffered, so that
+// Next will return without reading.
+func (lr *Reader) lineBuffered() bool {
+	b, _ := lr.r.Peek(lr.r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// A Writer writes whole lines for many goroutines. Each sender writes its
+// own line under a lock, and the last of those waiting flushes: one write
+// system call for a burst of responses, and no handoff to a writer
+// goroutine (a thread wake-up per response) when calls come one at a time.
+// The reader can also hold the flush while it answers requests it has
+// already read (see Reader.NextFor).
+type Writer struct {
+	onFail  func()
+	waiting atomic.Int32 // senders that have not written their line yet
+	held    atomic.Bool  // the reader has more requests buffered
+
+	mu      sync.Mutex
+	bw      *bufio.Writer
+	closed  bool
+	failErr error
+}
+
+// NewWriter returns a Writer to w. onFail is called once, by the sender
+// whose write fails.
+func NewWriter(w io.Writer, onFail func()) *Writer {
+	return &Writer{bw: bufio.NewWriterSize(w, 64<<10), onFail: onFail}
+}
+
+// Send writes msg and a newline; it drops the line after Close or a write
+// error.
+func (lw *Writer) Send(msg []byte) {
+	lw.waiting.Add(1)
+	lw.mu.Lock()
+	last := lw.waiting.Add(-1) == 0
+	if lw.closed || lw.failErr != nil {
+		lw.mu.Unlock()
+		return
+	}
+	lw.bw.Write(msg)
+	lw.bw.WriteByte('\n')
+	failed := last && !lw.held.Load() && !lw.flushLocked()
+	lw.mu.Unlock()
+	if failed {
+		lw.onFail()
+	}
+}
+
+// Hold keeps lines written from now on in the buffer: the reader calls it
+// when it has read a request and another is already buffered, so that
+// their answers go out together.
+func (lw *Writer) Hold() { lw.held.Store(true) }
+
+// Release writes what Hold kept back; the reader calls it before it waits
+// for input. A line is thus held only while the reader works through
+// requests it already has.
+func (lw *Writer) Release() {
+	if !lw.held.Swap(false) {
+		return // nothing was held: every sender flushed its own line
+	}
+	lw.mu.Lock()
+	failed := !lw.closed && lw.failErr == nil && lw.bw.Buffered() > 0 && !lw.flushLocked()
+	lw.mu.Unlock()
+	if failed {
+		lw.onFail()
+	}
+}
+
+// flushLocked writes what is buffered and reports whether that worked; a
+// failure is kept as the writer's error. lw.mu must be held.
+func (lw *Writer) flushLocked() bool {
+	if err := lw.bw.Flush(); err != nil {
+		lw.failErr = fmt.Errorf("writing: %w", err)
+		return false
+	}
+	return true
+}
+
+// Err returns the first write error, or nil.
+func (lw *Writer) Err() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.failErr
+}
+
+// Close flushes what is buffered, stops writing, and reports the first
+// write error.
+func (lw *Writer) Close() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if !lw.closed && lw.failErr == nil {
+		lw.flushLocked()
+	}
+	lw.closed = true
+	return lw.failErr
+}
+
+// inlineBudget is how long a call may run on the reading goroutine before
+// another goroutine takes over the reading.
+const inlineBudget = 100 * time.Microsecond
+
+// RunInline runs work, a request just read, on the reading goroutine, and
+// reports whether that goroutine is still the reader afterwards. Most
+// calls are short, and handing each to another goroutine woke a thread per
+// call: half the CPU of a client that sends one call at a time, and the
+// wake-up's latency on every answer. If work takes longer than
+// inlineBudget, takeOver starts reading in a new goroutine, so that the
+// requests behind it (a cancellation, other calls) are not held up; the
+// goroutine running work then stops reading when work returns.
+func RunInline(work, takeOver func()) (stillReader bool) {
+	t := time.AfterFunc(inlineBudget, takeOver)
+	work()
+	return t.Stop()
+}
