@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // A Conn is one client's connection to a Server over a transport of your
@@ -36,7 +37,7 @@ func (s *Server) NewConn(send func(msg []byte)) *Conn {
 // requests with the same id may be in flight: notifications/cancelled
 // cancels every one of them.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
-	m, errResp := jsonrpc.Decode(msg)
+	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), msg)
 	switch {
 	case errResp != nil:
 		return errResp

@@ -21,6 +21,21 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 // package does not know.
 const latestProtocolVersion = "2025-11-25"
 
+// batchesAllowed reports whether a session that negotiated version may
+// send JSON-RPC batches: 2025-06-18 removed them from MCP.
+func batchesAllowed(version string) bool {
+	return version == "2024-11-05" || version == "2025-03-26"
+}
+
+// batchRefusal explains why a batch is refused in a session that
+// negotiated version.
+func batchRefusal(version string) string {
+	if version == "" {
+		return "invalid request: a JSON-RPC batch before initialize; batches exist only in MCP revisions 2024-11-05 and 2025-03-26, once negotiated"
+	}
+	return "invalid request: JSON-RPC batches were removed from MCP in revision 2025-06-18, and this session negotiated " + version
+}
+
 // negotiateVersion echoes a supported version and answers the newest
 // otherwise, as the lifecycle section of the specification prescribes.
 func negotiateVersion(requested string) string {
@@ -34,7 +49,7 @@ func negotiateVersion(requested string) string {
 
 func (ss *session) dispatch(c *call) []byte {
 	m := c.msg
-	id := m.ID.Raw
+	id := m.ID.Raw()
 	switch m.Method {
 	case "initialize":
 		return ss.initialize(id, m.Params)
@@ -55,20 +70,22 @@ func (ss *session) dispatch(c *call) []byte {
 	}
 }
 
-func (ss *session) initialize(id []byte, params *jsonvalue.Value) []byte {
+func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	requested := ""
-	if params != nil {
-		if pv := params.Get("protocolVersion"); pv != nil {
-			if pv.Kind != jsonvalue.String {
+	if params.Exists() {
+		if pv := params.Get("protocolVersion"); pv.Exists() {
+			if pv.Kind() != jsonvalue.String {
 				return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: protocolVersion must be a string")
 			}
 			requested = pv.Str()
 		}
 	}
 	srv := ss.srv
+	version := negotiateVersion(requested)
+	ss.setProtocolVersion(version)
 	b := make([]byte, 0, 256+len(srv.Instructions))
 	b = append(b, `{"protocolVersion":"`...)
-	b = append(b, negotiateVersion(requested)...)
+	b = append(b, version...)
 	b = append(b, `","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":`...)
 	b = jsonvalue.AppendString(b, cmp.Or(srv.Name, "mcpgen"))
 	if srv.Title != "" {
@@ -86,34 +103,37 @@ func (ss *session) initialize(id []byte, params *jsonvalue.Value) []byte {
 	return jsonrpc.AppendResult(nil, id, b)
 }
 
-func (ss *session) setLevel(id []byte, params *jsonvalue.Value) []byte {
-	var lv *jsonvalue.Value
-	if params != nil {
+func (ss *session) setLevel(id []byte, params jsonvalue.Value) []byte {
+	var lv jsonvalue.Value
+	if params.Exists() {
 		lv = params.Get("level")
 	}
-	if lv == nil || lv.Kind != jsonvalue.String {
+	if !lv.Exists() || lv.Kind() != jsonvalue.String {
 		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: level must be a string")
 	}
 	i := logLevelIndex(lv.Str())
 	if i < 0 {
-		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: unknown level "+string(lv.Raw)+"; use one of "+strings.Join(logLevels, ", "))
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: unknown level "+string(lv.Raw())+"; use one of "+strings.Join(logLevels, ", "))
 	}
 	ss.minLevel.Store(int32(i))
 	return jsonrpc.AppendResult(nil, id, []byte("{}"))
 }
+
+// emptyArguments stands for the arguments of a call that sent none.
+var emptyArguments, _ = jsonvalue.Parse([]byte("{}"))
 
 // callTool runs tools/call. Failures of the call itself (unknown tool,
 // invalid arguments, handler error or panic, timeout) are results with
 // isError set, so that the model sees them; only a malformed request is a
 // JSON-RPC error.
 func (ss *session) callTool(c *call) []byte {
-	id := c.msg.ID.Raw
+	id := c.msg.ID.Raw()
 	params := c.msg.Params
-	if params == nil {
+	if !params.Exists() {
 		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: tools/call needs params with a tool name")
 	}
 	nv := params.Get("name")
-	if nv == nil || nv.Kind != jsonvalue.String {
+	if !nv.Exists() || nv.Kind() != jsonvalue.String {
 		return jsonrpc.Error(id, jsonrpc.InvalidParams, `invalid params: "name" must be a string`)
 	}
 	t := ss.srv.toolNamed(nv)
@@ -122,18 +142,18 @@ func (ss *session) callTool(c *call) []byte {
 	}
 	name := t.Name
 	args := params.Get("arguments")
-	if args == nil || args.Kind == jsonvalue.Null {
-		args = &jsonvalue.Value{Kind: jsonvalue.Object, Raw: []byte("{}")}
+	if !args.Exists() || args.Kind() == jsonvalue.Null {
+		args = emptyArguments
 	}
 	if vs := t.input.Validate(args); len(vs) > 0 {
 		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
 	}
-	req := &Request{Name: name, Arguments: args.Raw}
+	req := &Request{Name: name, Arguments: args.Raw()}
 	var token []byte
-	if mv := params.Get("_meta"); mv != nil && mv.Kind == jsonvalue.Object {
-		req.Meta = mv.Raw
-		if pt := mv.Get("progressToken"); pt != nil && (pt.Kind == jsonvalue.String || pt.Kind == jsonvalue.Number) {
-			token = pt.Raw
+	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
+		req.Meta = mv.Raw()
+		if pt := mv.Get("progressToken"); pt.Exists() && (pt.Kind() == jsonvalue.String || pt.Kind() == jsonvalue.Number) {
+			token = pt.Raw()
 		}
 	}
 
@@ -155,7 +175,7 @@ func (ss *session) callTool(c *call) []byte {
 	if notify == nil {
 		notify = ss.notify
 	}
-	c.state = callctx.Call{Request: req, Args: args, Done: c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel}
+	c.state = callctx.Call{Request: req, Args: args, Done: c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
 	ctx = callctx.With(ctx, &c.state)
 	res, err := ss.invoke(ctx, t, req)
 	switch {

@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // The seed corpus is in testdata/fuzz/FuzzServeStdio/. Run the target with
@@ -165,42 +163,45 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 	cancels := bytes.Contains(in, []byte("notifications/cancelled"))
 	overlong := 0
 	for seg := range bytes.Lines(in) {
-		if len(seg) > fuzzMaxMessage {
+		if messageSize(seg) > fuzzMaxMessage {
 			overlong++
 			continue // refused with a null id
 		}
 		line := bytes.Trim(seg, " \t\r\n")
-		v, err := jsonvalue.Parse(line)
-		if err != nil {
+		if !json.Valid(line) {
 			continue
 		}
-		objs := []*jsonvalue.Value{&v}
-		if v.Kind == jsonvalue.Array {
-			objs = nil
-			for i := range v.Elems {
-				objs = append(objs, &v.Elems[i])
-			}
+		// encoding/json's reading, with a map so that member names match
+		// exactly; a message that repeats a name is refused whole.
+		repeated := hasRepeatedName(line)
+		batch := line[0] == '['
+		var elems []json.RawMessage
+		if batch {
+			json.Unmarshal(line, &elems)
+		} else {
+			elems = []json.RawMessage{line}
 		}
-		for _, o := range objs {
-			if o.Kind != jsonvalue.Object {
+		for _, e := range elems {
+			var o map[string]json.RawMessage
+			if e[0] != '{' || json.Unmarshal(e, &o) != nil {
 				continue
 			}
-			id := lastMember(o, "id")
-			if id == nil {
+			id, ok := o["id"]
+			if !ok {
 				continue
 			}
-			sent[string(id.Raw)]++
-			if v.Kind != jsonvalue.Object || (id.Kind != jsonvalue.String && id.Kind != jsonvalue.Number) {
+			sent[string(id)]++
+			if batch || repeated || (id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
 				continue
 			}
-			jsonrpc, method := lastMember(o, "jsonrpc"), lastMember(o, "method")
-			if jsonrpc == nil || string(jsonrpc.Raw) != `"2.0"` || method == nil || method.Kind != jsonvalue.String {
+			var method string
+			if string(o["jsonrpc"]) != `"2.0"` || json.Unmarshal(o["method"], &method) != nil || method == "" {
 				continue
 			}
-			if method.Str() == "tools/call" && cancels {
+			if method == "tools/call" && cancels {
 				continue // it may have been cancelled: no response then
 			}
-			expected[string(id.Raw)]++
+			expected[string(id)]++
 		}
 	}
 	if tooLong != overlong {
@@ -218,15 +219,53 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 	}
 }
 
-// lastMember returns the last member called name, as encoding/json and
-// messageFromValue resolve a repeated name.
-func lastMember(o *jsonvalue.Value, name string) *jsonvalue.Value {
-	for i := len(o.Members) - 1; i >= 0; i-- {
-		if o.Members[i].Name == name {
-			return &o.Members[i].Value
+// messageSize is the size of the message on a line: without its "\n" or
+// "\r\n" terminator, as the limit counts it.
+func messageSize(line []byte) int {
+	if !bytes.HasSuffix(line, []byte("\n")) {
+		return len(line)
+	}
+	return len(bytes.TrimSuffix(line[:len(line)-1], []byte("\r")))
+}
+
+// hasRepeatedName reports whether any object of the JSON text data has
+// a member name twice, by encoding/json's reading of the names.
+func hasRepeatedName(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		names map[string]bool // nil for an array
+		key   bool            // an object's next token is a member name
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if n := len(stack); n > 0 && stack[n-1].names != nil && stack[n-1].key {
+			if name, ok := tok.(string); ok {
+				if stack[n-1].names[name] {
+					return true
+				}
+				stack[n-1].names[name] = true
+				stack[n-1].key = false
+				continue
+			}
+		} else if n > 0 && stack[n-1].names != nil {
+			stack[n-1].key = true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{names: map[string]bool{}, key: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if n := len(stack); n > 0 && stack[n-1].names != nil {
+				stack[n-1].key = true
+			}
 		}
 	}
-	return nil
 }
 
 // checkOutMessage checks one message the server wrote. (A map, not a
@@ -314,7 +353,7 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 				badUTF8++
 			}
 			for line := range bytes.Lines(s) {
-				if len(line) > fuzzMaxMessage {
+				if messageSize(line) > fuzzMaxMessage {
 					long++
 					break
 				}

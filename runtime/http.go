@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -58,6 +59,16 @@ type HTTPOptions struct {
 	// Origin header (clients that are not browsers) are not affected.
 	AllowedOrigins []string
 
+	// BodyTimeout bounds how long reading a request's body may take; a
+	// client that sends it slower gets 408 and its connection is closed.
+	// Zero means 30 seconds.
+	BodyTimeout time.Duration
+	// WriteTimeout bounds each write to a client: a whole JSON response,
+	// or one event of a stream, however long the stream lasts. A client
+	// that does not read in time loses its connection. Zero means 30
+	// seconds.
+	WriteTimeout time.Duration
+
 	// Authenticate, if set, checks the bearer token of every request (from
 	// "Authorization: Bearer <token>"). A request without a token, or
 	// whose token Authenticate rejects, is answered 401 with a
@@ -71,6 +82,8 @@ type HTTPOptions struct {
 const (
 	defaultSessionIdleTimeout = 30 * time.Minute
 	defaultMaxSessions        = 10000
+	defaultBodyTimeout        = 30 * time.Second
+	defaultWriteTimeout       = 30 * time.Second
 )
 
 // HTTP header names of the Streamable HTTP transport.
@@ -103,9 +116,18 @@ const (
 // Mcp-Session-Id; 401 for a missing or rejected bearer token; 403 for a
 // Host or Origin that is not allowed (see HTTPOptions); 404 for an
 // unknown or expired session; 406 for a POST whose Accept header lacks
-// application/json or text/event-stream; 413 for a body larger than
-// MaxMessageSize; 415 for a body that is not application/json; 503 when
-// no session can be started.
+// application/json or text/event-stream; 408 for a body that takes longer
+// than BodyTimeout to arrive; 413 for a body larger than MaxMessageSize;
+// 415 for a body that is not application/json; 503, with Retry-After, when
+// the server holds as many messages or calls as it may (MaxPendingBytes,
+// MaxInFlight) or no session can be started.
+//
+// The handler sets its own deadlines on each connection, through
+// http.ResponseController: one to read the body (BodyTimeout), and one
+// per write (WriteTimeout), so that a stream lasts as long as its call.
+// An http.Server that serves it should therefore set ReadHeaderTimeout
+// and IdleTimeout, and leave ReadTimeout and WriteTimeout unset: they
+// bound a whole request and its response, and would cut long streams off.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	h := &httpHandler{srv: s, now: time.Now}
 	if opts != nil {
@@ -119,6 +141,12 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	if h.opts.MaxSessions <= 0 {
 		h.opts.MaxSessions = defaultMaxSessions
 	}
+	if h.opts.BodyTimeout <= 0 {
+		h.opts.BodyTimeout = defaultBodyTimeout
+	}
+	if h.opts.WriteTimeout <= 0 {
+		h.opts.WriteTimeout = defaultWriteTimeout
+	}
 	return h
 }
 
@@ -128,6 +156,10 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 // remote clients, and then consider HTTPOptions.Authenticate. Port 0 picks
 // a free port. Once listening, it logs the endpoint's URL to s.Logger at
 // level Info.
+//
+// Its http.Server reads request headers within 10 seconds, allows 64 KiB
+// of them, and closes idle connections after 2 minutes; the handler
+// bounds bodies and writes itself (see HTTPHandler).
 //
 // When ctx is cancelled, ListenAndServeHTTP stops accepting requests and
 // lets the requests in progress finish for up to ShutdownTimeout; then it
@@ -158,6 +190,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -242,17 +275,35 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		return
 	}
 	limit := h.srv.maxMessageSize()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
-	if err != nil {
-		if errors.As(err, new(*http.MaxBytesError)) {
-			h.reject(w, r, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest,
-				fmt.Sprintf("invalid request: the message exceeds the limit of %d bytes", limit))
-			return
-		}
-		h.reject(w, r, http.StatusBadRequest, jsonrpc.ParseError, "reading the request body: "+err.Error())
+	if r.ContentLength > int64(limit) {
+		h.tooLarge(w, r, limit)
 		return
 	}
-	m, errResp := jsonrpc.Decode(body)
+	adm := h.srv.admission()
+	held := messageTicket(limit)
+	if r.ContentLength >= 0 {
+		held = messageTicket(int(r.ContentLength))
+	}
+	if !adm.tryAdmit(held) {
+		h.busy(w, r, "the server holds as many messages as it may")
+		return
+	}
+	defer adm.release(held)
+	body, err := h.readBody(w, r, limit)
+	if err != nil {
+		switch {
+		case errors.As(err, new(*http.MaxBytesError)):
+			h.tooLarge(w, r, limit)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.Header().Set("Connection", "close")
+			h.reject(w, r, http.StatusRequestTimeout, jsonrpc.InvalidRequest,
+				fmt.Sprintf("the request body did not arrive within %v", h.opts.BodyTimeout))
+		default:
+			h.reject(w, r, http.StatusBadRequest, jsonrpc.ParseError, "reading the request body: "+err.Error())
+		}
+		return
+	}
+	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), body)
 	if errResp != nil {
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
@@ -260,6 +311,13 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	if m == nil || m.IsResponse() { // nothing to answer
 		w.WriteHeader(http.StatusAccepted)
 		return
+	}
+	if m.IsRequest() && async(m.Method) {
+		if !adm.tryAdmit(callTicket) {
+			h.busy(w, r, "the server runs and queues as many calls as it may")
+			return
+		}
+		defer adm.release(callTicket)
 	}
 
 	hs, created, ok := h.openSession(w, r, m)
@@ -278,18 +336,46 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		writeJSON(w, http.StatusOK, errResp)
 		return
 	}
-	rw := &httpResponder{w: w, r: r, log: h.srv.logger()}
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
 	c.notify = rw.notify
 	resp := ss.run(c)
 	if resp == nil { // cancelled by notifications/cancelled
-		resp = jsonrpc.Error(m.ID.Raw, jsonrpc.RequestCancelled, "request cancelled")
+		resp = jsonrpc.Error(m.ID.Raw(), jsonrpc.RequestCancelled, "request cancelled")
 	}
 	if created {
-		if v, err := jsonvalue.Parse(resp); err == nil && v.Get("result") != nil {
+		if v, err := jsonvalue.Parse(resp); err == nil && v.Get("result").Exists() {
 			w.Header().Set(headerSessionID, hs.id)
 		} else {
 			h.forget(hs)
 		}
 	}
 	rw.finish(resp)
+}
+
+// readBody reads the request's body, at most limit bytes, within
+// BodyTimeout: a client that trickles its body cannot hold a connection
+// and its memory for ever.
+//
+// The deadline is lifted once the body is read, and kept when it is not:
+// the connection then fails at once instead of waiting for the rest.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, limit int) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	deadline := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
+	if err == nil && deadline {
+		rc.SetReadDeadline(time.Time{})
+	}
+	return body, err
+}
+
+func (h *httpHandler) tooLarge(w http.ResponseWriter, r *http.Request, limit int) {
+	h.reject(w, r, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest,
+		fmt.Sprintf("invalid request: the message exceeds the limit of %d bytes", limit))
+}
+
+// busy refuses a request the server has no room for now.
+func (h *httpHandler) busy(w http.ResponseWriter, r *http.Request, why string) {
+	h.srv.logger().Warn("mcp over http: request refused: "+why, "remote", r.RemoteAddr)
+	w.Header().Set("Retry-After", "1")
+	h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "server busy: "+why+"; retry later")
 }

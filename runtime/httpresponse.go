@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -33,9 +34,10 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) error {
 // or an SSE stream once the call sends a notification before its
 // response. Notifications may come from any goroutine of the handler.
 type httpResponder struct {
-	w   http.ResponseWriter
-	r   *http.Request
-	log *slog.Logger
+	w            http.ResponseWriter
+	r            *http.Request
+	log          *slog.Logger
+	writeTimeout time.Duration
 
 	mu     sync.Mutex
 	stream bool  // the SSE stream has begun
@@ -73,9 +75,17 @@ func (rw *httpResponder) finish(resp []byte) {
 		}
 		return
 	}
+	rw.deadline()
 	if err := writeJSON(rw.w, http.StatusOK, resp); err != nil {
 		rw.fail(err)
 	}
+}
+
+// deadline bounds the next write: a client that does not read cannot
+// hold a goroutine and its response for ever. Each write gets its own
+// deadline, so that a stream lasts as long as its call.
+func (rw *httpResponder) deadline() {
+	http.NewResponseController(rw.w).SetWriteDeadline(time.Now().Add(rw.writeTimeout))
 }
 
 // event writes msg as one SSE event and flushes it.
@@ -88,6 +98,7 @@ func (rw *httpResponder) event(msg []byte) {
 		b = append(b, '\n')
 	}
 	b = append(b, '\n')
+	rw.deadline()
 	if _, err := rw.w.Write(b); err != nil {
 		rw.fail(err)
 		return

@@ -27,7 +27,10 @@ func (h *httpHandler) openSession(w http.ResponseWriter, r *http.Request, m *jso
 	}
 	id := r.Header.Get(headerSessionID)
 	switch {
-	case id == "" && m.Method != "initialize":
+	case id == "" && (m.Method != "initialize" || !m.IsRequest()):
+		// Only an initialize request starts a session, and only once it
+		// succeeds (see post): a notification must not take a session's
+		// room.
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
 			"missing "+headerSessionID+" header: send initialize first, then the session id it returned")
 	case id == "":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math"
 	"slices"
 	"strconv"
 
@@ -16,11 +17,22 @@ import (
 // not ask for progress (its request carried no progressToken) or when ctx
 // is not the context of a tool call. progress should increase with every
 // report; total is the expected final value, or 0 when unknown; message is
-// optional.
+// optional. JSON has no NaN or infinity: a report whose progress is not a
+// finite number is dropped (and logged to the Server's Logger), and a
+// total that is not finite is left out.
 func ReportProgress(ctx context.Context, progress, total float64, message string) {
 	ci := callctx.From(ctx)
 	if ci == nil || ci.Token == nil || ci.Notify == nil || ci.Over() {
 		return
+	}
+	if math.IsNaN(progress) || math.IsInf(progress, 0) {
+		if ci.Logger != nil {
+			ci.Logger.Warn("ReportProgress: progress is not a finite number; the report is dropped", "tool", ci.Tool, "progress", progress)
+		}
+		return
+	}
+	if math.IsNaN(total) || math.IsInf(total, 0) {
+		total = 0
 	}
 	b := make([]byte, 0, 128+len(message))
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)

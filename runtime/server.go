@@ -32,12 +32,22 @@ type Server struct {
 	// which may carry the protocol.
 	Logger *slog.Logger
 	// MaxInFlight, if positive, bounds the tool calls that run at once;
-	// further calls wait for a free slot.
+	// further calls wait for a free slot, up to MaxInFlight of them. Past
+	// that, stdio stops reading until a call ends, and Streamable HTTP
+	// answers 503.
 	MaxInFlight int
 	// MaxMessageSize bounds the size of one incoming message, a line on
 	// stdio or a request body over HTTP. Zero means DefaultMaxMessageSize
 	// (16 MiB).
 	MaxMessageSize int
+	// MaxPendingBytes bounds the bytes of the messages that the server
+	// holds at once over all its connections, being parsed, waiting or
+	// running; each counts 4 KiB more than its size, for what holding it
+	// costs besides. When it is reached, stdio stops reading until calls
+	// end, and Streamable HTTP answers 503. A single message is always
+	// accepted when nothing else is held. Zero means four times
+	// MaxMessageSize.
+	MaxPendingBytes int
 	// ShutdownTimeout bounds how long a transport waits for calls in
 	// flight when its context is cancelled. Zero means 5 seconds.
 	ShutdownTimeout time.Duration
@@ -47,8 +57,9 @@ type Server struct {
 	byName map[string]*Tool
 	list   []byte // tools/list result, built on first use
 
-	slotsOnce sync.Once
-	slots     chan struct{} // MaxInFlight semaphore
+	limitsOnce sync.Once
+	slots      chan struct{} // MaxInFlight semaphore; nil when unbounded
+	admitted   *admission    // MaxPendingBytes and the calls waiting for slots
 }
 
 // AddTool registers t. It panics if the tool is malformed (no name or
@@ -106,8 +117,8 @@ func (s *Server) tool(name string) *Tool {
 
 // toolNamed is the tool named by the JSON string v, or nil. A name
 // without escapes is looked up in place, without copying it.
-func (s *Server) toolNamed(v *jsonvalue.Value) *Tool {
-	name := v.Raw[1 : len(v.Raw)-1]
+func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
+	name := v.Raw()[1 : len(v.Raw())-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
 		return s.tool(v.Str())
 	}
@@ -161,15 +172,31 @@ func waitGroup(wg *sync.WaitGroup, stop <-chan struct{}, timeout time.Duration) 
 	}
 }
 
-// slotsChan returns the MaxInFlight semaphore, or nil when calls are not
-// bounded.
-func (s *Server) slotsChan() chan struct{} {
-	s.slotsOnce.Do(func() {
+// initLimits makes the server's bounds from its fields, once.
+func (s *Server) initLimits() {
+	s.limitsOnce.Do(func() {
 		if s.MaxInFlight > 0 {
 			s.slots = make(chan struct{}, s.MaxInFlight)
 		}
+		maxBytes := int64(s.MaxPendingBytes)
+		if maxBytes <= 0 {
+			maxBytes = 4 * int64(s.maxMessageSize())
+		}
+		s.admitted = newAdmission(maxBytes, 2*s.MaxInFlight)
 	})
+}
+
+// slotsChan returns the MaxInFlight semaphore, or nil when calls are not
+// bounded.
+func (s *Server) slotsChan() chan struct{} {
+	s.initLimits()
 	return s.slots
+}
+
+// admission returns what bounds the messages the server holds at once.
+func (s *Server) admission() *admission {
+	s.initLimits()
+	return s.admitted
 }
 
 // toolsList returns the tools/list result, building it once per set of

@@ -23,7 +23,21 @@ type session struct {
 
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
+	version  string           // the protocol version initialize negotiated
 	minLevel atomic.Int32     // index into logLevels of the least severe level sent
+}
+
+// protocolVersion is the version initialize negotiated, or "" before.
+func (ss *session) protocolVersion() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+func (ss *session) setProtocolVersion(v string) {
+	ss.mu.Lock()
+	ss.version = v
+	ss.mu.Unlock()
 }
 
 // A call is a request that has been accepted and not yet answered.
@@ -53,13 +67,13 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message) (*call, []byte
 	c := &call{msg: m}
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	if async(m.Method) {
-		key := string(m.ID.Raw)
+		key := string(m.ID.Raw())
 		ss.mu.Lock()
 		first := ss.inflight[key]
 		if first != nil && !ss.sharedIDs {
 			ss.mu.Unlock()
 			c.cancel()
-			return nil, jsonrpc.Error(m.ID.Raw, jsonrpc.InvalidRequest, "invalid request: a request with id "+key+" is already in flight")
+			return nil, jsonrpc.Error(m.ID.Raw(), jsonrpc.InvalidRequest, "invalid request: a request with id "+key+" is already in flight")
 		}
 		if ss.inflight == nil {
 			ss.inflight = make(map[string]*call)
@@ -120,16 +134,16 @@ func (ss *session) cancelAll() {
 // notification handles a message without id: notifications/cancelled
 // cancels the calls it names; the others need no action.
 func (ss *session) notification(m *jsonrpc.Message) {
-	if m.Method != "notifications/cancelled" || m.Params == nil {
+	if m.Method != "notifications/cancelled" || !m.Params.Exists() {
 		return
 	}
 	rid := m.Params.Get("requestId")
-	if rid == nil {
+	if !rid.Exists() {
 		return
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	for c := ss.inflight[string(rid.Raw)]; c != nil; c = c.sameID {
+	for c := ss.inflight[string(rid.Raw())]; c != nil; c = c.sameID {
 		c.cancelled.Store(true)
 		c.cancel()
 	}

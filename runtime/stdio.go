@@ -109,8 +109,9 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 
 // read plays the reader: it reads and dispatches lines until EOF (nil on
 // done), a read error, or cancellation. A tool call runs on the reading
-// goroutine, and the reading passes to another goroutine if the call takes
-// long (see runInline).
+// goroutine when no other line is waiting, and the reading passes to
+// another goroutine if the call takes long (see lineio.RunInline); with a
+// line waiting, the call starts on a goroutine of its own at once.
 func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	for {
 		line, size, err := lr.NextFor(c.out)
@@ -131,6 +132,9 @@ func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- err
 			done <- nil
 		case err != nil:
 			done <- fmt.Errorf("reading: %w", err)
+		case call != nil && lr.Buffered():
+			go call()
+			continue
 		case call != nil:
 			if lineio.RunInline(call, func() { c.read(ctx, lr, done) }) {
 				continue
@@ -146,32 +150,66 @@ func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- err
 	}
 }
 
+// admit waits until the server can hold one more message of the kind t
+// describes. The answers held back for a burst go out first: the calls
+// that would make room may have finished already.
+func (c *stdioConn) admit(ctx context.Context, t ticket) bool {
+	adm := c.ss.srv.admission()
+	if adm.tryAdmit(t) {
+		return true
+	}
+	c.out.Release()
+	return adm.admit(ctx, t) == nil
+}
+
 // handleLine answers a line, except a tool call: it returns the call, to
-// be run off the reading.
+// be run off the reading. While the server holds as many messages as it
+// may (Server.MaxPendingBytes, MaxInFlight), it waits, and so stops
+// reading: the client then finds the pipe full.
 func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
+	held := messageTicket(len(line))
+	if !c.admit(ctx, held) {
+		return nil // shutting down
+	}
+	adm := c.ss.srv.admission()
+	release := func() { adm.release(held) }
 	if line[0] == '[' {
-		c.batch(ctx, line)
+		c.batch(ctx, line, release)
 		return nil
 	}
-	m, errResp := jsonrpc.Decode(line)
-	if errResp != nil {
+	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), line)
+	switch {
+	case errResp != nil:
 		c.out.Send(errResp)
-		return nil
-	}
-	if m == nil || m.IsResponse() { // nothing to answer
-		return nil
-	}
-	if !m.IsRequest() {
+	case m == nil || m.IsResponse(): // nothing to answer
+	case !m.IsRequest():
 		c.ss.notification(m)
-		return nil
+	case !async(m.Method):
+		cl, errResp := c.ss.start(ctx, m)
+		if errResp == nil {
+			errResp = c.ss.run(cl)
+		}
+		c.out.Send(errResp)
+	case !c.admit(ctx, callTicket):
+	default:
+		call = c.startCall(ctx, m, func() { adm.release(callTicket); release() })
+		if call == nil {
+			adm.release(callTicket)
+		}
 	}
+	if call == nil {
+		release()
+	}
+	return call
+}
+
+// startCall accepts the tool call m and returns the work that answers it;
+// done runs once the call is over. It returns nil when the call is
+// refused (its answer sent) or the connection is shutting down.
+func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, done func()) func() {
 	cl, errResp := c.ss.start(ctx, m)
 	if errResp != nil {
 		c.out.Send(errResp)
-		return nil
-	}
-	if !async(m.Method) {
-		c.out.Send(c.ss.run(cl))
 		return nil
 	}
 	if !c.begin() {
@@ -180,31 +218,52 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
 	}
 	return func() {
 		defer c.calls.Done()
+		defer done()
 		if resp := c.ss.run(cl); resp != nil {
 			c.out.Send(resp)
 		}
 	}
 }
 
-// batch answers a JSON-RPC batch (protocol revisions before 2025-06-18
-// allow them) with one array holding a response per request.
-func (c *stdioConn) batch(ctx context.Context, line []byte) {
+// maxBatch bounds the requests and notifications of one JSON-RPC batch.
+const maxBatch = 64
+
+// batch answers a JSON-RPC batch with one array holding a response per
+// request. Batches exist in the protocol revisions before 2025-06-18
+// only, so a session must have negotiated one of those; a batch is then
+// bounded to maxBatch elements, and its answer to about MaxMessageSize.
+func (c *stdioConn) batch(ctx context.Context, line []byte, release func()) {
+	done := false
+	defer func() {
+		if !done {
+			release()
+		}
+	}()
 	v, err := jsonvalue.Parse(line)
-	if err != nil {
-		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.ParseError, "parse error: "+err.Error()))
+	switch {
+	case err != nil:
+		c.out.Send(jsonrpc.ParseErrorResponse(err))
 		return
-	}
-	if len(v.Elems) == 0 {
+	case !batchesAllowed(c.ss.protocolVersion()):
+		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest, batchRefusal(c.ss.protocolVersion())))
+		return
+	case v.Len() == 0:
 		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest, "invalid request: empty batch"))
+		return
+	case v.Len() > maxBatch:
+		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest,
+			fmt.Sprintf("invalid request: a batch of %d messages; at most %d are allowed", v.Len(), maxBatch)))
 		return
 	}
 	if !c.begin() {
 		return
 	}
-	responses := make([][]byte, len(v.Elems))
+	done = true // the answering goroutine releases the batch
+	responses := make([][]byte, v.Len())
+	ids := make([][]byte, v.Len())
 	var wg sync.WaitGroup
-	for i := range v.Elems {
-		m, errResp := jsonrpc.FromValue(&v.Elems[i])
+	for i, e := range v.Elems() {
+		m, errResp := jsonrpc.FromValue(e)
 		switch {
 		case errResp != nil:
 			responses[i] = errResp
@@ -212,6 +271,7 @@ func (c *stdioConn) batch(ctx context.Context, line []byte) {
 		case !m.IsRequest():
 			c.ss.notification(m)
 		default:
+			ids[i] = m.ID.Raw()
 			call, errResp := c.ss.start(ctx, m)
 			if errResp != nil {
 				responses[i] = errResp
@@ -222,11 +282,17 @@ func (c *stdioConn) batch(ctx context.Context, line []byte) {
 	}
 	go func() {
 		defer c.calls.Done()
+		defer release()
 		wg.Wait()
 		var b []byte
-		for _, r := range responses {
+		for i, r := range responses {
 			if r == nil {
 				continue
+			}
+			if len(b)+len(r) > c.ss.srv.maxMessageSize() {
+				// An answer too large to add: the client can ask again,
+				// alone, for what is left.
+				r = jsonrpc.Error(ids[i], jsonrpc.InternalError, "the answer to this request would make the batch's answer too large; send it on its own")
 			}
 			if b == nil {
 				b = append(b, '[')

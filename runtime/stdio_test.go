@@ -241,19 +241,36 @@ func TestCallsRunConcurrently(t *testing.T) {
 	}
 }
 
+// TestMaxInFlight: at most MaxInFlight calls run at once, as many more
+// wait for a slot while the reading goes on, and past that the server
+// stops reading until a call ends: the client's further messages wait in
+// the pipe instead of in the server's memory.
 func TestMaxInFlight(t *testing.T) {
 	probe := newProbe()
 	probe.MaxInFlight = 2
 	p := serveStdio(t, probe.Server)
-	for i := range 6 {
+	for i := range 4 {
 		p.Send(hold(i, fmt.Sprint(i)))
 	}
 	<-probe.started
 	<-probe.started
-	p.Send(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
-	reply(p, "99") // requests keep being read while calls wait for a slot
+	p.Send(`{"jsonrpc":"2.0","id":98,"method":"ping"}`)
+	reply(p, "98") // requests keep being read while 2 calls wait for a slot
+	p.Send(hold(4, "4"))
+	sent := make(chan struct{})
+	go func() {
+		// The pipe blocks this write while the server does not read.
+		p.Send(`{"jsonrpc":"2.0","id":99,"method":"ping"}`)
+		close(sent)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if slices.ContainsFunc(p.Pending(), func(l string) bool { return strings.Contains(l, `"id":99`) }) {
+		t.Error("a message behind a full queue of calls was read and answered")
+	}
 	close(probe.release)
-	for i := range 6 {
+	<-sent
+	reply(p, "99")
+	for i := range 5 {
 		reply(p, fmt.Sprint(i))
 	}
 	if m := probe.maxSeen.Load(); m != 2 {
@@ -345,23 +362,42 @@ func TestLogLevel(t *testing.T) {
 }
 
 // TestOversizedLine: a line over MaxMessageSize gets an error and serving
-// goes on.
+// goes on; a message of exactly MaxMessageSize bytes is served, whatever
+// its line terminator (it once counted the terminator, so that stdio
+// refused what HTTP took).
 func TestOversizedLine(t *testing.T) {
 	s := ticketsAndGreet()
 	s.MaxMessageSize = 1024
 	p := serveStdio(t, s)
 	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet","arguments":{"name":"` + strings.Repeat("x", 5000) + `"}}}`
 	p.Send(line)
-	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message of %d bytes exceeds the limit of 1024 bytes"}}`, len(line)+1)
+	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: message of %d bytes exceeds the limit of 1024 bytes"}}`, len(line))
 	if got := reply(p, "null"); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	reply(p, "2")
+	for i, end := range []string{"", "\r"} {
+		id := 3 + i
+		atLimit := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"greet","arguments":{"name":"`, id)
+		atLimit += strings.Repeat("x", 1024-len(atLimit)-len(`"}}}`)) + `"}}}`
+		p.Send(atLimit + end)
+		if got := reply(p, fmt.Sprint(id)); !strings.Contains(got, "Hello, xxx") {
+			t.Errorf("a message of exactly MaxMessageSize bytes, ending %q: %s", end+"\n", got)
+		}
+	}
 }
 
+func initialize(id int, version string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, id, version)
+}
+
+// TestBatch: a session that negotiated 2025-03-26 may send JSON-RPC
+// batches, answered with one array.
 func TestBatch(t *testing.T) {
 	p := serveStdio(t, ticketsAndGreet())
+	p.Send(initialize(0, "2025-03-26"))
+	reply(p, "0")
 	p.Send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"B"}}}]`)
 	got := string(p.Take("a batch response", func(l []byte) bool { return l[0] == '[' }))
 	want := `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: nope"}},{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Hello, B! Welcome."}]}}]`
@@ -371,6 +407,58 @@ func TestBatch(t *testing.T) {
 	p.Send(`[]`)
 	if got := reply(p, "null"); !strings.Contains(got, "empty batch") {
 		t.Errorf("empty batch: %s", got)
+	}
+}
+
+// TestBatchLimits: batches are refused before initialize and once a
+// client negotiated 2025-06-18 or later (which removed them); where they
+// are allowed, a batch holds at most 64 messages, and its answer stays
+// near MaxMessageSize however large the answers it holds.
+func TestBatchLimits(t *testing.T) {
+	ping := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id) }
+	batchOf := func(n int, msg func(int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = msg(i + 10)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	for _, version := range []string{"", "2025-06-18", "2025-11-25"} {
+		p := serveStdio(t, ticketsAndGreet())
+		if version != "" {
+			p.Send(initialize(0, version))
+			reply(p, "0")
+		}
+		p.Send(batchOf(2, ping))
+		if got := reply(p, "null"); !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "batch") {
+			t.Errorf("version %q: a batch was not refused: %s", version, got)
+		}
+	}
+
+	s := ticketsAndGreet()
+	s.MaxMessageSize = 4 << 10
+	p := serveStdio(t, s)
+	p.Send(initialize(0, "2024-11-05"))
+	reply(p, "0")
+	p.Send(batchOf(65, ping))
+	if got := reply(p, "null"); !strings.Contains(got, "a batch of 65 messages; at most 64 are allowed") {
+		t.Errorf("65 messages: %s", got)
+	}
+	p.Send(batchOf(64, func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id) }))
+	got := p.Take("a batch response", func(l []byte) bool { return l[0] == '[' })
+	var answers []struct {
+		ID     int             `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct{ Message string }
+	}
+	if err := json.Unmarshal(got, &answers); err != nil || len(answers) != 64 {
+		t.Fatalf("batch answer of %d bytes: %v, %d answers", len(got), err, len(answers))
+	}
+	if len(got) > s.MaxMessageSize+64*200 {
+		t.Errorf("the answer to a batch of 64 tools/list is %d bytes, over the bound", len(got))
+	}
+	if answers[0].Result == nil || answers[63].Error == nil || !strings.Contains(answers[63].Error.Message, "send it on its own") {
+		t.Errorf("the first answer should be whole, the last replaced: %s", got[len(got)-200:])
 	}
 }
 

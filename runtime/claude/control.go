@@ -139,31 +139,31 @@ const handlerGrace = 5 * time.Second
 // request is returned as work to run rather than answered here.
 func (cc *controlConn) handleLine(line []byte) (work func()) {
 	v, err := jsonvalue.Parse(line)
-	if err != nil || v.Kind != jsonvalue.Object {
+	if err != nil || v.Kind() != jsonvalue.Object {
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
 		return nil
 	}
-	switch stringMember(&v, "type") {
+	switch stringMember(v, "type") {
 	case "control_request":
-		id := stringMember(&v, "request_id")
+		id := stringMember(v, "request_id")
 		req := v.Get("request")
-		if id == "" || req == nil || req.Kind != jsonvalue.Object {
+		if id == "" || !req.Exists() || req.Kind() != jsonvalue.Object {
 			// Without an id there is no one to answer.
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
 			return nil
 		}
 		return cc.startHandler(id, req)
 	case "control_response":
-		if resp := v.Get("response"); resp != nil && resp.Kind == jsonvalue.Object {
+		if resp := v.Get("response"); resp.Exists() && resp.Kind() == jsonvalue.Object {
 			var payload json.RawMessage
-			if p := resp.Get("response"); p != nil {
-				payload = p.Raw
+			if p := resp.Get("response"); p.Exists() {
+				payload = p.Raw()
 			}
 			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"))
 		}
 	case "control_cancel_request":
 		cc.mu.Lock()
-		cancel := cc.inflight[stringMember(&v, "request_id")]
+		cancel := cc.inflight[stringMember(v, "request_id")]
 		cc.mu.Unlock()
 		if cancel != nil {
 			cancel()
@@ -176,8 +176,8 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 }
 
 // stringMember is the named string member of an object, or "".
-func stringMember(v *jsonvalue.Value, name string) string {
-	if m := v.Get(name); m != nil && m.Kind == jsonvalue.String {
+func stringMember(v jsonvalue.Value, name string) string {
+	if m := v.Get(name); m.Exists() && m.Kind() == jsonvalue.String {
 		return m.Str()
 	}
 	return ""
@@ -209,7 +209,7 @@ func (e *ControlError) Error() string { return "claude: control request failed: 
 // the work that answers it, which the read loop runs (see runInline): a
 // slow tool must not hold up the others, nor the reading of the
 // conversation.
-func (cc *controlConn) startHandler(id string, req *jsonvalue.Value) (work func()) {
+func (cc *controlConn) startHandler(id string, req jsonvalue.Value) (work func()) {
 	ctx, cancel := context.WithCancel(cc.ctx)
 	cc.mu.Lock()
 	if _, dup := cc.inflight[id]; dup {
@@ -259,12 +259,12 @@ func controlErrorLine(id, msg string) []byte {
 
 // handle answers one control request with the payload of a success
 // response, or an error for an error response.
-func (cc *controlConn) handle(ctx context.Context, req *jsonvalue.Value) ([]byte, error) {
+func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte, error) {
 	switch subtype := stringMember(req, "subtype"); subtype {
 	case "mcp_message":
 		return cc.mcpMessage(ctx, stringMember(req, "server_name"), req.Get("message"))
 	case "can_use_tool":
-		return cc.permission(ctx, req.Raw)
+		return cc.permission(ctx, req.Raw())
 	default:
 		return nil, fmt.Errorf("unsupported control request subtype: %s", subtype)
 	}
@@ -273,14 +273,14 @@ func (cc *controlConn) handle(ctx context.Context, req *jsonvalue.Value) ([]byte
 // mcpMessage hands one JSON-RPC message to the named server's session and
 // wraps what it answers as {"mcp_response": …}. Every message is
 // answered, notifications included: the CLI waits for a reply to each.
-func (cc *controlConn) mcpMessage(ctx context.Context, server string, v *jsonvalue.Value) ([]byte, error) {
-	if v == nil {
+func (cc *controlConn) mcpMessage(ctx context.Context, server string, v jsonvalue.Value) ([]byte, error) {
+	if !v.Exists() {
 		return nil, errors.New("mcp_message without a message")
 	}
 	var id []byte // the request's id, nil for a notification or a response
-	if v.Kind == jsonvalue.Object && v.Get("method") != nil {
-		if idv := v.Get("id"); idv != nil {
-			id = idv.Raw
+	if v.Kind() == jsonvalue.Object && v.Get("method").Exists() {
+		if idv := v.Get("id"); idv.Exists() {
+			id = idv.Raw()
 		}
 	}
 	conn := cc.servers[server]
@@ -290,7 +290,7 @@ func (cc *controlConn) mcpMessage(ctx context.Context, server string, v *jsonval
 		}
 		return mcpResponse(jsonrpc.Error(id, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", server))), nil
 	}
-	resp := conn.Handle(ctx, v.Raw)
+	resp := conn.Handle(ctx, v.Raw())
 	switch {
 	case resp != nil:
 	case id == nil:

@@ -79,13 +79,13 @@ func FuzzControlProtocol(f *testing.F) {
 			// Member names are matched exactly, as the CLI writes them
 			// (encoding/json would match "tYpe" too).
 			v, err := jsonvalue.Parse([]byte(l))
-			if err != nil || v.Kind != jsonvalue.Object {
+			if err != nil || v.Kind() != jsonvalue.Object {
 				continue
 			}
-			id := stringMember(&v, "request_id")
-			switch stringMember(&v, "type") {
+			id := stringMember(v, "request_id")
+			switch stringMember(v, "type") {
 			case "control_request":
-				if req := v.Get("request"); id != "" && req != nil && req.Kind == jsonvalue.Object {
+				if req := v.Get("request"); id != "" && req.Exists() && req.Kind() == jsonvalue.Object {
 					want[id]++
 				}
 			case "control_cancel_request":

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonpath"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
@@ -18,16 +19,15 @@ import (
 // checked, a Value holds the JSON type its Go destination expects, except
 // null where the schema allows it.
 type Value struct {
-	v *jsonvalue.Value
+	v jsonvalue.Value
 }
 
 // Members iterates over the members of an object, in the order they
 // were sent. The name may share memory with the request.
 func (v Value) Members() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
-		for i := range v.v.Members {
-			m := &v.v.Members[i]
-			if !yield(m.Name, Value{&m.Value}) {
+		for name, m := range v.v.Members() {
+			if !yield(name, Value{m}) {
 				return
 			}
 		}
@@ -35,11 +35,11 @@ func (v Value) Members() iter.Seq2[string, Value] {
 }
 
 // IsNull reports whether v is null.
-func (v Value) IsNull() bool { return v.v.Kind == jsonvalue.Null }
+func (v Value) IsNull() bool { return v.v.Kind() == jsonvalue.Null }
 
 // DecodeString stores a JSON string.
 func DecodeString[S ~string](v Value, dst *S) error {
-	if v.v.Kind != jsonvalue.String {
+	if v.v.Kind() != jsonvalue.String {
 		return DecodeJSON(v, dst)
 	}
 	*dst = S(v.v.Str())
@@ -48,18 +48,18 @@ func DecodeString[S ~string](v Value, dst *S) error {
 
 // DecodeBool stores a JSON boolean.
 func DecodeBool[B ~bool](v Value, dst *B) error {
-	if v.v.Kind != jsonvalue.Bool {
+	if v.v.Kind() != jsonvalue.Bool {
 		return DecodeJSON(v, dst)
 	}
-	*dst = string(v.v.Raw) == "true"
+	*dst = B(v.v.IsTrue())
 	return nil
 }
 
 // DecodeInt stores a JSON number in a signed integer.
 func DecodeInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](v Value, dst *I) error {
 	var zero I
-	n, err := strconv.ParseInt(string(v.v.Raw), 10, int(unsafe.Sizeof(zero))*8)
-	if v.v.Kind != jsonvalue.Number || err != nil {
+	n, err := strconv.ParseInt(string(v.v.Raw()), 10, int(unsafe.Sizeof(zero))*8)
+	if v.v.Kind() != jsonvalue.Number || err != nil {
 		return DecodeJSON(v, dst) // 1e2, 1.0, out of range: encoding/json's verdict
 	}
 	*dst = I(n)
@@ -69,8 +69,8 @@ func DecodeInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](v Value, dst *I) error
 // DecodeUint stores a JSON number in an unsigned integer.
 func DecodeUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](v Value, dst *U) error {
 	var zero U
-	n, err := strconv.ParseUint(string(v.v.Raw), 10, int(unsafe.Sizeof(zero))*8)
-	if v.v.Kind != jsonvalue.Number || err != nil {
+	n, err := strconv.ParseUint(string(v.v.Raw()), 10, int(unsafe.Sizeof(zero))*8)
+	if v.v.Kind() != jsonvalue.Number || err != nil {
 		return DecodeJSON(v, dst)
 	}
 	*dst = U(n)
@@ -81,8 +81,8 @@ func DecodeUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](v Val
 func DecodeFloat[F ~float32 | ~float64](v Value, dst *F) error {
 	var zero F
 	bits := int(unsafe.Sizeof(zero)) * 8
-	f, err := strconv.ParseFloat(string(v.v.Raw), bits)
-	if v.v.Kind != jsonvalue.Number || err != nil || math.IsInf(f, 0) {
+	f, err := strconv.ParseFloat(string(v.v.Raw()), bits)
+	if v.v.Kind() != jsonvalue.Number || err != nil || math.IsInf(f, 0) {
 		return DecodeJSON(v, dst)
 	}
 	*dst = F(f)
@@ -91,12 +91,12 @@ func DecodeFloat[F ~float32 | ~float64](v Value, dst *F) error {
 
 // DecodeSlice stores a JSON array, decoding each element with elem.
 func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
-	if v.v.Kind != jsonvalue.Array {
+	if v.v.Kind() != jsonvalue.Array {
 		return DecodeJSON(v, dst)
 	}
-	s := make([]T, len(v.v.Elems))
-	for i := range s {
-		if e := (Value{&v.v.Elems[i]}); !e.IsNull() {
+	s := make([]T, v.v.Len())
+	for i, e := range v.v.Elems() {
+		if e := (Value{e}); !e.IsNull() {
 			if err := elem(e, &s[i]); err != nil {
 				return elemError(i, err)
 			}
@@ -108,10 +108,10 @@ func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
 
 // DecodeMap stores a JSON object in a map, decoding each value with elem.
 func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) error) error {
-	if v.v.Kind != jsonvalue.Object {
+	if v.v.Kind() != jsonvalue.Object {
 		return DecodeJSON(v, dst)
 	}
-	m := make(map[K]T, len(v.v.Members))
+	m := make(map[K]T, v.v.Len())
 	for name, mv := range v.Members() {
 		var t T
 		if !mv.IsNull() {
@@ -145,7 +145,7 @@ func DecodePointer[T any](v Value, dst **T, elem func(Value, *T) error) error {
 // types with their own UnmarshalJSON or UnmarshalText, structs with
 // embedded fields, …).
 func DecodeJSON[T any](v Value, dst *T) error {
-	return json.Unmarshal(v.v.Raw, dst)
+	return json.Unmarshal(v.v.Raw(), dst)
 }
 
 // NoArguments is the decoder of a tool without input.
@@ -158,53 +158,34 @@ func PointerTo[T any](elem func(Value, *T) error) func(Value, **T) error {
 }
 
 // FieldError reports that decoding the member name failed. The error
-// names the member's path as the validator does: address.city,
-// labels["a b"], tags[2].
+// names the member's path as the validator does (address.city,
+// labels["a b"], tags[2]), without keeping the request alive.
 func FieldError(name string, err error) error {
-	step := "[" + strconv.Quote(name) + "]"
-	if isIdentifier(name) {
-		step = strings.Clone(name) // the name may share the request's memory
-	}
-	return wrapPath(step, err)
+	return wrapPath(jsonpath.Member(strings.Clone(name)), err)
 }
 
 // elemError reports that decoding the i-th element of an array failed.
 func elemError(i int, err error) error {
-	return wrapPath("["+strconv.Itoa(i)+"]", err)
+	return wrapPath(jsonpath.Index(i), err)
 }
 
-// wrapPath puts step in front of the path of err.
-func wrapPath(step string, err error) error {
+// wrapPath adds step, the level that err crossed on its way out, to its
+// path. Steps are kept innermost first, so that a deep path costs time
+// linear in its depth.
+func wrapPath(step jsonpath.Step, err error) error {
 	if fe, ok := err.(*fieldError); ok {
-		if fe.path[0] != '[' {
-			step += "."
-		}
-		return &fieldError{path: step + fe.path, err: fe.err}
+		fe.steps = append(fe.steps, step)
+		return fe
 	}
-	return &fieldError{path: step, err: err}
+	return &fieldError{steps: []jsonpath.Step{step}, err: err}
 }
 
-// isIdentifier reports whether a member name can stand in a path as it
-// is, as the validator's paths write it (runtime/internal/schema).
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r == '$' || r == '/' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// fieldError is an error at a path inside the arguments; the path is never
-// empty.
+// fieldError is an error at a path inside the arguments.
 type fieldError struct {
-	path string
-	err  error
+	steps []jsonpath.Step // innermost first
+	err   error
 }
 
-func (e *fieldError) Error() string { return e.path + ": " + e.err.Error() }
+func (e *fieldError) Error() string { return jsonpath.FormatReversed(e.steps) + ": " + e.err.Error() }
 
 func (e *fieldError) Unwrap() error { return e.err }

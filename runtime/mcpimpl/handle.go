@@ -54,7 +54,7 @@ func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(
 // to validate them, and passes the tree in the call's context; a Request
 // made elsewhere (a test calling the handler) is parsed here.
 func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
-	if c := callctx.From(ctx); c != nil && c.Request == any(req) && c.Args != nil {
+	if c := callctx.From(ctx); c != nil && c.Request == any(req) && c.Args.Exists() {
 		return Value{c.Args}, nil
 	}
 	raw := req.Arguments
@@ -65,7 +65,7 @@ func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("invalid arguments: %w", err)
 	}
-	return Value{&v}, nil
+	return Value{v}, nil
 }
 
 // Text returns a result with one text block holding s.

@@ -6,6 +6,7 @@ package callctx
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -17,7 +18,7 @@ type Call struct {
 	// whether Args belongs to the request a handler holds.
 	Request any
 	// Args are the request's arguments, parsed and validated.
-	Args *jsonvalue.Value
+	Args jsonvalue.Value
 	// Done is done when the call is over; notifications about the call
 	// must stop then.
 	Done context.Context
@@ -31,6 +32,9 @@ type Call struct {
 	// MinLevel is the index of the least severe log level the client
 	// wants (see logging/setLevel).
 	MinLevel *atomic.Int32
+	// Logger is the server's own logger, for misuse that the client need
+	// not see.
+	Logger *slog.Logger
 }
 
 // Over reports whether the call has finished or was cancelled; the

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -22,12 +23,14 @@ func FuzzDecode(f *testing.F) {
 // checkDecode checks what Decode makes of data against
 // encoding/json's reading of it.
 func checkDecode(t *testing.T, data []byte) {
-	m, errResp := Decode(data)
+	m, errResp := Decode(new(jsonvalue.Tree), data)
 	valid := json.Valid(data)
+	_, perr := jsonvalue.Parse(data)
+	var dup *jsonvalue.DuplicateError
+	repeated := errors.As(perr, &dup) // a name repeated somewhere
 
 	// encoding/json's view of a message: a map, because a struct would
-	// match member names case-insensitively ("jsonrpC"); a repeated member:
-	// the last wins, as in messageFromValue.
+	// match member names case-insensitively ("jsonrpC").
 	var obj map[string]json.RawMessage
 	isObject := valid && bytes.TrimLeft(data, " \t\r\n")[0] == '{' && json.Unmarshal(data, &obj) == nil
 	env := struct{ JSONRPC, ID, Method, Params, Result, Error json.RawMessage }{
@@ -47,9 +50,15 @@ func checkDecode(t *testing.T, data []byte) {
 			}
 		case code == ParseError:
 			t.Fatalf("valid JSON %q answered with a parse error", data)
+		case repeated:
+			if code != InvalidRequest || string(id) != "null" {
+				t.Fatalf("%q, with a repeated member name, answered with code %d, id %s; want %d, null", data, code, id, InvalidRequest)
+			}
 		case string(id) != "null" && (!isObject || string(id) != string(env.ID)):
 			t.Fatalf("error response id %s is not the request's id %s; input %q", id, env.ID, data)
 		}
+	case repeated:
+		t.Fatalf("Decode accepted %q, which repeats a member name", data)
 	case m != nil && m.IsResponse():
 		if !isObject || env.Method != nil || (env.Result == nil && env.Error == nil) {
 			t.Fatalf("Decode took %q for a response", data)
@@ -66,17 +75,17 @@ func checkDecode(t *testing.T, data []byte) {
 			t.Fatalf("accepted jsonrpc %s in %q", env.JSONRPC, data)
 		}
 		switch {
-		case m.ID == nil:
+		case !m.ID.Exists():
 			if env.ID != nil {
 				t.Fatalf("a message with id %s decoded as a notification: %q", env.ID, data)
 			}
-		case m.ID.Kind != jsonvalue.String && m.ID.Kind != jsonvalue.Number:
-			t.Fatalf("accepted an id of kind %s: %q", m.ID.Kind, data)
-		case string(m.ID.Raw) != string(env.ID):
-			t.Fatalf("id %s, encoding/json reads %s; input %q", m.ID.Raw, env.ID, data)
+		case m.ID.Kind() != jsonvalue.String && m.ID.Kind() != jsonvalue.Number:
+			t.Fatalf("accepted an id of kind %s: %q", m.ID.Kind(), data)
+		case string(m.ID.Raw()) != string(env.ID):
+			t.Fatalf("id %s, encoding/json reads %s; input %q", m.ID.Raw(), env.ID, data)
 		}
-		if m.Params != nil && m.Params.Kind != jsonvalue.Object {
-			t.Fatalf("params of kind %s accepted: %q", m.Params.Kind, data)
+		if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object {
+			t.Fatalf("params of kind %s accepted: %q", m.Params.Kind(), data)
 		}
 	default: // a response from the client, or a notification with bad params
 		if !isObject || (env.Result == nil && env.Error == nil && env.ID != nil) {

@@ -4,6 +4,7 @@
 package jsonrpc
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -33,93 +34,103 @@ var NullID = []byte("null")
 // fields point into the tree it was decoded from, which points into the
 // input.
 type Message struct {
-	ID     *jsonvalue.Value // nil for a notification
-	Method string           // "" for a response
-	Params *jsonvalue.Value // nil when absent or null
-	Result *jsonvalue.Value // of a response
-	Error  *jsonvalue.Value // of an error response
+	ID     jsonvalue.Value // absent for a notification
+	Method string          // "" for a response
+	Params jsonvalue.Value // absent when absent or null
+	Result jsonvalue.Value // of a response
+	Error  jsonvalue.Value // of an error response
 }
 
 // IsRequest reports whether m expects a response.
-func (m *Message) IsRequest() bool { return m.Method != "" && m.ID != nil }
+func (m *Message) IsRequest() bool { return m.Method != "" && m.ID.Exists() }
 
 // IsResponse reports whether m answers a request.
 func (m *Message) IsResponse() bool { return m.Method == "" }
 
 // IDBytes is the message's id as JSON, or null.
 func (m *Message) IDBytes() []byte {
-	if m.ID == nil {
+	if !m.ID.Exists() {
 		return NullID
 	}
-	return m.ID.Raw
+	return m.ID.Raw()
 }
 
-// Decode decodes one JSON-RPC message. Malformed input yields the error
-// response to send instead; a malformed notification yields neither (there
-// is no one to tell).
-func Decode(data []byte) (*Message, []byte) {
-	v, err := jsonvalue.Parse(data)
+// Decode decodes one JSON-RPC message into t. Malformed input yields the
+// error response to send instead; a malformed notification yields neither
+// (there is no one to tell). A message that repeats a member name in any
+// object is malformed (see package jsonvalue).
+func Decode(t *jsonvalue.Tree, data []byte) (*Message, []byte) {
+	v, err := t.Parse(data)
 	if err != nil {
-		return nil, Error(NullID, ParseError, "parse error: "+err.Error())
+		return nil, ParseErrorResponse(err)
 	}
-	return FromValue(&v)
+	return FromValue(v)
+}
+
+// ParseErrorResponse is the answer to input that could not be parsed: a
+// parse error, or an invalid request for a repeated member name.
+func ParseErrorResponse(err error) []byte {
+	var dup *jsonvalue.DuplicateError
+	if errors.As(err, &dup) {
+		return Error(NullID, InvalidRequest, "invalid request: "+err.Error())
+	}
+	return Error(NullID, ParseError, "parse error: "+err.Error())
 }
 
 // FromValue decodes the JSON-RPC message v; see Decode.
-func FromValue(v *jsonvalue.Value) (*Message, []byte) {
-	if v.Kind != jsonvalue.Object {
-		if v.Kind == jsonvalue.Array {
+func FromValue(v jsonvalue.Value) (*Message, []byte) {
+	if v.Kind() != jsonvalue.Object {
+		if v.Kind() == jsonvalue.Array {
 			return nil, Error(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
 		}
-		return nil, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind.String())
+		return nil, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind().String())
 	}
 	m := &Message{}
-	var version, method *jsonvalue.Value
-	for i := range v.Members {
-		mem := &v.Members[i]
-		switch mem.Name {
+	var version, method jsonvalue.Value
+	for name, mem := range v.Members() {
+		switch name {
 		case "jsonrpc":
-			version = &mem.Value
+			version = mem
 		case "id":
-			m.ID = &mem.Value
+			m.ID = mem
 		case "method":
-			method = &mem.Value
+			method = mem
 		case "params":
-			m.Params = &mem.Value
+			m.Params = mem
 		case "result":
-			m.Result = &mem.Value
+			m.Result = mem
 		case "error":
-			m.Error = &mem.Value
+			m.Error = mem
 		}
 	}
-	if method == nil && (m.Result != nil || m.Error != nil) {
+	if !method.Exists() && (m.Result.Exists() || m.Error.Exists()) {
 		// A response; it is never answered, whatever its shape.
 		return m, nil
 	}
-	m.Result, m.Error = nil, nil
-	if m.ID != nil && m.ID.Kind != jsonvalue.String && m.ID.Kind != jsonvalue.Number {
+	m.Result, m.Error = jsonvalue.Value{}, jsonvalue.Value{}
+	if m.ID.Exists() && m.ID.Kind() != jsonvalue.String && m.ID.Kind() != jsonvalue.Number {
 		// A null id is a request the client cannot match an answer to;
 		// like an object or array id, it is not a valid request.
 		return nil, Error(NullID, InvalidRequest, "invalid request: id must be a string or a number")
 	}
-	if version == nil || version.Kind != jsonvalue.String || string(version.Raw) != `"2.0"` {
+	if !version.Exists() || string(version.Raw()) != `"2.0"` {
 		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
-	if method == nil {
+	if !method.Exists() {
 		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
 	}
-	if method.Kind != jsonvalue.String || len(method.Raw) == 2 {
+	if method.Kind() != jsonvalue.String || len(method.Raw()) == 2 {
 		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
 	}
 	m.Method = method.Str()
-	if m.Params != nil && m.Params.Kind != jsonvalue.Object && m.Params.Kind != jsonvalue.Null {
+	if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object && m.Params.Kind() != jsonvalue.Null {
 		if m.IsRequest() {
 			return nil, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
 		}
 		return nil, nil
 	}
-	if m.Params != nil && m.Params.Kind == jsonvalue.Null {
-		m.Params = nil
+	if m.Params.Exists() && m.Params.Kind() == jsonvalue.Null {
+		m.Params = jsonvalue.Value{}
 	}
 	return m, nil
 }

@@ -3,11 +3,13 @@ package jsonvalue
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -17,19 +19,32 @@ import (
 //	go test ./runtime/internal/jsonvalue -run XXX -fuzz FuzzParse -fuzztime 5m -parallel 1
 
 // FuzzParse feeds arbitrary bytes to Parse. It checks that Parse accepts
-// exactly what encoding/json's json.Valid accepts and builds the same tree
-// encoding/json decodes (member names and strings unescaped alike, invalid
-// UTF-8 and lone surrogates becoming U+FFFD alike); that the raw bytes of
-// every node parse back to that node; and that Unquote agrees with
+// exactly what encoding/json's json.Valid accepts, except objects with a
+// repeated member name, which it refuses exactly when encoding/json's
+// reading of the names (unescaped, invalid UTF-8 as U+FFFD) repeats one;
+// that it builds the same tree encoding/json decodes; that the raw bytes
+// of every node parse back to that node; and that Unquote agrees with
 // encoding/json and AppendString round-trips.
 func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Parse(data)
-		if valid := json.Valid(data); (err == nil) != valid {
+		valid := json.Valid(data)
+		var dup *DuplicateError
+		switch {
+		case errors.As(err, &dup):
+			if !valid {
+				t.Fatalf("invalid JSON %q refused as a duplicate: %v", data, err)
+			}
+			if names := repeatedNames(t, data); !names[dup.Name] {
+				t.Fatalf("Parse refused %q for a repeated %q; encoding/json sees %v repeated", data, dup.Name, names)
+			}
+		case (err == nil) != valid:
 			t.Fatalf("Parse error %v, but json.Valid = %v, for %q", err, valid, data)
-		}
-		if err == nil {
-			checkTree(t, data, &v)
+		case err == nil:
+			if names := repeatedNames(t, data); names != nil {
+				t.Fatalf("Parse accepted %q, in which encoding/json sees %v repeated", data, names)
+			}
+			checkTree(t, data, v)
 		}
 
 		// The same bytes as the content of a string literal.
@@ -40,9 +55,73 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// repeatedNames returns the member names that encoding/json's token
+// stream shows more than once in one object: in the first such object in
+// the order Parse checks objects, innermost first, as they close.
+func repeatedNames(t *testing.T, data []byte) map[string]bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type frame struct {
+		object bool
+		names  map[string]bool
+		dups   map[string]bool
+		key    bool // the next token is a member name
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the end of the value
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			name, ok := tok.(string)
+			if !ok {
+				if d, isDelim := tok.(json.Delim); isDelim && d == '}' {
+					stack = stack[:len(stack)-1]
+					if top.dups != nil {
+						return top.dups
+					}
+					continue
+				}
+				t.Fatalf("token %v where a member name goes in %q", tok, data)
+			}
+			if top.names[name] {
+				if top.dups == nil {
+					top.dups = map[string]bool{}
+				}
+				top.dups[name] = true
+			}
+			top.names[name] = true
+			top.key = false
+			continue
+		}
+		if top != nil && top.object {
+			top.key = true // after this value, a name or '}'
+		}
+		switch d := tok.(type) {
+		case json.Delim:
+			switch d {
+			case '{':
+				stack = append(stack, &frame{object: true, names: map[string]bool{}, key: true})
+			case '[':
+				stack = append(stack, &frame{})
+			case ']':
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].key = true
+				}
+			}
+		}
+	}
+}
+
 // checkTree compares the tree parsed from data with encoding/json's
 // decoding, and re-parses the raw bytes of its nodes.
-func checkTree(t *testing.T, data []byte, v *Value) {
+func checkTree(t *testing.T, data []byte, v Value) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var want any
@@ -56,101 +135,97 @@ func checkTree(t *testing.T, data []byte, v *Value) {
 	// quadratic in the nesting; past a budget only small nodes are
 	// re-parsed, so that deeply nested inputs stay quick to fuzz.
 	budget := 64 << 10
-	var walk func(n *Value, depth int)
-	walk = func(n *Value, depth int) {
-		if budget > 0 || len(n.Raw) <= 256 {
-			budget -= len(n.Raw)
-			w, err := Parse(n.Raw)
+	var walk func(n Value)
+	walk = func(n Value) {
+		raw := n.Raw()
+		if budget > 0 || len(raw) <= 256 {
+			budget -= len(raw)
+			w, err := Parse(raw)
 			if err != nil {
-				t.Fatalf("the raw bytes %q of a node do not parse: %v", n.Raw, err)
+				t.Fatalf("the raw bytes %q of a node do not parse: %v", raw, err)
 			}
-			if !sameTree(&w, n) {
-				t.Fatalf("the raw bytes %q of a node parse to a different value", n.Raw)
+			if !sameTree(w, n) {
+				t.Fatalf("the raw bytes %q of a node parse to a different value", raw)
 			}
 		}
-		switch n.Kind {
+		switch n.Kind() {
 		case String:
-			checkString(t, n.Raw)
+			checkString(t, raw)
 		case Array:
-			for i := range n.Elems {
-				walk(&n.Elems[i], depth+1)
+			for _, e := range n.Elems() {
+				walk(e)
 			}
 		case Object:
-			for i, raw := range memberNames(t, n) {
-				m := &n.Members[i]
+			for i := range n.Len() {
+				k := n.t.nodes[memberIndex(n, i)]
+				rawName := n.t.data[k.start:k.end]
 				var name string
-				if err := json.Unmarshal(raw, &name); err != nil || name != m.Name {
-					t.Fatalf("member name %q, encoding/json reads %q from %q (%v)", m.Name, name, raw, err)
+				if err := json.Unmarshal(rawName, &name); err != nil || name != n.t.name(memberIndex(n, i)) {
+					t.Fatalf("member name %q, encoding/json reads %q from %q (%v)", n.t.name(memberIndex(n, i)), name, rawName, err)
 				}
-				checkString(t, raw)
-				walk(&m.Value, depth+1)
+				checkString(t, rawName)
+				walk(Value{n.t, memberIndex(n, i) + 1})
 			}
 		}
 	}
-	walk(v, 0)
+	walk(v)
 }
 
-// memberNames returns the raw bytes of the member names of the object v,
-// found by re-scanning v.Raw.
-func memberNames(t *testing.T, v *Value) [][]byte {
-	var out [][]byte
-	p := parser{data: v.Raw, pos: 1}
-	for range v.Members {
-		p.skipSpace()
-		start := p.pos
-		if err := p.skipString(); err != nil {
-			t.Fatalf("re-scanning %q: %v", v.Raw, err)
-		}
-		out = append(out, v.Raw[start:p.pos])
-		p.skipSpace()
-		p.pos++ // ':'
-		p.skipSpace()
-		if _, err := p.value(0); err != nil {
-			t.Fatalf("re-scanning %q: %v", v.Raw, err)
-		}
-		p.skipSpace()
-		p.pos++ // ',' or '}'
+// memberIndex is the node of the k-th member name of the object v.
+func memberIndex(v Value, k int) uint32 {
+	i, _ := v.children()
+	for range k {
+		i = v.t.nodes[i+1].next
 	}
-	return out
+	return i
 }
 
-func toAny(v *Value) any {
-	switch v.Kind {
+func toAny(v Value) any {
+	switch v.Kind() {
 	case Null:
 		return nil
 	case Bool:
-		return string(v.Raw) == "true"
+		return v.IsTrue()
 	case Number:
-		return json.Number(v.Raw)
+		return json.Number(v.Raw())
 	case String:
 		return v.Str()
 	case Array:
-		out := make([]any, 0, len(v.Elems))
-		for i := range v.Elems {
-			out = append(out, toAny(&v.Elems[i]))
+		out := make([]any, 0, v.Len())
+		for _, e := range v.Elems() {
+			out = append(out, toAny(e))
 		}
 		return out
 	default:
-		out := make(map[string]any, len(v.Members))
-		for i := range v.Members {
-			out[v.Members[i].Name] = toAny(&v.Members[i].Value)
+		out := make(map[string]any, v.Len())
+		for name, m := range v.Members() {
+			out[strings.Clone(name)] = toAny(m)
 		}
 		return out
 	}
 }
 
-func sameTree(a, b *Value) bool {
-	if a.Kind != b.Kind || !bytes.Equal(a.Raw, b.Raw) || len(a.Elems) != len(b.Elems) || len(a.Members) != len(b.Members) {
+// sameTree reports whether a and b have the same shape and bytes.
+func sameTree(a, b Value) bool {
+	if a.Kind() != b.Kind() || !bytes.Equal(a.Raw(), b.Raw()) || a.Len() != b.Len() && (a.Kind() == Array || a.Kind() == Object) {
 		return false
 	}
-	for i := range a.Elems {
-		if !sameTree(&a.Elems[i], &b.Elems[i]) {
-			return false
+	switch a.Kind() {
+	case Array:
+		var bs []Value
+		for _, e := range b.Elems() {
+			bs = append(bs, e)
 		}
-	}
-	for i := range a.Members {
-		if a.Members[i].Name != b.Members[i].Name || !sameTree(&a.Members[i].Value, &b.Members[i].Value) {
-			return false
+		for i, e := range a.Elems() {
+			if !sameTree(e, bs[i]) {
+				return false
+			}
+		}
+	case Object:
+		for name, m := range a.Members() {
+			if bm := b.Get(name); !bm.Exists() || !sameTree(m, bm) {
+				return false
+			}
 		}
 	}
 	return true

@@ -4,32 +4,7 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
-
-// memberName is the unescaped name of an object member. A name without
-// escapes or non-ASCII bytes (almost every name) shares the input's bytes
-// instead of copying them, through unsafe.String: parsing a request then
-// allocates no string per member.
-//
-// Invariant: the input is never modified once parsed. The tree already
-// refers to the input through every Raw field, so this holds for the tree
-// as a whole: the transports give every message a buffer of its own that
-// they never reuse (lineio.Reader.Next, the HTTP body), and whatever keeps
-// a name beyond the request copies it. TestHandlerKeepsItsInput in package
-// runtime fails if a reused buffer changes what a handler kept.
-func memberName(raw []byte) (string, error) {
-	s := raw[1 : len(raw)-1]
-	for _, c := range s {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return Unquote(raw)
-		}
-	}
-	if len(s) == 0 {
-		return "", nil
-	}
-	return unsafe.String(&s[0], len(s)), nil
-}
 
 // Unquote decodes a JSON string literal that the parser accepted. Invalid
 // UTF-8 and lone surrogates become U+FFFD, as encoding/json does, so the

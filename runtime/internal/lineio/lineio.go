@@ -34,23 +34,37 @@ func NewReader(r io.Reader, limit int) *Reader {
 }
 
 // Next returns the next line with surrounding JSON whitespace trimmed, and
-// its full size. A line longer than Limit is consumed and returned empty,
-// with its size.
+// its size: its bytes without the line terminator ("\n" or "\r\n"). A
+// line longer than Limit is consumed and returned empty, with its size.
 //
 // Every line is returned in a buffer of its own, never reused: a parsed
 // message refers to its line (see package jsonvalue), and a request may
 // still be running when the next line is read.
 func (lr *Reader) Next() (line []byte, size int, err error) {
+	var last byte // the last byte read before the current fragment
 	for {
 		frag, err := lr.r.ReadSlice('\n')
 		size += len(frag)
-		if size <= lr.Limit {
+		if size <= lr.Limit+len("\r\n") {
 			line = append(line, frag...)
 		} else {
 			line = nil
 		}
 		if err == bufio.ErrBufferFull {
+			last = frag[len(frag)-1]
 			continue
+		}
+		if err == nil { // the line ends with "\n", which its size leaves out
+			size--
+			if len(frag) >= 2 {
+				last = frag[len(frag)-2]
+			}
+			if last == '\r' {
+				size--
+			}
+		}
+		if size > lr.Limit {
+			line = nil
 		}
 		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
 	}
@@ -65,19 +79,19 @@ func (lr *Reader) Next() (line []byte, size int, err error) {
 // work through. Before this reader blocks on its input, it releases w, so
 // an answer is never held back while its client waits for it.
 func (lr *Reader) NextFor(w *Writer) (line []byte, size int, err error) {
-	if !lr.lineBuffered() {
+	if !lr.Buffered() {
 		w.Release()
 	}
 	line, size, err = lr.Next()
-	if lr.lineBuffered() {
+	if lr.Buffered() {
 		w.Hold()
 	}
 	return line, size, err
 }
 
-// lineBuffered reports whether a whole line is already buffered, so that
-// Next will return without reading.
-func (lr *Reader) lineBuffered() bool {
+// Buffered reports whether a whole line is already buffered, so that Next
+// will return without reading.
+func (lr *Reader) Buffered() bool {
 	b, _ := lr.r.Peek(lr.r.Buffered())
 	return bytes.IndexByte(b, '\n') >= 0
 }

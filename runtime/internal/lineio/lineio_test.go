@@ -69,17 +69,29 @@ func TestNextForHoldsOnlyWhileInputIsBuffered(t *testing.T) {
 	inW.Close()
 }
 
-// TestNextLimit: a line longer than the limit is consumed and reported by
-// its size, and the next line is read whole.
+// TestNextLimit: a message of exactly Limit bytes is read whatever its
+// line terminator; one byte more is consumed and reported by its size,
+// and the next line is read whole.
 func TestNextLimit(t *testing.T) {
-	r := NewReader(strings.NewReader(strings.Repeat("x", 100)+"\n{}\n"), 10)
-	line, size, err := r.Next()
-	if err != nil || line != nil || size != 101 {
-		t.Errorf("overlong line: %q, %d, %v", line, size, err)
+	msg := strings.Repeat("x", 10)
+	line, size, err := NewReader(strings.NewReader(msg), 10).Next()
+	if err != io.EOF || string(line) != msg || size != 10 {
+		t.Errorf("a message at the limit at EOF: %q, %d, %v", line, size, err)
 	}
-	line, size, err = r.Next()
-	if err != nil || string(line) != "{}" || size != 3 {
-		t.Errorf("next line: %q, %d, %v", line, size, err)
+	for _, in := range []string{msg + "\n", msg + "\r\n"} {
+		r := NewReader(strings.NewReader(in+"x"+msg+"\r\n{}\n"), 10)
+		line, size, err := r.Next()
+		if err != nil || string(line) != msg || size != 10 {
+			t.Errorf("%q: a message at the limit: %q, %d, %v", in, line, size, err)
+		}
+		line, size, err = r.Next()
+		if err != nil || line != nil || size != 11 {
+			t.Errorf("%q: one byte over: %q, %d, %v", in, line, size, err)
+		}
+		line, size, err = r.Next()
+		if err != nil || string(line) != "{}" || size != 2 {
+			t.Errorf("%q: next line: %q, %d, %v", in, line, size, err)
+		}
 	}
 }
 

@@ -83,43 +83,43 @@ var unsupportedKeywords = []string{
 func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 	s := &Schema{maxProps: -1, maxItems: -1, maxLength: -1, maxContains: -1, minContains: 1}
 	c.byPointer[ptr] = s
-	switch v.Kind {
+	switch v.Kind() {
 	case jsonvalue.Bool:
-		b := string(v.Raw) == "true"
+		b := string(v.Raw()) == "true"
 		s.bool = &b
 		return s, nil
 	case jsonvalue.Object:
 	default:
-		return nil, fmt.Errorf("schema at %s: must be an object or boolean, not %s", ptr, v.Kind)
+		return nil, fmt.Errorf("schema at %s: must be an object or boolean, not %s", ptr, v.Kind())
 	}
 	at := func(kw string) string { return ptr + "/" + escapePointer(kw) }
-	for i := range v.Members {
-		m := &v.Members[i]
-		kw, kv := m.Name, m.Value
+	for kw, kv := range v.Members() {
 		var err error
 		switch kw {
 		case "type":
 			s.types, err = compileTypes(kv)
 		case "enum":
-			if kv.Kind != jsonvalue.Array {
+			if kv.Kind() != jsonvalue.Array {
 				err = fmt.Errorf("must be an array")
 			}
-			s.enum = kv.Elems
+			for _, e := range kv.Elems() {
+				s.enum = append(s.enum, e)
+			}
 		case "const":
-			cv := kv
-			s.constVal = &cv
+			s.constVal = kv
 		case "properties":
-			err = c.each(kv, at(kw), func(name string, sub *Schema) {
+			err = c.each(kv, at(kw), func(name string, sub *Schema) error {
 				s.properties = append(s.properties, propertySchema{name, sub})
+				return nil
 			})
 		case "patternProperties":
-			err = c.each(kv, at(kw), func(name string, sub *Schema) {
-				re, rerr := regexp.Compile(name)
-				if rerr != nil {
-					err = rerr
-					return
+			err = c.each(kv, at(kw), func(name string, sub *Schema) error {
+				re, err := regexp.Compile(name)
+				if err != nil {
+					return err
 				}
 				s.patternProps = append(s.patternProps, patternSchema{re, sub})
+				return nil
 			})
 		case "additionalProperties":
 			s.additional, err = c.compile(kv, at(kw))
@@ -128,13 +128,13 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 		case "required":
 			s.required, err = stringList(kv)
 		case "dependentRequired":
-			if kv.Kind != jsonvalue.Object {
+			if kv.Kind() != jsonvalue.Object {
 				err = fmt.Errorf("must be an object")
 				break
 			}
 			s.depRequired = map[string][]string{}
-			for _, dm := range kv.Members {
-				if s.depRequired[dm.Name], err = stringList(dm.Value); err != nil {
+			for name, dm := range kv.Members() {
+				if s.depRequired[name], err = stringList(dm); err != nil {
 					break
 				}
 			}
@@ -157,13 +157,13 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 		case "maxItems":
 			s.maxItems, err = nonNegative(kv)
 		case "uniqueItems":
-			s.uniqueItems = string(kv.Raw) == "true"
+			s.uniqueItems = string(kv.Raw()) == "true"
 		case "minLength":
 			s.minLength, err = nonNegative(kv)
 		case "maxLength":
 			s.maxLength, err = nonNegative(kv)
 		case "pattern":
-			if kv.Kind != jsonvalue.String {
+			if kv.Kind() != jsonvalue.String {
 				err = fmt.Errorf("must be a string")
 				break
 			}
@@ -177,11 +177,11 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 		case "exclusiveMaximum":
 			s.exclusiveMaximum, err = compileNumber(kv)
 		case "multipleOf":
-			if kv.Kind != jsonvalue.Number {
+			if kv.Kind() != jsonvalue.Number {
 				err = fmt.Errorf("must be a number")
 				break
 			}
-			s.multipleOf, err = newMultiple(kv.Raw)
+			s.multipleOf, err = newMultiple(kv.Raw())
 		case "allOf":
 			err = c.list(kv, at(kw), &s.allOf)
 		case "anyOf":
@@ -191,14 +191,14 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 		case "not":
 			s.not, err = c.compile(kv, at(kw))
 		case "$ref":
-			if kv.Kind != jsonvalue.String {
+			if kv.Kind() != jsonvalue.String {
 				err = fmt.Errorf("must be a string")
 				break
 			}
 			s.ref = kv.Str()
 			c.refs = append(c.refs, s)
 		case "$defs", "definitions":
-			err = c.each(kv, at(kw), func(string, *Schema) {})
+			err = c.each(kv, at(kw), func(string, *Schema) error { return nil })
 		default:
 			if slices.Contains(unsupportedKeywords, kw) {
 				err = fmt.Errorf("keyword is not supported by the mcpgen runtime")
@@ -212,26 +212,28 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 }
 
 // each compiles every member of the object v as a subschema.
-func (c *compiler) each(v jsonvalue.Value, ptr string, f func(string, *Schema)) error {
-	if v.Kind != jsonvalue.Object {
+func (c *compiler) each(v jsonvalue.Value, ptr string, f func(string, *Schema) error) error {
+	if v.Kind() != jsonvalue.Object {
 		return fmt.Errorf("must be an object")
 	}
-	for _, m := range v.Members {
-		sub, err := c.compile(m.Value, ptr+"/"+escapePointer(m.Name))
+	for name, m := range v.Members() {
+		sub, err := c.compile(m, ptr+"/"+escapePointer(name))
 		if err != nil {
 			return err
 		}
-		f(m.Name, sub)
+		if err := f(strings.Clone(name), sub); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // list compiles every element of the array v as a subschema.
 func (c *compiler) list(v jsonvalue.Value, ptr string, dst *[]*Schema) error {
-	if v.Kind != jsonvalue.Array || len(v.Elems) == 0 {
+	if v.Kind() != jsonvalue.Array || v.Len() == 0 {
 		return fmt.Errorf("must be a non-empty array")
 	}
-	for i, e := range v.Elems {
+	for i, e := range v.Elems() {
 		sub, err := c.compile(e, ptr+"/"+strconv.Itoa(i))
 		if err != nil {
 			return err
@@ -261,7 +263,7 @@ var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 func compileTypes(v jsonvalue.Value) (typeSet, error) {
 	one := func(v jsonvalue.Value) (typeSet, error) {
-		if v.Kind == jsonvalue.String {
+		if v.Kind() == jsonvalue.String {
 			name := v.Str()
 			for _, tn := range typeNames {
 				if tn.name == name {
@@ -269,13 +271,13 @@ func compileTypes(v jsonvalue.Value) (typeSet, error) {
 				}
 			}
 		}
-		return 0, fmt.Errorf("unknown type %s", v.Raw)
+		return 0, fmt.Errorf("unknown type %s", v.Raw())
 	}
-	if v.Kind != jsonvalue.Array {
+	if v.Kind() != jsonvalue.Array {
 		return one(v)
 	}
 	var ts typeSet
-	for _, e := range v.Elems {
+	for _, e := range v.Elems() {
 		t, err := one(e)
 		if err != nil {
 			return 0, err
@@ -286,12 +288,12 @@ func compileTypes(v jsonvalue.Value) (typeSet, error) {
 }
 
 func stringList(v jsonvalue.Value) ([]string, error) {
-	if v.Kind != jsonvalue.Array {
+	if v.Kind() != jsonvalue.Array {
 		return nil, fmt.Errorf("must be an array of strings")
 	}
-	out := make([]string, 0, len(v.Elems))
-	for _, e := range v.Elems {
-		if e.Kind != jsonvalue.String {
+	out := make([]string, 0, v.Len())
+	for _, e := range v.Elems() {
+		if e.Kind() != jsonvalue.String {
 			return nil, fmt.Errorf("must be an array of strings")
 		}
 		out = append(out, e.Str())
@@ -300,11 +302,11 @@ func stringList(v jsonvalue.Value) ([]string, error) {
 }
 
 func nonNegative(v jsonvalue.Value) (int, error) {
-	if v.Kind == jsonvalue.Number && isInteger(v.Raw) {
-		if n, err := strconv.Atoi(string(v.Raw)); err == nil && n >= 0 {
+	if v.Kind() == jsonvalue.Number && isInteger(v.Raw()) {
+		if n, err := strconv.Atoi(string(v.Raw())); err == nil && n >= 0 {
 			return n, nil
 		}
-		if f, err := strconv.ParseFloat(string(v.Raw), 64); err == nil && f >= 0 && f < 1<<53 {
+		if f, err := strconv.ParseFloat(string(v.Raw()), 64); err == nil && f >= 0 && f < 1<<53 {
 			return int(f), nil
 		}
 	}
@@ -312,8 +314,8 @@ func nonNegative(v jsonvalue.Value) (int, error) {
 }
 
 func compileNumber(v jsonvalue.Value) (*number, error) {
-	if v.Kind != jsonvalue.Number {
+	if v.Kind() != jsonvalue.Number {
 		return nil, fmt.Errorf("must be a number")
 	}
-	return newNumber(v.Raw)
+	return newNumber(v.Raw())
 }

@@ -27,40 +27,16 @@ func article(word string) string {
 	return "a"
 }
 
-// joinPath extends a path with a member name.
-func joinPath(path, name string) string {
-	switch {
-	case !isIdentifier(name):
-		return path + "[" + strconv.Quote(name) + "]"
-	case path == "":
-		return name
-	default:
-		return path + "." + name
-	}
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r == '$' || r == '/' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
 // describe shows a received value in a violation message: scalars as
 // JSON, so that a string is quoted and a number is not.
-func describe(v *jsonvalue.Value) string {
-	switch v.Kind {
+func describe(v jsonvalue.Value) string {
+	switch v.Kind() {
 	case jsonvalue.Object:
 		return "an object"
 	case jsonvalue.Array:
 		return "an array"
 	default:
-		return truncate(v.Raw)
+		return truncate(v.Raw())
 	}
 }
 
@@ -70,7 +46,7 @@ func enumList(vals []jsonvalue.Value) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(truncate(vals[i].Raw))
+		b.WriteString(truncate(vals[i].Raw()))
 	}
 	return b.String()
 }

@@ -19,7 +19,7 @@ func FuzzNumber(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		v, err := jsonvalue.Parse(raw)
-		if err != nil || v.Kind != jsonvalue.Number || len(v.Raw) != len(raw) {
+		if err != nil || v.Kind() != jsonvalue.Number || len(v.Raw()) != len(raw) {
 			return
 		}
 		checkNumber(t, raw)

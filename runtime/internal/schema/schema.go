@@ -25,7 +25,7 @@ type Schema struct {
 
 	types    typeSet
 	enum     []jsonvalue.Value
-	constVal *jsonvalue.Value
+	constVal jsonvalue.Value
 
 	properties    []propertySchema
 	required      []string

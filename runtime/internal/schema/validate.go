@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonpath"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
@@ -21,59 +22,59 @@ const MaxViolations = 20
 
 type validator struct {
 	out     []Violation
-	omitted int // violations beyond MaxViolations
+	omitted int  // violations beyond MaxViolations
+	quiet   bool // only whether there is a violation matters
+	failed  bool // a violation was found while quiet
 	// path is where the check is, a step per level; it is written out
-	// only for a violation, so that a valid value costs no string
-	// building.
-	path []pathStep
+	// only for a violation (jsonpath.Format, in time linear in its
+	// length), so that a valid value costs no string building.
+	path  []jsonpath.Step
+	steps [16]jsonpath.Step // path's first storage
 }
 
-// A pathStep is a member name, or an element index.
-type pathStep struct {
-	name  string
-	index int
-	elem  bool
-}
-
-func (vd *validator) push(name string) { vd.path = append(vd.path, pathStep{name: name}) }
-func (vd *validator) pushIndex(i int)  { vd.path = append(vd.path, pathStep{index: i, elem: true}) }
+func (vd *validator) push(name string) { vd.path = append(vd.path, jsonpath.Member(name)) }
+func (vd *validator) pushIndex(i int)  { vd.path = append(vd.path, jsonpath.Index(i)) }
 func (vd *validator) pop()             { vd.path = vd.path[:len(vd.path)-1] }
 
 // add reports a violation at the current path.
+//
+// Callers first ask room, so that the message's arguments are not even
+// computed for the violations left out: a hostile array of a million bad
+// elements then costs no garbage.
 func (vd *validator) add(format string, args ...any) {
-	if len(vd.out) < MaxViolations {
-		vd.out = append(vd.out, Violation{vd.pathString(), fmt.Sprintf(format, args...)})
-	} else {
+	vd.out = append(vd.out, Violation{jsonpath.Format(vd.path), fmt.Sprintf(format, args...)})
+}
+
+// room reports whether a violation found now is to be written out. When it
+// is not, room counts it (or, for a check of validity alone, notes it).
+func (vd *validator) room() bool {
+	switch {
+	case vd.quiet:
+		vd.failed = true
+		return false
+	case len(vd.out) < MaxViolations:
+		return true
+	default:
 		vd.omitted++
+		return false
 	}
 }
 
 // addAt reports a violation at the member name of the current object.
 func (vd *validator) addAt(name string, format string, args ...any) {
 	vd.push(name)
-	vd.add(format, args...)
-	vd.pop()
-}
-
-// pathString writes the current path as violations show it:
-// address.city, labels[2], counts["a b"].
-func (vd *validator) pathString() string {
-	path := ""
-	for _, st := range vd.path {
-		if st.elem {
-			path += "[" + strconv.Itoa(st.index) + "]"
-		} else {
-			path = joinPath(path, st.name)
-		}
+	if vd.room() {
+		vd.add(format, args...)
 	}
-	return path
+	vd.pop()
 }
 
 // Validate reports every violation of s by v, up to MaxViolations, and
 // then how many more there are, so that a long report does not look
 // complete.
-func (s *Schema) Validate(v *jsonvalue.Value) []Violation {
+func (s *Schema) Validate(v jsonvalue.Value) []Violation {
 	var vd validator
+	vd.path = vd.steps[:0]
 	vd.check(s, v)
 	if vd.omitted > 0 {
 		vd.out = append(vd.out, Violation{"", plural(vd.omitted, "more violation") + " not listed"})
@@ -82,15 +83,16 @@ func (s *Schema) Validate(v *jsonvalue.Value) []Violation {
 }
 
 // valid reports whether v satisfies s.
-func (s *Schema) valid(v *jsonvalue.Value) bool {
-	var vd validator
+func (s *Schema) valid(v jsonvalue.Value) bool {
+	vd := validator{quiet: true}
+	vd.path = vd.steps[:0]
 	vd.check(s, v)
-	return len(vd.out) == 0
+	return !vd.failed
 }
 
-func (vd *validator) check(s *Schema, v *jsonvalue.Value) {
+func (vd *validator) check(s *Schema, v jsonvalue.Value) {
 	if s.bool != nil {
-		if !*s.bool {
+		if !*s.bool && vd.room() {
 			vd.add("is not allowed")
 		}
 		return
@@ -99,16 +101,20 @@ func (vd *validator) check(s *Schema, v *jsonvalue.Value) {
 		vd.check(s.refTo, v)
 	}
 	if s.types != 0 && !s.types.has(v) {
-		vd.add("must be %s; got %s", s.types, describe(v))
+		if vd.room() {
+			vd.add("must be %s; got %s", s.types, describe(v))
+		}
 		return // the remaining keywords would only repeat the type error
 	}
-	if s.constVal != nil && !equalJSON(s.constVal, v) {
-		vd.add("must be %s; got %s", truncate(s.constVal.Raw), describe(v))
+	if s.constVal.Exists() && !equalJSON(s.constVal, v) && vd.room() {
+		vd.add("must be %s; got %s", truncate(s.constVal.Raw()), describe(v))
 	}
-	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e jsonvalue.Value) bool { return equalJSON(&e, v) }) {
-		vd.add("must be one of %s; got %s", enumList(s.enum), describe(v))
+	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e jsonvalue.Value) bool { return equalJSON(e, v) }) {
+		if vd.room() {
+			vd.add("must be one of %s; got %s", enumList(s.enum), describe(v))
+		}
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsonvalue.Object:
 		vd.object(s, v)
 	case jsonvalue.Array:
@@ -135,10 +141,12 @@ func (vd *validator) check(s *Schema, v *jsonvalue.Value) {
 		case n == 0:
 			vd.alternatives(s.oneOf, v, "must match exactly one of the allowed schemas")
 		case n > 1:
-			vd.add("must match exactly one of the allowed schemas; matches %d", n)
+			if vd.room() {
+				vd.add("must match exactly one of the allowed schemas; matches %d", n)
+			}
 		}
 	}
-	if s.not != nil && s.not.valid(v) {
+	if s.not != nil && s.not.valid(v) && vd.room() {
 		vd.add("must not match the excluded schema")
 	}
 }
@@ -146,7 +154,7 @@ func (vd *validator) check(s *Schema, v *jsonvalue.Value) {
 // alternatives reports a failed anyOf/oneOf. When exactly one alternative
 // has the value's type (the common "T or null" case), its own violations
 // are the most useful explanation.
-func (vd *validator) alternatives(alts []*Schema, v *jsonvalue.Value, msg string) {
+func (vd *validator) alternatives(alts []*Schema, v jsonvalue.Value, msg string) {
 	var candidate *Schema
 	for _, a := range alts {
 		if t := a.effectiveTypes(); a.bool == nil && (t == 0 || t.has(v)) {
@@ -171,10 +179,14 @@ func (vd *validator) alternatives(alts []*Schema, v *jsonvalue.Value, msg string
 		types |= t
 	}
 	if types != 0 && !types.has(v) {
-		vd.add("must be %s; got %s", types, describe(v))
+		if vd.room() {
+			vd.add("must be %s; got %s", types, describe(v))
+		}
 		return
 	}
-	vd.add("%s; got %s", msg, describe(v))
+	if vd.room() {
+		vd.add("%s; got %s", msg, describe(v))
+	}
 }
 
 // effectiveTypes is the type set that s constrains a value to, looking
@@ -190,14 +202,14 @@ func (s *Schema) effectiveTypes() typeSet {
 	return 0
 }
 
-func (t typeSet) has(v *jsonvalue.Value) bool {
-	switch v.Kind {
+func (t typeSet) has(v jsonvalue.Value) bool {
+	switch v.Kind() {
 	case jsonvalue.Null:
 		return t&typeNull != 0
 	case jsonvalue.Bool:
 		return t&typeBoolean != 0
 	case jsonvalue.Number:
-		return t&typeNumber != 0 || t&typeInteger != 0 && isInteger(v.Raw)
+		return t&typeNumber != 0 || t&typeInteger != 0 && isInteger(v.Raw())
 	case jsonvalue.String:
 		return t&typeString != 0
 	case jsonvalue.Array:
@@ -207,92 +219,65 @@ func (t typeSet) has(v *jsonvalue.Value) bool {
 	}
 }
 
-func (vd *validator) object(s *Schema, v *jsonvalue.Value) {
-	vd.duplicateMembers(v)
-	for i := range v.Members {
-		m := &v.Members[i]
+func (vd *validator) object(s *Schema, v jsonvalue.Value) {
+	n := 0
+	for name, m := range v.Members() {
+		n++
 		if s.propertyNames != nil {
-			name := jsonvalue.Value{Kind: jsonvalue.String, Raw: jsonvalue.AppendString(nil, m.Name)}
-			if !s.propertyNames.valid(&name) {
-				vd.addAt(m.Name, "is not an allowed property name")
+			key, _ := jsonvalue.Parse(jsonvalue.AppendString(nil, name))
+			if !s.propertyNames.valid(key) && vd.room() {
+				vd.addAt(name, "is not an allowed property name")
 			}
 		}
 		matched := false
 		for _, p := range s.properties {
-			if p.name == m.Name {
-				vd.push(m.Name)
-				vd.check(p.schema, &m.Value)
+			if p.name == name {
+				vd.push(name)
+				vd.check(p.schema, m)
 				vd.pop()
 				matched = true
 				break
 			}
 		}
 		for _, pp := range s.patternProps {
-			if pp.re.MatchString(m.Name) {
-				vd.push(m.Name)
-				vd.check(pp.schema, &m.Value)
+			if pp.re.MatchString(name) {
+				vd.push(name)
+				vd.check(pp.schema, m)
 				vd.pop()
 				matched = true
 			}
 		}
 		if !matched && s.additional != nil {
 			if s.additional.bool != nil && !*s.additional.bool {
-				vd.addAt(m.Name, "unknown property%s", s.knownProperties())
+				if vd.room() {
+					vd.addAt(name, "unknown property%s", s.knownProperties())
+				}
 			} else {
-				vd.push(m.Name)
-				vd.check(s.additional, &m.Value)
+				vd.push(name)
+				vd.check(s.additional, m)
 				vd.pop()
 			}
 		}
 	}
 	for _, name := range s.required {
-		if v.Get(name) == nil {
+		if !v.Get(name).Exists() && vd.room() {
 			vd.addAt(name, "is required")
 		}
 	}
 	for name, deps := range s.depRequired {
-		if v.Get(name) != nil {
+		if v.Get(name).Exists() {
 			for _, d := range deps {
-				if v.Get(d) == nil {
+				if !v.Get(d).Exists() && vd.room() {
 					vd.addAt(d, "is required when %q is present", name)
 				}
 			}
 		}
 	}
-	if len(v.Members) < s.minProps {
-		vd.add("must have at least %s; got %d", plural(s.minProps, "property"), len(v.Members))
+	if n < s.minProps && vd.room() {
+		vd.add("must have at least %s; got %d", plural(s.minProps, "property"), n)
 	}
-	if s.maxProps >= 0 && len(v.Members) > s.maxProps {
-		vd.add("must have at most %s; got %d", plural(s.maxProps, "property"), len(v.Members))
-	}
-}
-
-// duplicateMembers reports names that occur more than once in an object.
-// encoding/json would silently keep the last one, so a caller could hide a
-// value from review; rejecting them keeps what is validated and what the
-// handler receives the same.
-func (vd *validator) duplicateMembers(v *jsonvalue.Value) {
-	if len(v.Members) < 2 {
-		return
-	}
-	if len(v.Members) <= 16 {
-		for i := range v.Members {
-			for j := range v.Members[:i] {
-				if v.Members[j].Name == v.Members[i].Name {
-					vd.addAt(v.Members[i].Name, "appears more than once")
-					break
-				}
-			}
-		}
-		return
-	}
-	seen := make(map[string]bool, len(v.Members))
-	for i := range v.Members {
-		name := v.Members[i].Name
-		if seen[name] {
-			vd.addAt(name, "appears more than once")
-		}
-		seen[name] = true
+	if s.maxProps >= 0 && n > s.maxProps && vd.room() {
+		vd.add("must have at most %s; got %d", plural(s.maxProps, "property"), n)
 	}
 }
 
@@ -309,9 +294,10 @@ func (s *Schema) knownProperties() string {
 	return " (allowed: " + strings.Join(names, ", ") + ")"
 }
 
-func (vd *validator) array(s *Schema, v *jsonvalue.Value) {
-	n := len(v.Elems)
-	for i := range v.Elems {
+func (vd *validator) array(s *Schema, v jsonvalue.Value) {
+	n := 0
+	for i, e := range v.Elems() {
+		n++
 		var sub *Schema
 		switch {
 		case i < len(s.prefixItems):
@@ -322,21 +308,23 @@ func (vd *validator) array(s *Schema, v *jsonvalue.Value) {
 			continue
 		}
 		vd.pushIndex(i)
-		vd.check(sub, &v.Elems[i])
+		vd.check(sub, e)
 		vd.pop()
 	}
-	if n < s.minItems {
+	if n < s.minItems && vd.room() {
 		vd.add("must have at least %s; got %d", plural(s.minItems, "item"), n)
 	}
-	if s.maxItems >= 0 && n > s.maxItems {
+	if s.maxItems >= 0 && n > s.maxItems && vd.room() {
 		vd.add("must have at most %s; got %d", plural(s.maxItems, "item"), n)
 	}
 	if s.uniqueItems {
 		seen := make(map[string]int, n)
-		for i := range v.Elems {
-			key := canonical(nil, &v.Elems[i])
+		for i, e := range v.Elems() {
+			key := canonical(nil, e)
 			if j, ok := seen[string(key)]; ok {
-				vd.add("items must be unique; items %d and %d are equal", j, i)
+				if vd.room() {
+					vd.add("items must be unique; items %d and %d are equal", j, i)
+				}
 				break
 			}
 			seen[string(key)] = i
@@ -344,117 +332,135 @@ func (vd *validator) array(s *Schema, v *jsonvalue.Value) {
 	}
 	if s.contains != nil {
 		c := 0
-		for i := range v.Elems {
-			if s.contains.valid(&v.Elems[i]) {
+		for _, e := range v.Elems() {
+			if s.contains.valid(e) {
 				c++
 			}
 		}
-		if c < s.minContains {
+		if c < s.minContains && vd.room() {
 			vd.add("must contain at least %s; got %d", plural(s.minContains, "matching item"), c)
 		}
-		if s.maxContains >= 0 && c > s.maxContains {
+		if s.maxContains >= 0 && c > s.maxContains && vd.room() {
 			vd.add("must contain at most %s; got %d", plural(s.maxContains, "matching item"), c)
 		}
 	}
 }
 
-func (vd *validator) string(s *Schema, v *jsonvalue.Value) {
+func (vd *validator) string(s *Schema, v jsonvalue.Value) {
 	if s.minLength == 0 && s.maxLength < 0 && s.pattern == nil {
 		return
 	}
 	str := v.Str()
 	n := utf8.RuneCountInString(str)
-	if n < s.minLength {
+	if n < s.minLength && vd.room() {
 		vd.add("must be at least %s long; got %d", plural(s.minLength, "character"), n)
 	}
-	if s.maxLength >= 0 && n > s.maxLength {
+	if s.maxLength >= 0 && n > s.maxLength && vd.room() {
 		vd.add("must be at most %s long; got %d", plural(s.maxLength, "character"), n)
 	}
-	if s.pattern != nil && !s.pattern.MatchString(str) {
+	if s.pattern != nil && !s.pattern.MatchString(str) && vd.room() {
 		vd.add("must match the pattern %s; got %s", strconv.Quote(s.pattern.String()), describe(v))
 	}
 }
 
-func (vd *validator) number(s *Schema, v *jsonvalue.Value) {
+func (vd *validator) number(s *Schema, v jsonvalue.Value) {
 	if s.minimum == nil && s.maximum == nil && s.exclusiveMinimum == nil && s.exclusiveMaximum == nil && s.multipleOf == nil {
 		return
 	}
-	x := parseDecimal(v.Raw)
-	got := truncate(v.Raw)
-	if s.minimum != nil && s.minimum.cmp(&x) < 0 {
-		vd.add("must be at least %s; got %s", s.minimum.text, got)
+	x := parseDecimal(v.Raw())
+	if s.minimum != nil && s.minimum.cmp(&x) < 0 && vd.room() {
+		vd.add("must be at least %s; got %s", s.minimum.text, truncate(v.Raw()))
 	}
-	if s.maximum != nil && s.maximum.cmp(&x) > 0 {
-		vd.add("must be at most %s; got %s", s.maximum.text, got)
+	if s.maximum != nil && s.maximum.cmp(&x) > 0 && vd.room() {
+		vd.add("must be at most %s; got %s", s.maximum.text, truncate(v.Raw()))
 	}
-	if s.exclusiveMinimum != nil && s.exclusiveMinimum.cmp(&x) <= 0 {
-		vd.add("must be greater than %s; got %s", s.exclusiveMinimum.text, got)
+	if s.exclusiveMinimum != nil && s.exclusiveMinimum.cmp(&x) <= 0 && vd.room() {
+		vd.add("must be greater than %s; got %s", s.exclusiveMinimum.text, truncate(v.Raw()))
 	}
-	if s.exclusiveMaximum != nil && s.exclusiveMaximum.cmp(&x) >= 0 {
-		vd.add("must be less than %s; got %s", s.exclusiveMaximum.text, got)
+	if s.exclusiveMaximum != nil && s.exclusiveMaximum.cmp(&x) >= 0 && vd.room() {
+		vd.add("must be less than %s; got %s", s.exclusiveMaximum.text, truncate(v.Raw()))
 	}
-	if s.multipleOf != nil && !s.multipleOf.isMultiple(&x) {
-		vd.add("must be a multiple of %s; got %s", s.multipleOf.text, got)
+	if s.multipleOf != nil && !s.multipleOf.isMultiple(&x) && vd.room() {
+		vd.add("must be a multiple of %s; got %s", s.multipleOf.text, truncate(v.Raw()))
 	}
 }
 
 // canonical appends a form of v in which equal JSON values (equalJSON) have
 // equal bytes: numbers normalised, object members sorted.
-func canonical(b []byte, v *jsonvalue.Value) []byte {
-	switch v.Kind {
+func canonical(b []byte, v jsonvalue.Value) []byte {
+	switch v.Kind() {
 	case jsonvalue.Number:
-		d := parseDecimal(v.Raw)
+		d := parseDecimal(v.Raw())
 		return d.appendCanonical(append(b, 'n'))
 	case jsonvalue.String:
 		return jsonvalue.AppendString(b, v.Str())
 	case jsonvalue.Array:
 		b = append(b, '[')
-		for i := range v.Elems {
-			b = append(canonical(b, &v.Elems[i]), ',')
+		for _, e := range v.Elems() {
+			b = append(canonical(b, e), ',')
 		}
 		return append(b, ']')
 	case jsonvalue.Object:
-		ms := slices.Clone(v.Members)
-		slices.SortFunc(ms, func(x, y jsonvalue.Member) int { return strings.Compare(x.Name, y.Name) })
+		type member struct {
+			name  string
+			value jsonvalue.Value
+		}
+		var ms []member
+		for name, m := range v.Members() {
+			ms = append(ms, member{name, m})
+		}
+		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.name, y.name) })
 		b = append(b, '{')
-		for i := range ms {
-			b = jsonvalue.AppendString(b, ms[i].Name)
-			b = append(canonical(append(b, ':'), &ms[i].Value), ',')
+		for _, m := range ms {
+			b = jsonvalue.AppendString(b, m.name)
+			b = append(canonical(append(b, ':'), m.value), ',')
 		}
 		return append(b, '}')
 	default:
-		return append(b, v.Raw...)
+		return append(b, v.Raw()...)
 	}
 }
 
 // equalJSON reports whether a and b are the same JSON value: numbers
 // compare by value, objects regardless of member order.
-func equalJSON(a, b *jsonvalue.Value) bool {
-	if a.Kind != b.Kind {
+func equalJSON(a, b jsonvalue.Value) bool {
+	if a.Kind() != b.Kind() {
 		return false
 	}
-	switch a.Kind {
+	switch a.Kind() {
 	case jsonvalue.Null:
 		return true
 	case jsonvalue.Bool:
-		return string(a.Raw) == string(b.Raw)
+		return a.IsTrue() == b.IsTrue()
 	case jsonvalue.Number:
-		if string(a.Raw) == string(b.Raw) {
+		if string(a.Raw()) == string(b.Raw()) {
 			return true
 		}
-		x, y := parseDecimal(a.Raw), parseDecimal(b.Raw)
+		x, y := parseDecimal(a.Raw()), parseDecimal(b.Raw())
 		return equalDecimal(&x, &y)
 	case jsonvalue.String:
-		return string(a.Raw) == string(b.Raw) || a.Str() == b.Str()
+		return string(a.Raw()) == string(b.Raw()) || a.Str() == b.Str()
 	case jsonvalue.Array:
-		return slices.EqualFunc(a.Elems, b.Elems, func(x, y jsonvalue.Value) bool { return equalJSON(&x, &y) })
-	default:
-		if len(a.Members) != len(b.Members) {
+		if a.Len() != b.Len() {
 			return false
 		}
-		for i := range a.Members {
-			bv := b.Get(a.Members[i].Name)
-			if bv == nil || !equalJSON(&a.Members[i].Value, bv) {
+		var bs []jsonvalue.Value
+		for _, e := range b.Elems() {
+			bs = append(bs, e)
+		}
+		for i, e := range a.Elems() {
+			if !equalJSON(e, bs[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for name, m := range a.Members() {
+			bv := b.Get(name)
+			if !bv.Exists() || !equalJSON(m, bv) {
 				return false
 			}
 		}

@@ -1,0 +1,160 @@
+package runtime
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// TestHTTPDuplicateNamesRefused: a message that repeats a member name
+// runs nothing; a proxy in front of the server that reads it as
+// encoding/json does (the last name wins) cannot be shown one call while
+// another runs.
+func TestHTTPDuplicateNamesRefused(t *testing.T) {
+	s, ht := newHTTPTestServer()
+	url := serveHTTPTest(t, s, nil)
+	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{"text":"x"},"name":"echo","arguments":{"text":"y"}}}`)
+	r.wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	if !strings.Contains(string(r.body), `member \"name\" appears more than once`) {
+		t.Errorf("body %s", r.body)
+	}
+	select {
+	case text := <-ht.started:
+		t.Errorf("block ran with %q", text)
+	default:
+	}
+}
+
+// TestHTTPSlowBody: a body that arrives slower than BodyTimeout gets 408
+// and its connection is closed, instead of holding it for ever.
+func TestHTTPSlowBody(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{BodyTimeout: 200 * time.Millisecond})
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := toolCallBody(1, "echo", "slow")
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:5])
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a trickled body: %v", err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(got), "did not arrive within 200ms") {
+		t.Errorf("status %d, body %s", resp.StatusCode, got)
+	}
+	if _, err := conn.Read(make([]byte, 1)); err == nil {
+		t.Error("the connection stayed open after the timeout")
+	}
+}
+
+// TestHTTPStreamOutlivesWriteTimeout: WriteTimeout bounds each write, not
+// the stream: a call that keeps reporting progress for longer than it is
+// answered whole.
+func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
+	s := &Server{Name: "slow"}
+	s.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		for i := range 6 {
+			ReportProgress(ctx, float64(i), 6, "")
+			time.Sleep(100 * time.Millisecond)
+		}
+		return TextResult("done"), nil
+	}})
+	url := serveHTTPTest(t, s, &HTTPOptions{WriteTimeout: 250 * time.Millisecond})
+	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
+	msgs := r.messages(t)
+	if len(msgs) != 7 || toolText(t, msgs[6]) != "done" {
+		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.body)
+	}
+}
+
+// TestHTTPInitializeNotificationStartsNoSession: only a successful
+// initialize request starts a session. Notifications named initialize
+// (10,000 of them) get 400 and evict no session.
+func TestHTTPInitializeNotificationStartsNoSession(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 2})
+	id := startHTTPSession(t, url)
+	for range 10_000 {
+		r := httpPost(t, url, `{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
+		if r.status != http.StatusBadRequest || r.header.Get(headerSessionID) != "" {
+			t.Fatalf("an initialize notification: status %d, session %q", r.status, r.header.Get(headerSessionID))
+		}
+	}
+	if r := httpPost(t, url, toolCallBody(1, "echo", "still here"), headerSessionID, id); toolText(t, r.response(t)) != "still here" {
+		t.Errorf("the real session: %d %s", r.status, r.body)
+	}
+}
+
+// TestHTTPBusy: requests beyond what the server may hold are refused with
+// 503 and Retry-After, and served again once the calls end: MaxInFlight
+// running plus as many waiting, and MaxPendingBytes of messages.
+func TestHTTPBusy(t *testing.T) {
+	s, ht := newHTTPTestServer()
+	s.MaxInFlight = 1
+	url := serveHTTPTest(t, s, nil)
+	var wg sync.WaitGroup
+	for i := range 2 { // one runs, one waits for the slot
+		wg.Go(func() {
+			r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(i, "block", fmt.Sprint(i)), httpMCPHeaders())
+			if err != nil || r.status != http.StatusOK {
+				t.Errorf("call %d: %v %d %s", i, err, r.status, r.body)
+			}
+		})
+	}
+	<-ht.started
+	waitFor(t, "the second call to be admitted", func() bool { return s.admission().callsHeld() == 2 })
+	r := httpPost(t, url, toolCallBody(9, "echo", "x"))
+	r.wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	if r.header.Get("Retry-After") == "" {
+		t.Error("503 without Retry-After")
+	}
+	// What is not a call still gets through.
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); r.status != http.StatusOK {
+		t.Errorf("ping while calls are full: %d", r.status)
+	}
+	close(ht.release)
+	wg.Wait()
+	if got := toolText(t, httpPost(t, url, toolCallBody(10, "echo", "again")).response(t)); got != "again" {
+		t.Errorf("after the calls ended: %q", got)
+	}
+
+	// Bytes: with room for one large message, a second waits its turn.
+	s2, ht2 := newHTTPTestServer()
+	s2.MaxPendingBytes = 64 << 10
+	url2 := serveHTTPTest(t, s2, nil)
+	big := toolCallBody(1, "block", strings.Repeat("b", 60<<10))
+	wg.Go(func() {
+		httpSend(context.Background(), http.DefaultClient, http.MethodPost, url2, big, httpMCPHeaders())
+	})
+	<-ht2.started
+	httpPost(t, url2, toolCallBody(2, "echo", strings.Repeat("c", 8<<10))).wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	close(ht2.release)
+	wg.Wait()
+	if got := toolText(t, httpPost(t, url2, toolCallBody(3, "echo", "small")).response(t)); got != "small" {
+		t.Errorf("after the large call ended: %q", got)
+	}
+}
+
+// waitFor polls cond until it holds; what says what the test waits for.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}

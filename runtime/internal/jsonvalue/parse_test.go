@@ -1,0 +1,59 @@
+package jsonvalue
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestDuplicateNames: a repeated member name is refused wherever it is,
+// comparing names as encoding/json reads them.
+func TestDuplicateNames(t *testing.T) {
+	many := func(extra string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 40 {
+			fmt.Fprintf(&b, `"m%d":%d,`, i, i)
+		}
+		b.WriteString(extra + "}")
+		return b.String()
+	}
+	for _, c := range []struct {
+		in, name string
+		offset   int
+	}{
+		{`{"a":1,"a":2}`, "a", 7},
+		{`{"params":{"name":"x","arguments":{},"name":"y"}}`, "name", 37},
+		{`{"a":{"b":[{"c":1,"c":1}]}}`, "c", 18},
+		{`{"a":1,"\u0061":2}`, "a", 7},
+		{`{"é":1,"\u00e9":2}`, "é", 8},
+		{"{\"\xff\":1,\"\xfe\":2}", "\uFFFD", 7},
+		{many(`"m7":0`), "m7", 341},
+		{many(`"\u006d39":0`), "m39", 341},
+	} {
+		_, err := Parse([]byte(c.in))
+		var dup *DuplicateError
+		if !errors.As(err, &dup) || dup.Name != c.name || dup.Offset != c.offset {
+			t.Errorf("%s: got %v, want %q repeated at offset %d", c.in, err, c.name, c.offset)
+		}
+	}
+	for _, ok := range []string{`{"a":1,"A":2}`, `{"a":{"a":1}}`, `[{"a":1},{"a":2}]`, many(`"m40":0`), `{"a\u0000":1,"a":2}`} {
+		if _, err := Parse([]byte(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+// TestCountNodes: the tree is sized once, exactly, for valid JSON.
+func TestCountNodes(t *testing.T) {
+	for _, in := range []string{`0`, `[0,0,0]`, `{"a":[1,true,null,"x\"y"],"b":{}}`, `[-1.5e+3, "a,b", false]`, ` {"k" : "v"} `} {
+		var tr Tree
+		if _, err := tr.Parse([]byte(in)); err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.nodes) != countNodes([]byte(in)) || cap(tr.nodes) != len(tr.nodes) {
+			t.Errorf("%s: %d nodes, counted %d, capacity %d", in, len(tr.nodes), countNodes([]byte(in)), cap(tr.nodes))
+		}
+	}
+}

@@ -1,0 +1,217 @@
+// Package jsonvalue parses JSON into a compact tree whose every value
+// keeps its exact bytes in the input: the runtime validates a tool call's
+// arguments against a schema on that tree, decodes them into Go values
+// from it, and passes parts of the input on without encoding them again.
+//
+// A tree is a tape: one 12-byte node per value and per member name, in
+// document order, in a single slice sized before parsing. A message thus
+// costs a bounded multiple of its size (at most 6 bytes of nodes per byte
+// of input, for an array of one-digit numbers), whatever its shape.
+//
+// Parsing never copies the input, and a tree refers to the input through
+// every value (and through the member names that Members yields), so the
+// input must not change while the tree is in use.
+//
+// A member name may occur only once in an object: Parse refuses a
+// repeated name with a *DuplicateError, wherever it is. encoding/json,
+// JavaScript and Python keep the last of them; reading the first, as a
+// lookup would, could make what runs differ from what a proxy or an audit
+// log in front of the server saw.
+package jsonvalue
+
+import (
+	"iter"
+	"unsafe"
+)
+
+// Kind is the JSON type of a parsed value.
+type Kind uint8
+
+// The JSON types.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// String names the type as JSON Schema does: "null", "boolean", "number",
+// "string", "array" or "object".
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Array:
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// A Tree is a parsed JSON document. The zero Tree is ready to parse into;
+// parsing again reuses its nodes.
+type Tree struct {
+	data  []byte
+	nodes []node
+}
+
+// node is one value of a tree, or one member name: data[start:end] holds
+// its text. The nodes of a container's elements or members follow it, an
+// object's alternating between a member name (a string node) and the
+// member's value; next is the index of the node after them, the node's
+// next sibling.
+type node struct {
+	start, end, next uint32
+}
+
+// A Value is one value of a tree. The zero Value stands for a value that
+// is absent, such as a member that an object lacks.
+type Value struct {
+	t *Tree
+	i uint32
+}
+
+// Exists reports whether v is a value, not the absence of one.
+func (v Value) Exists() bool { return v.t != nil }
+
+func (v Value) node() *node { return &v.t.nodes[v.i] }
+
+// Kind returns the type of v.
+func (v Value) Kind() Kind {
+	switch v.t.data[v.node().start] {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	default:
+		return Number
+	}
+}
+
+// Raw returns the exact bytes of v in the input.
+func (v Value) Raw() []byte {
+	n := v.node()
+	return v.t.data[n.start:n.end:n.end]
+}
+
+// Str returns the unescaped content of a string value, in memory of its
+// own.
+func (v Value) Str() string {
+	s, _ := Unquote(v.Raw())
+	return s
+}
+
+// IsTrue reports whether v is the literal true.
+func (v Value) IsTrue() bool { return v.t.data[v.node().start] == 't' }
+
+// children returns the index range of the nodes inside a container.
+func (v Value) children() (first, end uint32) {
+	return v.i + 1, v.node().next
+}
+
+// Len returns the number of elements of an array or members of an object.
+func (v Value) Len() int {
+	n := 0
+	for i, end := v.children(); i < end; i = v.t.nodes[i].next {
+		n++
+	}
+	if v.Kind() == Object {
+		n /= 2
+	}
+	return n
+}
+
+// Elems iterates over the elements of an array, with their indices.
+func (v Value) Elems() iter.Seq2[int, Value] {
+	return func(yield func(int, Value) bool) {
+		k := 0
+		for i, end := v.children(); i < end; i = v.t.nodes[i].next {
+			if !yield(k, Value{v.t, i}) {
+				return
+			}
+			k++
+		}
+	}
+}
+
+// Members iterates over the members of an object, in input order. A name
+// may share memory with the input: it is valid only as long as the input
+// is, and whoever keeps it must copy it.
+func (v Value) Members() iter.Seq2[string, Value] {
+	return func(yield func(string, Value) bool) {
+		for i, end := v.children(); i < end; i = v.t.nodes[i+1].next {
+			if !yield(v.t.name(i), Value{v.t, i + 1}) {
+				return
+			}
+		}
+	}
+}
+
+// Get returns the member named name, or the zero Value.
+func (v Value) Get(name string) Value {
+	for i, end := v.children(); i < end; i = v.t.nodes[i+1].next {
+		if v.t.nameIs(i, name) {
+			return Value{v.t, i + 1}
+		}
+	}
+	return Value{}
+}
+
+// name returns the unescaped member name of the string node i. A name
+// without escapes or non-ASCII bytes (almost every name) shares the
+// input's bytes instead of copying them, through unsafe.String: reading
+// the members of a request then allocates nothing.
+//
+// Invariant: the input is never modified once parsed. The tree refers to
+// the input through every value anyway, so this holds for the tree as a
+// whole: the transports give every message a buffer of its own that they
+// never reuse (lineio.Reader.Next, the HTTP body), and whatever keeps a
+// name beyond the request copies it. TestHandlerKeepsItsInput in package
+// runtime fails if a reused buffer changes what a handler kept.
+func (t *Tree) name(i uint32) string {
+	n := &t.nodes[i]
+	s := t.data[n.start+1 : n.end-1]
+	if !plain(s) {
+		name, _ := Unquote(t.data[n.start:n.end])
+		return name
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	return unsafe.String(&s[0], len(s))
+}
+
+// nameIs reports whether the string node i is the member name name.
+func (t *Tree) nameIs(i uint32, name string) bool {
+	n := &t.nodes[i]
+	s := t.data[n.start+1 : n.end-1]
+	if plain(s) {
+		return string(s) == name
+	}
+	return t.name(i) == name
+}
+
+// plain reports whether the content of a string literal reads as it is:
+// no escapes, and only ASCII (invalid UTF-8 becomes U+FFFD on reading).
+func plain(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// notesServer has delete_note and find_notes, and records which ran.
+func notesServer() (*mcpruntime.Server, func() []string) {
+	var mu sync.Mutex
+	var ran []string
+	s := &mcpruntime.Server{Name: "notes"}
+	for _, name := range []string{"delete_note", "find_notes"} {
+		s.AddTool(&mcpruntime.Tool{
+			Name:        name,
+			InputSchema: `{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}`,
+			Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+				mu.Lock()
+				ran = append(ran, name+string(req.Arguments))
+				mu.Unlock()
+				return mcpruntime.TextResult(name), nil
+			},
+		})
+	}
+	return s, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(ran) }
+}
+
+// TestDuplicateNamesRefused: a message that repeats a member name, in its
+// envelope, its params or its arguments, is refused whole (-32600) and
+// runs nothing. The server used to run delete_note for the first message
+// below, while encoding/json, JavaScript and Python read find_notes({}).
+func TestDuplicateNamesRefused(t *testing.T) {
+	s, ran := notesServer()
+	p := serveStdio(t, s)
+	for i, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_note","arguments":{"id":"N1"},"name":"find_notes","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"id":3,"method":"tools/call","params":{"name":"find_notes"}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"delete_note","arguments":{"id":"N1","\u0069d":"N2"}}}`,
+	} {
+		p.Send(msg)
+		got := reply(p, "null")
+		if !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "appears more than once") {
+			t.Errorf("message %d: %s", i, got)
+		}
+	}
+	p.Send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	reply(p, "5")
+	if r := ran(); len(r) > 0 {
+		t.Errorf("tools ran: %q", r)
+	}
+	// Through a Conn, the same.
+	if got := s.NewConn(nil).Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_note","arguments":{"id":"N1"},"name":"find_notes","arguments":{}}}`)); !strings.Contains(string(got), "appears more than once") {
+		t.Errorf("over a Conn: %s", got)
+	}
+}
+
+// allocated runs f and returns the bytes it allocated: an upper bound of
+// what it held at its peak, whatever the garbage collector did.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestMessageMemoryBound: a message costs at most 10 times its size in
+// memory, accepted or refused for its types. A 4 MiB tools/call whose
+// argument is [0,0,…] once took a process from 9 MB to 620 MB.
+func TestMessageMemoryBound(t *testing.T) {
+	s := &mcpruntime.Server{Name: "mem", MaxMessageSize: 8 << 20}
+	for _, tool := range []struct{ name, items string }{{"ints", "integer"}, {"strs", "string"}} {
+		s.AddTool(&mcpruntime.Tool{
+			Name:        tool.name,
+			InputSchema: `{"type":"object","properties":{"xs":{"type":"array","items":{"type":"` + tool.items + `"}}},"additionalProperties":false}`,
+			Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+				return mcpruntime.TextResult("ok"), nil
+			},
+		})
+	}
+	conn := s.NewConn(nil)
+	zeros := strings.Repeat("0,", 2<<20) + "0"
+	for _, tool := range []string{"ints", "strs"} {
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"xs":[` + zeros + `]}}}`)
+		var resp []byte
+		n := allocated(func() { resp = conn.Handle(context.Background(), msg) })
+		t.Logf("%s: %d-byte message, %d bytes allocated (%.1fx)", tool, len(msg), n, float64(n)/float64(len(msg)))
+		if ratio := float64(n) / float64(len(msg)); ratio > 10 {
+			t.Errorf("%s: a %d-byte message allocated %d bytes, %.1f times its size", tool, len(msg), n, ratio)
+		}
+		if len(resp) > 4<<10 {
+			t.Errorf("%s: a %d-byte answer", tool, len(resp))
+		}
+	}
+}
+
+// TestPendingBytesPushBack: when the messages the server holds reach
+// MaxPendingBytes, stdio stops reading until a call ends.
+func TestPendingBytesPushBack(t *testing.T) {
+	probe := newProbe()
+	probe.MaxPendingBytes = 64 << 10
+	p := serveStdio(t, probe.Server)
+	big := strings.Repeat("b", 40<<10)
+	p.Send(hold(1, big))
+	<-probe.started
+	p.Send(hold(2, big)) // does not fit beside the first
+	sent := make(chan struct{})
+	go func() {
+		p.Send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		close(sent)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if slices.ContainsFunc(p.Pending(), func(l string) bool { return strings.Contains(l, `"id":3`) }) {
+		t.Error("a message behind a full budget was read and answered")
+	}
+	close(probe.release)
+	<-sent
+	for _, id := range []string{"1", "2", "3"} {
+		reply(p, id)
+	}
+}
+
+// TestProgressNonFinite: JSON has no NaN or infinity. A progress report
+// that is not a finite number is dropped, a total that is not finite is
+// left out, and every line written stays JSON.
+func TestProgressNonFinite(t *testing.T) {
+	s := &mcpruntime.Server{Name: "p", Logger: linepeer.DiscardLogger()}
+	s.AddTool(&mcpruntime.Tool{Name: "p", Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+		mcpruntime.ReportProgress(ctx, math.NaN(), 1, "nan")
+		mcpruntime.ReportProgress(ctx, math.Inf(1), 1, "inf")
+		mcpruntime.ReportProgress(ctx, 1, math.Inf(1), "total inf")
+		mcpruntime.ReportProgress(ctx, 2, math.NaN(), "total nan")
+		return mcpruntime.TextResult("done"), nil
+	}})
+	p := serveStdio(t, s)
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"p","_meta":{"progressToken":"t"}}}`)
+	reply(p, "1")
+	var got []string
+	for _, l := range p.Pending() {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("not JSON: %s", l)
+		}
+		got = append(got, l)
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"message":"total inf"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"message":"total nan"}}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("notifications:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
