@@ -2,6 +2,7 @@ package mcpimpl
 
 import (
 	"encoding/json"
+	"errors"
 	"iter"
 	"math"
 	"strconv"
@@ -144,8 +145,26 @@ func DecodePointer[T any](v Value, dst **T, elem func(Value, *T) error) error {
 // generated code does not decode itself (time.Time, json.RawMessage, any,
 // types with their own UnmarshalJSON or UnmarshalText, structs with
 // embedded fields, …).
+//
+// encoding/json names the field at fault only for a value of the wrong
+// JSON type. When a type's own decoding fails instead (a time.Time given
+// "yesterday") inside an object, DecodeJSON decodes the members one at a
+// time to find it, and names it.
 func DecodeJSON[T any](v Value, dst *T) error {
-	return json.Unmarshal(v.v.Raw(), dst)
+	err := json.Unmarshal(v.v.Raw(), dst)
+	var te *json.UnmarshalTypeError
+	if err == nil || v.v.Kind() != jsonvalue.Object || errors.As(err, &te) && te.Field != "" {
+		return err
+	}
+	for name, m := range v.v.Members() {
+		one := jsonvalue.AppendString([]byte{'{'}, name)
+		one = append(append(append(one, ':'), m.Raw()...), '}')
+		var probe T
+		if merr := json.Unmarshal(one, &probe); merr != nil {
+			return FieldError(name, merr)
+		}
+	}
+	return err
 }
 
 // NoArguments is the decoder of a tool without input.

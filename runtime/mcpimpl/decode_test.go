@@ -2,7 +2,9 @@ package mcpimpl
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -93,5 +95,28 @@ func TestFieldErrorPaths(t *testing.T) {
 	err := DecodeMap(parse(t, []byte(`{"":1e2}`)), &m, DecodeInt)
 	if err == nil || FieldError("m", err).Error() != `m[""]: json: cannot unmarshal number 1e2 into Go value of type int` {
 		t.Errorf("map key \"\": %v", FieldError("m", err))
+	}
+}
+
+// Stamp is embedded, so that encoding/json decodes the whole input.
+type Stamp struct {
+	When time.Time `json:"when"`
+}
+
+type stamped struct {
+	Stamp
+	ID string `json:"id"`
+}
+
+// TestDecodeJSONNamesTheField: a value that encoding/json's decoding of a
+// field's type refuses is reported with the field's name.
+func TestDecodeJSONNamesTheField(t *testing.T) {
+	var in stamped
+	err := DecodeJSON(parse(t, []byte(`{"id":"a","when":"yesterday"}`)), &in)
+	if err == nil || !strings.HasPrefix(err.Error(), `when: parsing time "yesterday"`) {
+		t.Errorf("error %v", err)
+	}
+	if err := DecodeJSON(parse(t, []byte(`{"id":"a","when":"2026-11-22T10:00:00Z"}`)), &in); err != nil || in.ID != "a" || in.When.Year() != 2026 {
+		t.Errorf("a valid input: %+v, %v", in, err)
 	}
 }
