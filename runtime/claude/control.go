@@ -76,8 +76,10 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[s
 const maxControlLine = 256 << 20
 
 // readLoop reads the CLI's lines until its output ends. A control request
-// is answered on the reading goroutine, and the reading passes to another
-// goroutine if the answer takes long (see runInline).
+// is answered on the reading goroutine when no other line waits, and the
+// reading passes to another goroutine if the answer takes long (see
+// lineio.RunInline); with a line waiting, it is answered on a goroutine of
+// its own at once.
 func (cc *controlConn) readLoop(lr *lineio.Reader) {
 	for {
 		line, size, rerr := lr.NextFor(cc.out)
@@ -98,7 +100,11 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 			cc.finish(err)
 			return
 		}
-		if work != nil && !lineio.RunInline(work, func() { cc.readLoop(lr) }) {
+		switch {
+		case work == nil:
+		case lr.Buffered(): // a line is waiting: do not hold it up
+			go work()
+		case !lineio.RunInline(work, func() { cc.readLoop(lr) }):
 			return
 		}
 	}
