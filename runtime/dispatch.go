@@ -3,9 +3,11 @@ package runtime
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
@@ -185,8 +187,54 @@ func (ss *session) callTool(c *call) []byte {
 		res = ErrorResult(err.Error())
 	case res == nil:
 		res = ErrorResult(fmt.Sprintf("tool %s returned no result", name))
+	case t.output != nil && !res.IsError && res.StructuredContent != nil:
+		res = ss.conform(t, res)
 	}
 	return ss.toolResult(id, res)
+}
+
+// conform makes a successful structured result honour the tool's output
+// schema (see Tool.OutputSchema).
+func (ss *session) conform(t *Tool, res *Result) *Result {
+	data, err := marshalValue(res.StructuredContent)
+	if err != nil {
+		return ErrorResult(fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", t.Name, err))
+	}
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return ErrorResult(fmt.Sprintf("tool %s returned structured content that is not JSON: %v", t.Name, err))
+	}
+	if filled := t.output.FillNulls(v, data); filled != nil {
+		if v, err = jsonvalue.Parse(filled); err != nil {
+			return ErrorResult(fmt.Sprintf("tool %s: internal error: %v", t.Name, err))
+		}
+		out := *res
+		out.StructuredContent = json.RawMessage(filled)
+		out.Content = slices.Clone(res.Content)
+		for i, c := range out.Content {
+			if text, ok := textOf(c); ok && text == string(data) {
+				out.Content[i] = TextContent{Text: string(filled)}
+			}
+		}
+		res = &out
+	}
+	if vs := t.output.Validate(v); len(vs) > 0 {
+		report := resultReport(t.Name, vs)
+		ss.srv.logger().Error("tool result does not match its output schema; sent an error result instead", "tool", t.Name, "violations", report)
+		return ErrorResult(report)
+	}
+	return res
+}
+
+// textOf returns the text of a text block.
+func textOf(c Content) (string, bool) {
+	switch c := c.(type) {
+	case TextContent:
+		return c.Text, true
+	case *TextContent:
+		return c.Text, true
+	}
+	return "", false
 }
 
 // invoke runs the handler, turning a panic into an error. The stack goes
@@ -219,13 +267,24 @@ func (ss *session) toolResult(id []byte, res *Result) []byte {
 	return append(b, '}')
 }
 
+// resultReport explains why a tool's result broke its output schema.
+func resultReport(tool string, vs []schema.Violation) string {
+	return report(fmt.Sprintf("tool %s returned a result that does not match its output schema:", tool), "result", vs)
+}
+
 // argumentReport explains every violation in one text the model can act on.
 func argumentReport(tool string, vs []schema.Violation) string {
+	return report("invalid arguments for tool "+tool+":", "arguments", vs)
+}
+
+// report lists violations under a heading, one per line; root names the
+// value a violation with an empty path is about.
+func report(heading, root string, vs []schema.Violation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "invalid arguments for tool %s:", tool)
+	b.WriteString(heading)
 	for _, v := range vs {
 		b.WriteString("\n- ")
-		b.WriteString(cmp.Or(v.Path, "arguments"))
+		b.WriteString(cmp.Or(v.Path, root))
 		b.WriteString(": ")
 		b.WriteString(v.Msg)
 	}

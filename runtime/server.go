@@ -89,8 +89,9 @@ func (s *Server) addTool(t *Tool) error {
 	if !sc.IsObject() {
 		return fmt.Errorf("tool %q: input schema must have \"type\": \"object\"", t.Name)
 	}
+	var out *schema.Schema
 	if t.OutputSchema != "" {
-		if _, err := schema.Compile([]byte(t.OutputSchema)); err != nil {
+		if out, err = schema.Compile([]byte(t.OutputSchema)); err != nil {
 			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 		}
 	}
@@ -102,7 +103,7 @@ func (s *Server) addTool(t *Tool) error {
 	if s.byName == nil {
 		s.byName = make(map[string]*Tool)
 	}
-	t.input = sc
+	t.input, t.output = sc, out
 	s.tools = append(s.tools, t)
 	s.byName[t.Name] = t
 	s.list = nil

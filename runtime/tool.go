@@ -31,7 +31,13 @@ type Tool struct {
 	// before Handler runs. Empty means a tool without arguments.
 	InputSchema string
 	// OutputSchema, if set, is the JSON Schema of the structuredContent
-	// of successful results.
+	// of successful results. Every such result is checked against it
+	// before it is sent: a null where the schema requires exactly an array
+	// or an object (what encoding/json writes for a nil slice or map) is
+	// sent as [] or {}, in the structuredContent and in a text block that
+	// repeats it; a result that still does not match is replaced by an
+	// error result that says why, and logged, since the client would
+	// reject it.
 	OutputSchema string
 	// Annotations are hints about the tool's behaviour.
 	Annotations *Annotations
@@ -49,7 +55,8 @@ type Tool struct {
 	// Handler runs a call whose arguments already satisfy InputSchema.
 	Handler ToolHandler
 
-	input *schema.Schema // compiled InputSchema
+	input  *schema.Schema // compiled InputSchema
+	output *schema.Schema // compiled OutputSchema, or nil
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with

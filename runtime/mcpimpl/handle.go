@@ -75,13 +75,15 @@ func Text[S ~string](s S) (*runtime.Result, error) {
 
 // Structured returns a result whose structuredContent is v, with the same
 // JSON in a text block for clients that do not read structuredContent. v
-// must encode as a JSON object (a struct, a map, a pointer to a struct).
+// must encode as a JSON object (a struct, a map, a pointer to a struct),
+// or as null (a nil map or pointer), which the runtime then checks against
+// the tool's output schema.
 func Structured[T any](v T) (*runtime.Result, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
 	}
-	if len(data) == 0 || data[0] != '{' {
+	if len(data) == 0 || data[0] != '{' && string(data) != "null" {
 		return nil, fmt.Errorf("encoding result: structured content must be a JSON object, not %.20s", data)
 	}
 	return &runtime.Result{

@@ -215,3 +215,9 @@ func plain(s []byte) bool {
 	}
 	return true
 }
+
+// Span returns where v lies in the input: Raw is input[start:end].
+func (v Value) Span() (start, end int) {
+	n := v.node()
+	return int(n.start), int(n.end)
+}

@@ -1,0 +1,70 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/testdata/golden/outputs"
+)
+
+// toolCallResult is a tools/call result as a client reads it.
+type toolCallResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+// callResult calls tool on s and returns its result.
+func callResult(t *testing.T, s *runtime.Server, tool string) toolCallResult {
+	t.Helper()
+	resp := s.NewConn(nil).Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+tool+`"}}`))
+	var r struct {
+		Result *toolCallResult `json:"result"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil || r.Result == nil {
+		t.Fatalf("%s: %s (%v)", tool, resp, err)
+	}
+	return *r.Result
+}
+
+// TestStructuredResultsHonourOutputSchema: a nil map or slice, which
+// encoding/json writes as null, goes out as {} or [] as the advertised
+// output schema says, in structuredContent and in its text block.
+func TestStructuredResultsHonourOutputSchema(t *testing.T) {
+	s := outputs.NewServer()
+	for tool, want := range map[string]string{
+		"map":    `{}`,
+		"slice":  `{"result":[]}`,
+		"struct": `{"count":0}`,
+	} {
+		r := callResult(t, s, tool)
+		if r.IsError || string(r.StructuredContent) != want || len(r.Content) != 1 || r.Content[0].Text != want {
+			t.Errorf("%s: structuredContent %s, content %+v, isError %v; want %s", tool, r.StructuredContent, r.Content, r.IsError, want)
+		}
+	}
+}
+
+// TestStructuredResultBreakingItsSchema: a result that does not match the
+// tool's output schema is never sent; the client gets an error result
+// saying why.
+func TestStructuredResultBreakingItsSchema(t *testing.T) {
+	s := &runtime.Server{Name: "s", Logger: linepeer.DiscardLogger()}
+	s.AddTool(&runtime.Tool{
+		Name:         "bad",
+		OutputSchema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			return &runtime.Result{StructuredContent: map[string]any{"n": "seven"}}, nil
+		},
+	})
+	r := callResult(t, s, "bad")
+	if !r.IsError || r.StructuredContent != nil || !strings.Contains(r.Content[0].Text, "does not match its output schema:\n- n: must be an integer; got \"seven\"") {
+		t.Errorf("%+v", r)
+	}
+}
