@@ -105,28 +105,36 @@ func TestMessageMemoryBound(t *testing.T) {
 	}
 }
 
-// TestPendingBytesPushBack: when the messages the server holds reach
-// MaxPendingBytes, stdio stops reading until a call ends.
+// TestPendingBytesPushBack: the server holds messages up to
+// MaxPendingBytes, each counted 4 KiB more than its size; at that limit,
+// stdio stops reading until a call ends.
 func TestPendingBytesPushBack(t *testing.T) {
 	probe := newProbe()
 	probe.MaxPendingBytes = 64 << 10
 	p := serveStdio(t, probe.Server)
-	big := strings.Repeat("b", 40<<10)
+	big := strings.Repeat("b", 20<<10) // 24 KiB counted: two fit, not three
 	p.Send(hold(1, big))
+	p.Send(hold(2, big))
 	<-probe.started
-	p.Send(hold(2, big)) // does not fit beside the first
+	<-probe.started // at the limit: both run
+	p.Send(hold(3, big))
 	sent := make(chan struct{})
 	go func() {
-		p.Send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		p.Send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
 		close(sent)
 	}()
 	time.Sleep(100 * time.Millisecond)
-	if slices.ContainsFunc(p.Pending(), func(l string) bool { return strings.Contains(l, `"id":3`) }) {
+	select {
+	case <-probe.started:
+		t.Error("a third message past MaxPendingBytes was admitted")
+	default:
+	}
+	if slices.ContainsFunc(p.Pending(), func(l string) bool { return strings.Contains(l, `"id":4`) }) {
 		t.Error("a message behind a full budget was read and answered")
 	}
 	close(probe.release)
 	<-sent
-	for _, id := range []string{"1", "2", "3"} {
+	for _, id := range []string{"1", "2", "3", "4"} {
 		reply(p, id)
 	}
 }
