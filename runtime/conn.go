@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // A Conn is one client's connection to a Server over a transport of your
@@ -37,17 +36,20 @@ func (s *Server) NewConn(send func(msg []byte)) *Conn {
 // requests with the same id may be in flight: notifications/cancelled
 // cancels every one of them.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
-	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), msg)
+	srv := c.ss.srv
+	tree := srv.tree()
+	defer srv.freeTree(tree)
+	m, errResp := jsonrpc.Decode(tree, msg)
 	switch {
 	case errResp != nil:
 		return errResp
-	case m == nil || m.IsResponse():
+	case m.IsResponse():
 		return nil
 	case !m.IsRequest():
-		c.ss.notification(m)
+		c.ss.notification(&m)
 		return nil
 	}
-	call, errResp := c.ss.start(ctx, m)
+	call, errResp := c.ss.start(ctx, &m, true)
 	if errResp != nil {
 		return errResp
 	}

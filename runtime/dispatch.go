@@ -150,7 +150,8 @@ func (ss *session) callTool(c *call) []byte {
 	if vs := t.input.Validate(args); len(vs) > 0 {
 		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
 	}
-	req := &Request{Name: name, Arguments: args.Raw()}
+	c.req = Request{Name: name, Arguments: args.Raw()}
+	req := &c.req
 	var token []byte
 	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
@@ -167,7 +168,7 @@ func (ss *session) callTool(c *call) []byte {
 			return ss.toolResult(id, ErrorResult(fmt.Sprintf("tool %s was cancelled before it started", name)))
 		}
 	}
-	ctx := c.ctx
+	var ctx context.Context = &c.ctx
 	if t.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
@@ -177,8 +178,8 @@ func (ss *session) callTool(c *call) []byte {
 	if notify == nil {
 		notify = ss.notify
 	}
-	c.state = callctx.Call{Request: req, Args: args, Done: c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
-	ctx = callctx.With(ctx, &c.state)
+	// The call's context answers for its state (see callContext.Value).
+	c.state = callctx.Call{Request: req, Args: args, Done: &c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
 	res, err := ss.invoke(ctx, t, req)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):

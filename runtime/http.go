@@ -303,12 +303,14 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		}
 		return
 	}
-	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), body)
+	tree := h.srv.tree()
+	defer h.srv.freeTree(tree)
+	m, errResp := jsonrpc.Decode(tree, body)
 	if errResp != nil {
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
 	}
-	if m == nil || m.IsResponse() { // nothing to answer
+	if m.IsResponse() { // nothing to answer
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -320,18 +322,18 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		defer adm.release(callTicket)
 	}
 
-	hs, created, ok := h.openSession(w, r, m)
+	hs, created, ok := h.openSession(w, r, &m)
 	if !ok {
 		return
 	}
 	defer h.release(hs)
 	ss := hs.ss
 	if !m.IsRequest() {
-		ss.notification(m)
+		ss.notification(&m)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	c, errResp := ss.start(ctx, m)
+	c, errResp := ss.start(ctx, &m, true)
 	if errResp != nil {
 		writeJSON(w, http.StatusOK, errResp)
 		return

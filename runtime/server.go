@@ -57,6 +57,8 @@ type Server struct {
 	byName map[string]*Tool
 	list   []byte // tools/list result, built on first use
 
+	trees sync.Pool // *jsonvalue.Tree, for parsing messages
+
 	limitsOnce sync.Once
 	slots      chan struct{} // MaxInFlight semaphore; nil when unbounded
 	admitted   *admission    // MaxPendingBytes and the calls waiting for slots
@@ -172,6 +174,28 @@ func waitGroup(wg *sync.WaitGroup, stop <-chan struct{}, timeout time.Duration) 
 	case <-expired:
 	}
 }
+
+// tree returns a tree to parse a message into, reused from an earlier
+// message when one is free. Give it back with freeTree once nothing
+// refers to the message any more: its call has ended and been answered.
+func (s *Server) tree() *jsonvalue.Tree {
+	if t, ok := s.trees.Get().(*jsonvalue.Tree); ok {
+		return t
+	}
+	return new(jsonvalue.Tree)
+}
+
+// freeTree gives back a tree that tree returned. Trees of large messages
+// are left to the garbage collector, so that one hostile message does not
+// keep its memory in the pool.
+func (s *Server) freeTree(t *jsonvalue.Tree) {
+	if t.Reset() <= maxPooledNodes {
+		s.trees.Put(t)
+	}
+}
+
+// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
+const maxPooledNodes = 4 << 10
 
 // initLimits makes the server's bounds from its fields, once.
 func (s *Server) initLimits() {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // A session is the protocol state of one client connection; every
@@ -40,20 +42,29 @@ func (ss *session) setProtocolVersion(v string) {
 	ss.mu.Unlock()
 }
 
-// A call is a request that has been accepted and not yet answered.
+// A call is a request that has been accepted and not yet answered. It
+// holds, in one allocation, everything the request needs: its context,
+// its message, what the handler receives.
 type call struct {
-	msg *jsonrpc.Message
+	ctx callContext
+	msg jsonrpc.Message
 	// notify, if set, receives the call's notifications instead of the
 	// session's sink: Streamable HTTP sends them on the stream of the
 	// request that started the call.
 	notify    func(msg []byte)
-	ctx       context.Context
-	cancel    context.CancelFunc
 	cancelled atomic.Bool  // by notifications/cancelled: send no response
 	key       string       // inflight key, "" if not registered
 	sameID    *call        // the next call in flight with the same id
+	req       Request      // what a tool handler receives
 	state     callctx.Call // what a tool handler's context carries
+
+	// What the transport gives back once the call is answered.
+	held ticket          // the call's message, in Server.admission
+	tree *jsonvalue.Tree // the tree msg points into
 }
+
+// cancel cancels the call's context.
+func (c *call) cancel() { c.ctx.cancel(context.Canceled) }
 
 // async reports whether a request may take long and so must run off the
 // reader goroutine. Everything else is answered in order, inline, which
@@ -61,13 +72,17 @@ type call struct {
 func async(method string) bool { return method == "tools/call" }
 
 // start accepts a request: it registers it for cancellation under its id
-// and derives its context. The caller must then call run exactly once.
-// A non-nil error response refuses the request instead.
-func (ss *session) start(ctx context.Context, m *jsonrpc.Message) (*call, []byte) {
-	c := &call{msg: m}
-	c.ctx, c.cancel = context.WithCancel(ctx)
+// and derives its context from ctx (see callContext.init for watch). The
+// caller must then call run exactly once. A non-nil error response refuses
+// the request instead.
+func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*call, []byte) {
+	c := &call{msg: *m}
+	c.ctx.init(ctx, &c.state, watch)
 	if async(m.Method) {
-		key := string(m.ID.Raw())
+		// The key shares the request's bytes, which live as long as the
+		// call; finish removes it before they can go.
+		id := m.ID.Raw()
+		key := unsafe.String(&id[0], len(id))
 		ss.mu.Lock()
 		first := ss.inflight[key]
 		if first != nil && !ss.sharedIDs {

@@ -43,8 +43,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send}, out: out}
 
 	readDone := make(chan error, 1)
-	lr := lineio.NewReader(r, s.maxMessageSize())
-	go c.read(ctx, lr, readDone)
+	go c.startReader(ctx, lineio.NewReader(r, s.maxMessageSize()), readDone)
 
 	var readErr error
 	select {
@@ -107,12 +106,14 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 	waitGroup(&c.calls, stop, timeout)
 }
 
-// read plays the reader: it reads and dispatches lines until EOF (nil on
-// done), a read error, or cancellation. A tool call runs on the reading
-// goroutine when no other line is waiting, and the reading passes to
-// another goroutine if the call takes long (see lineio.RunInline); with a
-// line waiting, the call starts on a goroutine of its own at once.
-func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- error) {
+// startReader makes the calling goroutine the reader: it reads and
+// dispatches lines until EOF (nil on done), a read error, or cancellation.
+// A tool call runs on the reading goroutine when no other line waits, and
+// the reading passes to another goroutine if the call takes long (see
+// lineio.Handoff); with a line waiting, the call starts on a goroutine of
+// its own at once.
+func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
+	h := lineio.NewHandoff(func() { c.startReader(ctx, lr, done) })
 	for {
 		line, size, err := lr.NextFor(c.out)
 		if ctx.Err() != nil {
@@ -120,31 +121,33 @@ func (c *stdioConn) read(ctx context.Context, lr *lineio.Reader, done chan<- err
 			done <- nil
 			return
 		}
-		var call func()
+		var cl *call
 		if size > lr.Limit {
 			c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest,
 				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, lr.Limit)))
 		} else if len(line) > 0 {
-			call = c.handleLine(ctx, line)
+			cl = c.handleLine(ctx, line)
 		}
 		switch {
 		case err == io.EOF:
 			done <- nil
 		case err != nil:
 			done <- fmt.Errorf("reading: %w", err)
-		case call != nil && lr.Buffered():
-			go call()
+		case cl != nil && lr.Buffered():
+			go c.answer(cl)
 			continue
-		case call != nil:
-			if lineio.RunInline(call, func() { c.read(ctx, lr, done) }) {
+		case cl != nil:
+			h.Arm()
+			c.answer(cl)
+			if h.Disarm() {
 				continue
 			}
-			return
+			return // another goroutine reads now
 		default:
 			continue
 		}
-		if call != nil {
-			call()
+		if cl != nil {
+			c.answer(cl)
 		}
 		return
 	}
@@ -162,52 +165,54 @@ func (c *stdioConn) admit(ctx context.Context, t ticket) bool {
 	return adm.admit(ctx, t) == nil
 }
 
-// handleLine answers a line, except a tool call: it returns the call, to
-// be run off the reading. While the server holds as many messages as it
-// may (Server.MaxPendingBytes, MaxInFlight), it waits, and so stops
+// handleLine answers a line, except a tool call: it returns the call, for
+// answer to run off the reading. While the server holds as many messages
+// as it may (Server.MaxPendingBytes, MaxInFlight), it waits, and so stops
 // reading: the client then finds the pipe full.
-func (c *stdioConn) handleLine(ctx context.Context, line []byte) (call func()) {
+func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
+	srv := c.ss.srv
 	held := messageTicket(len(line))
 	if !c.admit(ctx, held) {
 		return nil // shutting down
 	}
-	adm := c.ss.srv.admission()
-	release := func() { adm.release(held) }
 	if line[0] == '[' {
-		c.batch(ctx, line, release)
+		c.batch(ctx, line, held)
 		return nil
 	}
-	m, errResp := jsonrpc.Decode(new(jsonvalue.Tree), line)
+	tree := srv.tree()
+	m, errResp := jsonrpc.Decode(tree, line)
+	var cl *call
 	switch {
 	case errResp != nil:
 		c.out.Send(errResp)
-	case m == nil || m.IsResponse(): // nothing to answer
+	case m.IsResponse(): // nothing to answer
 	case !m.IsRequest():
-		c.ss.notification(m)
+		c.ss.notification(&m)
 	case !async(m.Method):
-		cl, errResp := c.ss.start(ctx, m)
+		sync, errResp := c.ss.start(ctx, &m, false)
 		if errResp == nil {
-			errResp = c.ss.run(cl)
+			errResp = c.ss.run(sync)
 		}
 		c.out.Send(errResp)
 	case !c.admit(ctx, callTicket):
 	default:
-		call = c.startCall(ctx, m, func() { adm.release(callTicket); release() })
-		if call == nil {
-			adm.release(callTicket)
+		cl = c.startCall(ctx, &m, held, tree)
+		if cl == nil {
+			srv.admission().release(callTicket)
 		}
 	}
-	if call == nil {
-		release()
+	if cl == nil {
+		srv.admission().release(held)
+		srv.freeTree(tree)
 	}
-	return call
+	return cl
 }
 
-// startCall accepts the tool call m and returns the work that answers it;
-// done runs once the call is over. It returns nil when the call is
-// refused (its answer sent) or the connection is shutting down.
-func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, done func()) func() {
-	cl, errResp := c.ss.start(ctx, m)
+// startCall accepts the tool call m, which holds held and tree until
+// answer gives them back. It returns nil when the call is refused (its
+// answer sent) or the connection is shutting down.
+func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held ticket, tree *jsonvalue.Tree) *call {
+	cl, errResp := c.ss.start(ctx, m, false) // Serve cancels its calls at shutdown
 	if errResp != nil {
 		c.out.Send(errResp)
 		return nil
@@ -216,13 +221,21 @@ func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, done func
 		c.ss.finish(cl)
 		return nil
 	}
-	return func() {
-		defer c.calls.Done()
-		defer done()
-		if resp := c.ss.run(cl); resp != nil {
-			c.out.Send(resp)
-		}
+	cl.held, cl.tree = held, tree
+	return cl
+}
+
+// answer runs a tool call that startCall accepted, sends its response,
+// and gives back what the call held.
+func (c *stdioConn) answer(cl *call) {
+	defer c.calls.Done()
+	if resp := c.ss.run(cl); resp != nil {
+		c.out.Send(resp)
 	}
+	srv := c.ss.srv
+	srv.admission().release(callTicket)
+	srv.admission().release(cl.held)
+	srv.freeTree(cl.tree)
 }
 
 // maxBatch bounds the requests and notifications of one JSON-RPC batch.
@@ -232,7 +245,8 @@ const maxBatch = 64
 // request. Batches exist in the protocol revisions before 2025-06-18
 // only, so a session must have negotiated one of those; a batch is then
 // bounded to maxBatch elements, and its answer to about MaxMessageSize.
-func (c *stdioConn) batch(ctx context.Context, line []byte, release func()) {
+func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
+	release := func() { c.ss.srv.admission().release(held) }
 	done := false
 	defer func() {
 		if !done {
@@ -267,12 +281,12 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, release func()) {
 		switch {
 		case errResp != nil:
 			responses[i] = errResp
-		case m == nil || m.IsResponse():
+		case m.IsResponse():
 		case !m.IsRequest():
-			c.ss.notification(m)
+			c.ss.notification(&m)
 		default:
 			ids[i] = m.ID.Raw()
-			call, errResp := c.ss.start(ctx, m)
+			call, errResp := c.ss.start(ctx, &m, false)
 			if errResp != nil {
 				responses[i] = errResp
 				continue

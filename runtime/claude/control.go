@@ -78,9 +78,10 @@ const maxControlLine = 256 << 20
 // readLoop reads the CLI's lines until its output ends. A control request
 // is answered on the reading goroutine when no other line waits, and the
 // reading passes to another goroutine if the answer takes long (see
-// lineio.RunInline); with a line waiting, it is answered on a goroutine of
+// lineio.Handoff); with a line waiting, it is answered on a goroutine of
 // its own at once.
 func (cc *controlConn) readLoop(lr *lineio.Reader) {
+	h := lineio.NewHandoff(func() { cc.readLoop(lr) })
 	for {
 		line, size, rerr := lr.NextFor(cc.out)
 		var work func()
@@ -104,8 +105,12 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 		case work == nil:
 		case lr.Buffered(): // a line is waiting: do not hold it up
 			go work()
-		case !lineio.RunInline(work, func() { cc.readLoop(lr) }):
-			return
+		default:
+			h.Arm()
+			work()
+			if !h.Disarm() {
+				return // another goroutine reads now
+			}
 		}
 	}
 }

@@ -20,7 +20,25 @@ import (
 // checked, a Value holds the JSON type its Go destination expects, except
 // null where the schema allows it.
 type Value struct {
-	v jsonvalue.Value
+	v       jsonvalue.Value
+	strings *jsonvalue.StringArena // where decoded strings come from; nil: their own
+}
+
+// str returns the decoded content of a string value.
+func (v Value) str() string {
+	if v.strings != nil {
+		return v.strings.Str(v.v)
+	}
+	return v.v.Str()
+}
+
+// clone returns a copy of s, a member name that may share the request's
+// memory.
+func (v Value) clone(s string) string {
+	if v.strings != nil {
+		return v.strings.Clone(s)
+	}
+	return strings.Clone(s)
 }
 
 // Members iterates over the members of an object, in the order they
@@ -28,7 +46,7 @@ type Value struct {
 func (v Value) Members() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
 		for name, m := range v.v.Members() {
-			if !yield(name, Value{m}) {
+			if !yield(name, Value{m, v.strings}) {
 				return
 			}
 		}
@@ -43,7 +61,7 @@ func DecodeString[S ~string](v Value, dst *S) error {
 	if v.v.Kind() != jsonvalue.String {
 		return DecodeJSON(v, dst)
 	}
-	*dst = S(v.v.Str())
+	*dst = S(v.str())
 	return nil
 }
 
@@ -97,7 +115,7 @@ func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
 	}
 	s := make([]T, v.v.Len())
 	for i, e := range v.v.Elems() {
-		if e := (Value{e}); !e.IsNull() {
+		if e := (Value{e, v.strings}); !e.IsNull() {
 			if err := elem(e, &s[i]); err != nil {
 				return elemError(i, err)
 			}
@@ -120,7 +138,7 @@ func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) err
 				return FieldError(name, err)
 			}
 		}
-		m[K(strings.Clone(name))] = t // the name may share the request's memory
+		m[K(v.clone(name))] = t // the name may share the request's memory
 	}
 	*dst = m
 	return nil

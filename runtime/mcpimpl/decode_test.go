@@ -17,7 +17,7 @@ func parse(t *testing.T, data []byte) Value {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Value{v}
+	return Value{v: v, strings: new(jsonvalue.StringArena)}
 }
 
 // aliases reports whether s shares memory with buf.

@@ -55,7 +55,8 @@ func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(
 // made elsewhere (a test calling the handler) is parsed here.
 func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
 	if c := callctx.From(ctx); c != nil && c.Request == any(req) && c.Args.Exists() {
-		return Value{c.Args}, nil
+		c.Strings.SizeFor(len(c.Args.Raw()))
+		return Value{c.Args, &c.Strings}, nil
 	}
 	raw := req.Arguments
 	if len(raw) == 0 {
@@ -65,7 +66,7 @@ func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("invalid arguments: %w", err)
 	}
-	return Value{v}, nil
+	return Value{v: v}, nil
 }
 
 // Text returns a result with one text block holding s.

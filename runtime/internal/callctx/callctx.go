@@ -35,11 +35,18 @@ type Call struct {
 	// Logger is the server's own logger, for misuse that the client need
 	// not see.
 	Logger *slog.Logger
+	// Strings hands out the strings decoded from Args.
+	Strings jsonvalue.StringArena
 }
 
 // Over reports whether the call has finished or was cancelled; the
 // protocol forbids notifications about it from then on.
 func (c *Call) Over() bool { return c.Done.Err() != nil }
+
+// Key is the context key under which a context carries its *Call: the
+// runtime's own call context answers Value(Key) itself, without a
+// context.WithValue layer.
+var Key any = key{}
 
 type key struct{}
 

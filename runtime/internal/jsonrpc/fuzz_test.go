@@ -39,7 +39,7 @@ func checkDecode(t *testing.T, data []byte) {
 
 	switch {
 	case errResp != nil:
-		if m != nil {
+		if m.Method != "" || m.ID.Exists() {
 			t.Fatalf("Decode returned both a message and an error response for %q", data)
 		}
 		code, id := checkErrorResponse(t, errResp)
@@ -59,11 +59,11 @@ func checkDecode(t *testing.T, data []byte) {
 		}
 	case repeated:
 		t.Fatalf("Decode accepted %q, which repeats a member name", data)
-	case m != nil && m.IsResponse():
+	case m.IsResponse() && (m.Result.Exists() || m.Error.Exists()):
 		if !isObject || env.Method != nil || (env.Result == nil && env.Error == nil) {
 			t.Fatalf("Decode took %q for a response", data)
 		}
-	case m != nil:
+	case !m.IsResponse():
 		if !isObject {
 			t.Fatalf("Decode made a message of %q, which is not a JSON object", data)
 		}
@@ -87,7 +87,7 @@ func checkDecode(t *testing.T, data []byte) {
 		if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object {
 			t.Fatalf("params of kind %s accepted: %q", m.Params.Kind(), data)
 		}
-	default: // a response from the client, or a notification with bad params
+	default: // a notification with bad params: the zero Message
 		if !isObject || (env.Result == nil && env.Error == nil && env.ID != nil) {
 			t.Fatalf("Decode ignored %q without a word", data)
 		}

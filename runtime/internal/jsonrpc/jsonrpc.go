@@ -44,7 +44,8 @@ type Message struct {
 // IsRequest reports whether m expects a response.
 func (m *Message) IsRequest() bool { return m.Method != "" && m.ID.Exists() }
 
-// IsResponse reports whether m answers a request.
+// IsResponse reports whether m answers a request, or is the zero Message
+// that stands for a malformed notification: neither gets an answer.
 func (m *Message) IsResponse() bool { return m.Method == "" }
 
 // IDBytes is the message's id as JSON, or null.
@@ -56,13 +57,14 @@ func (m *Message) IDBytes() []byte {
 }
 
 // Decode decodes one JSON-RPC message into t. Malformed input yields the
-// error response to send instead; a malformed notification yields neither
-// (there is no one to tell). A message that repeats a member name in any
-// object is malformed (see package jsonvalue).
-func Decode(t *jsonvalue.Tree, data []byte) (*Message, []byte) {
+// error response to send instead; a malformed notification yields the
+// zero Message (there is no one to tell), which needs no answer, as a
+// response does. A message that repeats a member name in any object is
+// malformed (see package jsonvalue).
+func Decode(t *jsonvalue.Tree, data []byte) (Message, []byte) {
 	v, err := t.Parse(data)
 	if err != nil {
-		return nil, ParseErrorResponse(err)
+		return Message{}, ParseErrorResponse(err)
 	}
 	return FromValue(v)
 }
@@ -78,14 +80,14 @@ func ParseErrorResponse(err error) []byte {
 }
 
 // FromValue decodes the JSON-RPC message v; see Decode.
-func FromValue(v jsonvalue.Value) (*Message, []byte) {
+func FromValue(v jsonvalue.Value) (Message, []byte) {
 	if v.Kind() != jsonvalue.Object {
 		if v.Kind() == jsonvalue.Array {
-			return nil, Error(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
+			return Message{}, Error(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
 		}
-		return nil, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind().String())
+		return Message{}, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind().String())
 	}
-	m := &Message{}
+	var m Message
 	var version, method jsonvalue.Value
 	for name, mem := range v.Members() {
 		switch name {
@@ -111,23 +113,23 @@ func FromValue(v jsonvalue.Value) (*Message, []byte) {
 	if m.ID.Exists() && m.ID.Kind() != jsonvalue.String && m.ID.Kind() != jsonvalue.Number {
 		// A null id is a request the client cannot match an answer to;
 		// like an object or array id, it is not a valid request.
-		return nil, Error(NullID, InvalidRequest, "invalid request: id must be a string or a number")
+		return Message{}, Error(NullID, InvalidRequest, "invalid request: id must be a string or a number")
 	}
 	if !version.Exists() || string(version.Raw()) != `"2.0"` {
-		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	if !method.Exists() {
-		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
+		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
 	}
 	if method.Kind() != jsonvalue.String || len(method.Raw()) == 2 {
-		return nil, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
+		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
 	}
 	m.Method = method.Str()
 	if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object && m.Params.Kind() != jsonvalue.Null {
 		if m.IsRequest() {
-			return nil, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
+			return Message{}, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
 		}
-		return nil, nil
+		return Message{}, nil
 	}
 	if m.Params.Exists() && m.Params.Kind() == jsonvalue.Null {
 		m.Params = jsonvalue.Value{}

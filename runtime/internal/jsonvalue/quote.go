@@ -2,8 +2,10 @@ package jsonvalue
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Unquote decodes a JSON string literal that the parser accepted. Invalid
@@ -14,17 +16,17 @@ func Unquote(raw []byte) (string, error) {
 		return "", fmt.Errorf("%w: not a string", ErrSyntax)
 	}
 	s := raw[1 : len(raw)-1]
-	simple := true
-	for _, c := range s {
-		if c == '\\' || c >= utf8.RuneSelf {
-			simple = false
-			break
-		}
-	}
-	if simple {
+	if plain(s) {
 		return string(s), nil
 	}
-	out := make([]byte, 0, len(s))
+	out := appendUnquoted(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil // out is never written again
+}
+
+// appendUnquoted appends the decoded content s of a string literal to
+// dst.
+func appendUnquoted(dst, s []byte) []byte {
+	out := dst
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
@@ -69,7 +71,80 @@ func Unquote(raw []byte) (string, error) {
 		}
 		i++
 	}
-	return string(out), nil
+	return out
+}
+
+// A StringArena hands out the decoded strings of one message from a few
+// shared allocations instead of one each: decoding a call's arguments
+// into Go values then costs one allocation for all their short strings.
+// A string longer than arenaMaxString gets its own, so that a kept short
+// string holds at most one chunk (1 KiB) alive, never a large one.
+//
+// Invariant: bytes of a chunk before its length are never written again,
+// only appended after (even a growing append copies to a new array), so
+// the strings carved from it never change.
+type StringArena struct {
+	chunk []byte
+	size  int // the size of the next chunk; 0 means arenaChunk
+}
+
+// Sizes of an arena.
+const (
+	arenaChunk     = 1 << 10
+	arenaMaxString = 256
+)
+
+// SizeFor tells a that its strings will come from a message of n bytes,
+// which bounds their length: a small message's first chunk is then as
+// small.
+func (a *StringArena) SizeFor(n int) { a.size = min(max(n, 16), arenaChunk) }
+
+// Str returns the decoded content of the string value v.
+func (a *StringArena) Str(v Value) string {
+	raw := v.Raw()
+	s := raw[1 : len(raw)-1]
+	if len(s) > arenaMaxString {
+		return v.Str()
+	}
+	a.reserve(len(s))
+	start := len(a.chunk)
+	if plain(s) {
+		a.chunk = append(a.chunk, s...)
+	} else {
+		a.chunk = appendUnquoted(a.chunk, s)
+	}
+	return a.carve(start)
+}
+
+// Clone returns a copy of s, which may share memory with the input.
+func (a *StringArena) Clone(s string) string {
+	if len(s) > arenaMaxString {
+		return strings.Clone(s)
+	}
+	a.reserve(len(s))
+	start := len(a.chunk)
+	a.chunk = append(a.chunk, s...)
+	return a.carve(start)
+}
+
+// reserve makes room for about n more bytes.
+func (a *StringArena) reserve(n int) {
+	if cap(a.chunk)-len(a.chunk) < n {
+		size := a.size
+		if size == 0 {
+			size = arenaChunk
+		}
+		a.chunk = make([]byte, 0, max(size, n))
+	}
+}
+
+// carve returns the bytes of the chunk from start on as a string.
+func (a *StringArena) carve(start int) string {
+	out := a.chunk[start:]
+	if len(out) == 0 {
+		return ""
+	}
+	return unsafe.String(&out[0], len(out))
 }
 
 const unicodeReplacement = '\uFFFD'

@@ -221,3 +221,11 @@ func (v Value) Span() (start, end int) {
 	n := v.node()
 	return int(n.start), int(n.end)
 }
+
+// Reset empties t for reuse, dropping its reference to the input, and
+// returns the number of nodes it can hold.
+func (t *Tree) Reset() int {
+	t.data = nil
+	t.nodes = t.nodes[:0]
+	return cap(t.nodes)
+}

@@ -187,20 +187,40 @@ func (lw *Writer) Close() error {
 	return lw.failErr
 }
 
-// inlineBudget is how long a call may run on the reading goroutine before
-// another goroutine takes over the reading.
+// inlineBudget is how long a request may run on the reading goroutine
+// before another goroutine takes over the reading.
 const inlineBudget = 100 * time.Microsecond
 
-// RunInline runs work, a request just read, on the reading goroutine, and
-// reports whether that goroutine is still the reader afterwards. Most
-// calls are short, and handing each to another goroutine woke a thread per
-// call: half the CPU of a client that sends one call at a time, and the
-// wake-up's latency on every answer. If work takes longer than
-// inlineBudget, takeOver starts reading in a new goroutine, so that the
+// A Handoff lets a reading goroutine answer a request itself, inline,
+// and passes the reading to a new goroutine when the request takes long.
+// Most requests are short, and handing each to another goroutine woke a
+// thread per request: half the CPU of a client that sends one call at a
+// time, and the wake-up's latency on every answer. When a request takes
+// longer than inlineBudget, the Handoff starts a new reader, so that the
 // requests behind it (a cancellation, other calls) are not held up; the
-// goroutine running work then stops reading when work returns.
-func RunInline(work, takeOver func()) (stillReader bool) {
-	t := time.AfterFunc(inlineBudget, takeOver)
-	work()
-	return t.Stop()
+// goroutine that ran the request stops reading when it returns.
+//
+// Each reader has a Handoff of its own, made when it starts (rarely), and
+// arms its one timer for each request: answering inline costs nothing
+// else. The invariant that makes this safe: only the goroutine that owns
+// a Handoff arms or disarms it, and a reader that was taken over never
+// reads again, so two goroutines never read at once.
+type Handoff struct {
+	timer *time.Timer
 }
+
+// NewHandoff returns the Handoff of a reader; takeOver starts the next
+// reader, in a goroutine of its own, when a request runs too long.
+func NewHandoff(takeOver func()) *Handoff {
+	t := time.AfterFunc(time.Hour, takeOver)
+	t.Stop()
+	return &Handoff{timer: t}
+}
+
+// Arm starts the budget of a request about to run inline.
+func (h *Handoff) Arm() { h.timer.Reset(inlineBudget) }
+
+// Disarm ends the budget of the request that ran inline, and reports
+// whether the calling goroutine is still the reader: false when the
+// budget ran out and another goroutine took over the reading.
+func (h *Handoff) Disarm() (stillReader bool) { return h.timer.Stop() }

@@ -95,44 +95,46 @@ func TestNextLimit(t *testing.T) {
 	}
 }
 
-// TestRunInlineQuickWork: work that ends within the budget keeps the
+// TestHandoffQuickWork: work that ends within the budget keeps the
 // goroutine as the reader, and no other reader starts.
-func TestRunInlineQuickWork(t *testing.T) {
+func TestHandoffQuickWork(t *testing.T) {
 	var tookOver atomic.Bool
-	still := RunInline(func() {}, func() { tookOver.Store(true) })
+	h := NewHandoff(func() { tookOver.Store(true) })
+	for range 3 {
+		h.Arm()
+		if !h.Disarm() {
+			t.Fatal("quick work lost the reading")
+		}
+	}
 	time.Sleep(2 * inlineBudget)
-	if !still || tookOver.Load() {
-		t.Errorf("quick work: stillReader=%v, takeOver called=%v; want true, false", still, tookOver.Load())
+	if tookOver.Load() {
+		t.Error("another reader started after quick work")
 	}
 }
 
-// TestRunInlineSlowWork: while slow work runs, another goroutine takes
-// over the reading, so that the requests behind it are not held up; the
+// TestHandoffSlowWork: while slow work runs, another goroutine takes over
+// the reading, so that the requests behind it are not held up; the
 // goroutine that ran the work then stops reading. The work here cannot
-// finish until the takeover has happened: a RunInline that waited for it
-// would hang this test.
-func TestRunInlineSlowWork(t *testing.T) {
+// finish until the takeover has happened: a Handoff that waited for it
+// would hang this test. The new reader's own Handoff is unaffected by the
+// old one's Disarm.
+func TestHandoffSlowWork(t *testing.T) {
 	tookOver := make(chan struct{})
-	finished := make(chan bool, 1)
-	go func() {
-		finished <- RunInline(func() {
-			select {
-			case <-tookOver:
-			case <-time.After(20 * time.Second):
-			}
-		}, func() { close(tookOver) })
-	}()
-	select {
-	case still := <-finished:
-		if still {
-			t.Error("the goroutine that ran slow work is still the reader after another took over")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("RunInline never returned")
-	}
+	h := NewHandoff(func() { close(tookOver) })
+	h.Arm()
 	select {
 	case <-tookOver:
-	default:
-		t.Error("no other goroutine took over the reading while slow work ran")
+	case <-time.After(20 * time.Second):
+		t.Fatal("no other goroutine took over the reading while slow work ran")
+	}
+	if h.Disarm() {
+		t.Error("the goroutine that ran slow work is still the reader after another took over")
+	}
+	var second atomic.Bool
+	h2 := NewHandoff(func() { second.Store(true) })
+	h2.Arm()
+	h.Disarm()
+	if !h2.Disarm() || second.Load() {
+		t.Error("the old reader's Disarm affected the new reader's Handoff")
 	}
 }

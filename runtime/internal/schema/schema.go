@@ -12,7 +12,9 @@ package schema
 import (
 	"regexp"
 	"strings"
+	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonpath"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
@@ -58,6 +60,28 @@ type Schema struct {
 
 	ref   string  // "$ref" as written
 	refTo *Schema // resolved $ref
+
+	paths pathPool // the path storage of Validate, reused across calls
+}
+
+// pathPool keeps the path storage of finished validations, so that
+// validating a call allocates nothing when the arguments are valid.
+type pathPool struct {
+	pool sync.Pool
+}
+
+func (p *pathPool) get() *[]jsonpath.Step {
+	if s, ok := p.pool.Get().(*[]jsonpath.Step); ok {
+		return s
+	}
+	s := make([]jsonpath.Step, 0, 16)
+	return &s
+}
+
+func (p *pathPool) put(s *[]jsonpath.Step) {
+	if cap(*s) <= 64 { // not the storage of a hostile, deep input
+		p.pool.Put(s)
+	}
 }
 
 // IsObject reports whether s requires exactly an object, as the root of a

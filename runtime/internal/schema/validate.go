@@ -28,13 +28,28 @@ type validator struct {
 	// path is where the check is, a step per level; it is written out
 	// only for a violation (jsonpath.Format, in time linear in its
 	// length), so that a valid value costs no string building.
-	path  []jsonpath.Step
-	steps [16]jsonpath.Step // path's first storage
+	path []jsonpath.Step
 }
 
-func (vd *validator) push(name string) { vd.path = append(vd.path, jsonpath.Member(name)) }
-func (vd *validator) pushIndex(i int)  { vd.path = append(vd.path, jsonpath.Index(i)) }
-func (vd *validator) pop()             { vd.path = vd.path[:len(vd.path)-1] }
+// push, pushIndex and pop track the path, except in a check of validity
+// alone, which reports no path.
+func (vd *validator) push(name string) {
+	if !vd.quiet {
+		vd.path = append(vd.path, jsonpath.Member(name))
+	}
+}
+
+func (vd *validator) pushIndex(i int) {
+	if !vd.quiet {
+		vd.path = append(vd.path, jsonpath.Index(i))
+	}
+}
+
+func (vd *validator) pop() {
+	if !vd.quiet {
+		vd.path = vd.path[:len(vd.path)-1]
+	}
+}
 
 // add reports a violation at the current path.
 //
@@ -73,9 +88,11 @@ func (vd *validator) addAt(name string, format string, args ...any) {
 // then how many more there are, so that a long report does not look
 // complete.
 func (s *Schema) Validate(v jsonvalue.Value) []Violation {
-	var vd validator
-	vd.path = vd.steps[:0]
+	stored := s.paths.get()
+	vd := validator{path: (*stored)[:0]}
 	vd.check(s, v)
+	*stored = vd.path
+	s.paths.put(stored)
 	if vd.omitted > 0 {
 		vd.out = append(vd.out, Violation{"", plural(vd.omitted, "more violation") + " not listed"})
 	}
@@ -85,7 +102,6 @@ func (s *Schema) Validate(v jsonvalue.Value) []Violation {
 // valid reports whether v satisfies s.
 func (s *Schema) valid(v jsonvalue.Value) bool {
 	vd := validator{quiet: true}
-	vd.path = vd.steps[:0]
 	vd.check(s, v)
 	return !vd.failed
 }

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
+)
+
+// callContext is the context of one request, and is part of its call:
+// context.WithCancel and context.WithValue would cost three allocations
+// on every call, a seventh of the whole.
+//
+// It implements what the context package asks of a context made outside
+// it: Done is closed, and Err set (to Canceled or DeadlineExceeded), once
+// only, by cancel; Value answers the call's state (callctx.Key) and asks
+// the parent for the rest, so that context.Cause finds the parent's; and
+// AfterFunc lets a child context (a handler's context.WithTimeout) learn
+// of the cancellation without a goroutine of its own. TestCallContext
+// checks it against these rules.
+type callContext struct {
+	parent context.Context
+	state  *callctx.Call
+	stop   func() bool // ends the watch on parent; nil when there is none
+
+	mu     sync.Mutex
+	done   chan struct{} // made when first asked for
+	err    error
+	afters []*func()
+}
+
+// init makes c a child of parent. With watch set, parent's cancellation
+// cancels c; without, the caller cancels c itself when parent ends (stdio
+// cancels every call of its connection when it shuts down), which saves
+// the cost of a watch on every call.
+func (c *callContext) init(parent context.Context, state *callctx.Call, watch bool) {
+	c.parent, c.state = parent, state
+	if !watch || parent.Done() == nil {
+		return
+	}
+	if err := parent.Err(); err != nil {
+		c.cancel(err)
+		return
+	}
+	c.stop = context.AfterFunc(parent, func() { c.cancel(parent.Err()) })
+}
+
+func (c *callContext) Deadline() (time.Time, bool) { return c.parent.Deadline() }
+
+func (c *callContext) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.err != nil {
+			close(c.done)
+		}
+	}
+	return c.done
+}
+
+func (c *callContext) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *callContext) Value(key any) any {
+	if key == callctx.Key {
+		return c.state
+	}
+	return c.parent.Value(key)
+}
+
+// AfterFunc arranges for f to run in a goroutine of its own once c is
+// done, as context.AfterFunc does; the context package uses it for the
+// children of c.
+func (c *callContext) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	p := &f
+	c.afters = append(c.afters, p)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		i := slices.Index(c.afters, p)
+		if i < 0 {
+			return false
+		}
+		c.afters = slices.Delete(c.afters, i, i+1)
+		return true
+	}
+}
+
+// cancel ends c with err, once.
+func (c *callContext) cancel(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	}
+	afters := c.afters
+	c.afters = nil
+	c.mu.Unlock()
+	for _, f := range afters {
+		go (*f)()
+	}
+	if c.stop != nil {
+		c.stop()
+	}
+}
+
+func (c *callContext) String() string { return "mcpgen call context" }

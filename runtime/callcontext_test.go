@@ -1,0 +1,110 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
+	"go.uber.org/goleak"
+)
+
+type ctxKey struct{}
+
+// TestCallContext: the call's own context behaves as the context package
+// requires of a context made outside it.
+func TestCallContext(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	deadline := time.Now().Add(time.Hour)
+	parent, cancelParent := context.WithDeadline(context.WithValue(context.Background(), ctxKey{}, "v"), deadline)
+	defer cancelParent()
+	var state callctx.Call
+	var c callContext
+	c.init(parent, &state, false)
+
+	if d, ok := c.Deadline(); !ok || !d.Equal(deadline) {
+		t.Errorf("Deadline %v %v", d, ok)
+	}
+	if c.Value(ctxKey{}) != "v" || callctx.From(&c) != &state {
+		t.Error("Value does not answer the parent's keys and the call's state")
+	}
+	if c.Err() != nil {
+		t.Fatal("Err before cancel")
+	}
+	done := c.Done()
+	child, cancelChild := context.WithTimeout(&c, time.Hour) // registers through AfterFunc
+	defer cancelChild()
+	if callctx.From(child) != &state {
+		t.Error("a child context lost the call's state")
+	}
+	stopped := false
+	stop := c.AfterFunc(func() { stopped = true })
+	if !stop() {
+		t.Error("stop before cancel reported false")
+	}
+	ran := make(chan struct{})
+	context.AfterFunc(&c, func() { close(ran) })
+
+	c.cancel(context.Canceled)
+	c.cancel(errors.New("again")) // the first cancellation wins
+	select {
+	case <-done:
+	default:
+		t.Fatal("Done is not closed after cancel")
+	}
+	if c.Done() != done || !errors.Is(c.Err(), context.Canceled) {
+		t.Errorf("after cancel: Err %v", c.Err())
+	}
+	select {
+	case <-child.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("a child context was not cancelled")
+	}
+	select {
+	case <-ran:
+	case <-time.After(20 * time.Second):
+		t.Fatal("context.AfterFunc did not run")
+	}
+	if stopped {
+		t.Error("a stopped AfterFunc ran")
+	}
+	if c.AfterFunc(func() {})() {
+		t.Error("stop after cancel reported true")
+	}
+}
+
+// TestCallContextWatch: with watch set, the parent's cancellation reaches
+// the call, and context.Cause finds the parent's cause; without, it does not (the transport
+// cancels its calls itself).
+func TestCallContextWatch(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	cause := errors.New("client gone")
+	for _, watch := range []bool{true, false} {
+		parent, cancel := context.WithCancelCause(context.Background())
+		var c callContext
+		c.init(parent, new(callctx.Call), watch)
+		cancel(cause)
+		if watch {
+			select {
+			case <-c.Done():
+			case <-time.After(20 * time.Second):
+				t.Fatal("the parent's cancellation did not reach the call")
+			}
+			if !errors.Is(c.Err(), context.Canceled) || context.Cause(&c) != cause {
+				t.Errorf("Err %v, cause %v; want Canceled and the parent's cause", c.Err(), context.Cause(&c))
+			}
+		} else if c.Err() != nil {
+			t.Errorf("without watch, the call was cancelled: %v", c.Err())
+		}
+		c.cancel(context.Canceled)
+	}
+	// A parent already cancelled cancels the call at once.
+	parent, cancel := context.WithCancel(context.Background())
+	cancel()
+	var c callContext
+	c.init(parent, new(callctx.Call), true)
+	if !errors.Is(c.Err(), context.Canceled) {
+		t.Errorf("a call under a cancelled parent: Err %v", c.Err())
+	}
+}
