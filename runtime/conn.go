@@ -17,11 +17,14 @@ type Conn struct {
 }
 
 // NewConn returns a new connection to s. send receives the messages that s
-// sends on its own, such as progress and log notifications; it may be
-// called from several goroutines at once and should not block for long.
-// A nil send drops them.
+// sends on its own, such as progress and log notifications and list
+// changes; it may be called from several goroutines at once and should
+// not block for long. A nil send drops them. Close the Conn when the
+// client is gone.
 func (s *Server) NewConn(send func(msg []byte)) *Conn {
-	return &Conn{ss: &session{srv: s, notify: send, sharedIDs: true}}
+	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true}}
+	s.join(c.ss)
+	return c
 }
 
 // Handle handles one JSON-RPC message from the client and returns the
@@ -56,8 +59,10 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	return c.ss.run(call)
 }
 
-// Close cancels the calls in flight on c. Handle still answers later
-// messages.
+// Close cancels the calls in flight on c, and stops the notifications
+// that belong to no call (list changes, resource updates). Handle still
+// answers later messages.
 func (c *Conn) Close() {
+	c.ss.srv.leave(c.ss)
 	c.ss.cancelAll()
 }

@@ -2,18 +2,13 @@ package runtime
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
-	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
 
 // Protocol versions this package speaks, newest first.
@@ -67,6 +62,20 @@ func (ss *session) dispatch(c *call) []byte {
 		return ss.callTool(c)
 	case "logging/setLevel":
 		return ss.setLevel(id, m.Params)
+	case "resources/list":
+		return ss.listResources(c)
+	case "resources/templates/list":
+		return ss.listTemplates(id)
+	case "resources/read":
+		return ss.readResource(c)
+	case "resources/subscribe", "resources/unsubscribe":
+		return ss.subscribeResource(id, m.Params, m.Method == "resources/subscribe")
+	case "prompts/list":
+		return ss.listPrompts(id)
+	case "prompts/get":
+		return ss.getPrompt(c)
+	case "completion/complete":
+		return ss.complete(c)
 	default:
 		return jsonrpc.Error(id, jsonrpc.MethodNotFound, "method not found: "+m.Method)
 	}
@@ -88,7 +97,9 @@ func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	b := make([]byte, 0, 256+len(srv.Instructions))
 	b = append(b, `{"protocolVersion":"`...)
 	b = append(b, version...)
-	b = append(b, `","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":`...)
+	b = append(b, `","capabilities":`...)
+	b = srv.appendCapabilities(b)
+	b = append(b, `,"serverInfo":{"name":`...)
 	b = jsonvalue.AppendString(b, cmp.Or(srv.Name, "mcpgen"))
 	if srv.Title != "" {
 		b = append(b, `,"title":`...)
@@ -103,6 +114,29 @@ func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	}
 	b = append(b, '}')
 	return jsonrpc.AppendResult(nil, id, b)
+}
+
+// appendCapabilities writes what the server offers: only the features it
+// has, each with list changes notified.
+func (s *Server) appendCapabilities(b []byte) []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	b = append(b, `{"logging":{}`...)
+	if len(s.tools) > 0 {
+		b = append(b, `,"tools":{"listChanged":true}`...)
+	}
+	if len(s.resources) > 0 || len(s.templates) > 0 || s.ListResources != nil {
+		b = append(b, `,"resources":{"subscribe":true,"listChanged":true}`...)
+	}
+	if len(s.prompts) > 0 {
+		b = append(b, `,"prompts":{"listChanged":true}`...)
+	}
+	completes := slices.ContainsFunc(s.prompts, func(p *Prompt) bool { return p.Complete != nil }) ||
+		slices.ContainsFunc(s.templates, func(t *ResourceTemplate) bool { return t.Complete != nil })
+	if completes {
+		b = append(b, `,"completions":{}`...)
+	}
+	return append(b, '}')
 }
 
 func (ss *session) setLevel(id []byte, params jsonvalue.Value) []byte {
@@ -121,173 +155,12 @@ func (ss *session) setLevel(id []byte, params jsonvalue.Value) []byte {
 	return jsonrpc.AppendResult(nil, id, []byte("{}"))
 }
 
-// emptyArguments stands for the arguments of a call that sent none.
-var emptyArguments, _ = jsonvalue.Parse([]byte("{}"))
-
-// callTool runs tools/call. Failures of the call itself (unknown tool,
-// invalid arguments, handler error or panic, timeout) are results with
-// isError set, so that the model sees them; only a malformed request is a
-// JSON-RPC error.
-func (ss *session) callTool(c *call) []byte {
-	id := c.msg.ID.Raw()
-	params := c.msg.Params
-	if !params.Exists() {
-		return jsonrpc.Error(id, jsonrpc.InvalidParams, "invalid params: tools/call needs params with a tool name")
+// recoverHandler turns a panic of the handler of the named tool, resource
+// or prompt into *err. The stack goes to the server's logger; the client
+// gets one line. Use it deferred.
+func (ss *session) recoverHandler(kind, name string, err *error) {
+	if p := recover(); p != nil {
+		ss.srv.logger().Error(kind+" handler panicked", kind, name, "panic", p, "stack", string(debug.Stack()))
+		*err = fmt.Errorf("%s %s failed: internal error (panic: %v)", kind, name, p)
 	}
-	nv := params.Get("name")
-	if !nv.Exists() || nv.Kind() != jsonvalue.String {
-		return jsonrpc.Error(id, jsonrpc.InvalidParams, `invalid params: "name" must be a string`)
-	}
-	t := ss.srv.toolNamed(nv)
-	if t == nil {
-		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.Str(), ss.srv.toolNames())))
-	}
-	name := t.Name
-	args := params.Get("arguments")
-	if !args.Exists() || args.Kind() == jsonvalue.Null {
-		args = emptyArguments
-	}
-	if vs := t.input.Validate(args); len(vs) > 0 {
-		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
-	}
-	c.req = Request{Name: name, Arguments: args.Raw()}
-	req := &c.req
-	var token []byte
-	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
-		req.Meta = mv.Raw()
-		if pt := mv.Get("progressToken"); pt.Exists() && (pt.Kind() == jsonvalue.String || pt.Kind() == jsonvalue.Number) {
-			token = pt.Raw()
-		}
-	}
-
-	if slots := ss.srv.slotsChan(); slots != nil {
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-		case <-c.ctx.Done():
-			return ss.toolResult(id, ErrorResult(fmt.Sprintf("tool %s was cancelled before it started", name)))
-		}
-	}
-	var ctx context.Context = &c.ctx
-	if t.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
-		defer cancel()
-	}
-	notify := c.notify
-	if notify == nil {
-		notify = ss.notify
-	}
-	// The call's context answers for its state (see callContext.Value).
-	c.state = callctx.Call{Request: req, Args: args, Done: &c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
-	res, err := ss.invoke(ctx, t, req)
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):
-		res = ErrorResult(fmt.Sprintf("tool %s timed out after %v", name, t.Timeout))
-	case err != nil:
-		res = ErrorResult(err.Error())
-	case res == nil:
-		res = ErrorResult(fmt.Sprintf("tool %s returned no result", name))
-	case t.output != nil && !res.IsError && res.StructuredContent != nil:
-		res = ss.conform(t, res)
-	}
-	return ss.toolResult(id, res)
-}
-
-// conform makes a successful structured result honour the tool's output
-// schema (see Tool.OutputSchema).
-func (ss *session) conform(t *Tool, res *Result) *Result {
-	data, err := marshalValue(res.StructuredContent)
-	if err != nil {
-		return ErrorResult(fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", t.Name, err))
-	}
-	v, err := jsonvalue.Parse(data)
-	if err != nil {
-		return ErrorResult(fmt.Sprintf("tool %s returned structured content that is not JSON: %v", t.Name, err))
-	}
-	if filled := t.output.FillNulls(v, data); filled != nil {
-		if v, err = jsonvalue.Parse(filled); err != nil {
-			return ErrorResult(fmt.Sprintf("tool %s: internal error: %v", t.Name, err))
-		}
-		out := *res
-		out.StructuredContent = json.RawMessage(filled)
-		out.Content = slices.Clone(res.Content)
-		for i, c := range out.Content {
-			if text, ok := textOf(c); ok && text == string(data) {
-				out.Content[i] = TextContent{Text: string(filled)}
-			}
-		}
-		res = &out
-	}
-	if vs := t.output.Validate(v); len(vs) > 0 {
-		report := resultReport(t.Name, vs)
-		ss.srv.logger().Error("tool result does not match its output schema; sent an error result instead", "tool", t.Name, "violations", report)
-		return ErrorResult(report)
-	}
-	return res
-}
-
-// textOf returns the text of a text block.
-func textOf(c Content) (string, bool) {
-	switch c := c.(type) {
-	case TextContent:
-		return c.Text, true
-	case *TextContent:
-		return c.Text, true
-	}
-	return "", false
-}
-
-// invoke runs the handler, turning a panic into an error. The stack goes
-// to the server's logger; the client gets one line.
-func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			ss.srv.logger().Error("tool handler panicked", "tool", t.Name, "panic", p, "stack", string(debug.Stack()))
-			res, err = nil, fmt.Errorf("tool %s failed: internal error (panic: %v)", t.Name, p)
-		}
-	}()
-	return t.Handler(ctx, req)
-}
-
-func (ss *session) toolResult(id []byte, res *Result) []byte {
-	size := 96 + len(id)
-	for _, c := range res.Content {
-		if t, ok := c.(*TextContent); ok {
-			size += len(t.Text) + len(t.Text)/8 // room for escapes
-		}
-	}
-	b := make([]byte, 0, size)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b, err := res.appendJSON(b)
-	if err != nil {
-		return ss.toolResult(id, ErrorResult("tool result could not be encoded: "+err.Error()))
-	}
-	return append(b, '}')
-}
-
-// resultReport explains why a tool's result broke its output schema.
-func resultReport(tool string, vs []schema.Violation) string {
-	return report(fmt.Sprintf("tool %s returned a result that does not match its output schema:", tool), "result", vs)
-}
-
-// argumentReport explains every violation in one text the model can act on.
-func argumentReport(tool string, vs []schema.Violation) string {
-	return report("invalid arguments for tool "+tool+":", "arguments", vs)
-}
-
-// report lists violations under a heading, one per line; root names the
-// value a violation with an empty path is about.
-func report(heading, root string, vs []schema.Violation) string {
-	var b strings.Builder
-	b.WriteString(heading)
-	for _, v := range vs {
-		b.WriteString("\n- ")
-		b.WriteString(cmp.Or(v.Path, root))
-		b.WriteString(": ")
-		b.WriteString(v.Msg)
-	}
-	return b.String()
 }

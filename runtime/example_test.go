@@ -90,7 +90,7 @@ func ExampleConn() {
 		}
 	}
 	// Output:
-	// {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"demo","version":"1.0.0"}}}
+	// {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"demo","version":"1.0.0"}}}
 	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"invalid arguments for tool greet:\n- nom: unknown property (allowed: name)\n- name: is required"}],"isError":true}}
 }

@@ -60,6 +60,7 @@ func (h *httpHandler) newSession() *httpSession {
 		return nil
 	}
 	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv}, active: 1, lastUsed: now}
+	h.srv.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)
 	}
@@ -140,6 +141,7 @@ func (h *httpHandler) expired(hs *httpSession, now time.Time) bool {
 // endLocked forgets a session and cancels its calls; h.mu is held.
 func (h *httpHandler) endLocked(hs *httpSession) {
 	delete(h.sessions, hs.id)
+	h.srv.leave(hs.ss)
 	hs.ss.cancelAll()
 }
 

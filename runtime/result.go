@@ -109,21 +109,8 @@ func appendMedia(b []byte, typ string, data []byte, mime string) []byte {
 }
 
 func (c EmbeddedResource) appendJSON(b []byte) []byte {
-	b = append(b, `{"type":"resource","resource":{"uri":`...)
-	b = jsonvalue.AppendString(b, c.URI)
-	if c.MIMEType != "" {
-		b = append(b, `,"mimeType":`...)
-		b = jsonvalue.AppendString(b, c.MIMEType)
-	}
-	if c.Blob != nil {
-		b = append(b, `,"blob":"`...)
-		b = base64.StdEncoding.AppendEncode(b, c.Blob)
-		b = append(b, '"')
-	} else {
-		b = append(b, `,"text":`...)
-		b = jsonvalue.AppendString(b, c.Text)
-	}
-	return append(b, "}}"...)
+	b = append(b, `{"type":"resource","resource":`...)
+	return append(ResourceContents(c).appendJSON(b), '}')
 }
 
 func (c ResourceLink) appendJSON(b []byte) []byte {

@@ -52,10 +52,22 @@ type Server struct {
 	// flight when its context is cancelled. Zero means 5 seconds.
 	ShutdownTimeout time.Duration
 
-	mu     sync.RWMutex
-	tools  []*Tool
-	byName map[string]*Tool
-	list   []byte // tools/list result, built on first use
+	// ListResources, if set, lists resources known only at run time,
+	// after the ones added with AddResource.
+	ListResources ResourceLister
+
+	mu            sync.RWMutex
+	tools         []*Tool
+	byName        map[string]*Tool
+	list          []byte // tools/list result, built on first use
+	resources     []*Resource
+	resourceByURI map[string]*Resource
+	templates     []*ResourceTemplate
+	prompts       []*Prompt
+	promptByName  map[string]*Prompt
+
+	liveMu sync.Mutex
+	live   map[*session]struct{} // sessions that can be sent notifications
 
 	trees sync.Pool // *jsonvalue.Tree, for parsing messages
 
@@ -67,10 +79,29 @@ type Server struct {
 // AddTool registers t. It panics if the tool is malformed (no name or
 // handler, a duplicate name, or an input schema that is not a valid object
 // schema), as these are programming errors that no request can fix.
+// Clients that are connected learn that the list changed.
 func (s *Server) AddTool(t *Tool) {
 	if err := s.addTool(t); err != nil {
 		panic("runtime: AddTool: " + err.Error())
 	}
+	s.listChanged("tools")
+}
+
+// RemoveTool removes the tool named name, and reports whether there was
+// one. Clients that are connected learn that the list changed.
+func (s *Server) RemoveTool(name string) bool {
+	s.mu.Lock()
+	t := s.byName[name]
+	if t != nil {
+		delete(s.byName, name)
+		s.tools = deleteFirst(s.tools, t)
+		s.list = nil
+	}
+	s.mu.Unlock()
+	if t != nil {
+		s.listChanged("tools")
+	}
+	return t != nil
 }
 
 func (s *Server) addTool(t *Tool) error {

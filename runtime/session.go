@@ -26,6 +26,7 @@ type session struct {
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
 	version  string           // the protocol version initialize negotiated
+	subs     map[string]bool  // resources the client subscribed to
 	minLevel atomic.Int32     // index into logLevels of the least severe level sent
 }
 
@@ -66,10 +67,18 @@ type call struct {
 // cancel cancels the call's context.
 func (c *call) cancel() { c.ctx.cancel(context.Canceled) }
 
-// async reports whether a request may take long and so must run off the
-// reader goroutine. Everything else is answered in order, inline, which
-// also keeps initialize ahead of the calls that follow it.
-func async(method string) bool { return method == "tools/call" }
+// async reports whether a request runs a handler of the program's, and so
+// may take long: it then runs off the reader goroutine, can be cancelled,
+// and counts as a call for MaxInFlight. Everything else is answered in
+// order, inline, which also keeps initialize ahead of the calls that
+// follow it.
+func async(method string) bool {
+	switch method {
+	case "tools/call", "resources/read", "prompts/get", "completion/complete":
+		return true
+	}
+	return false
+}
 
 // start accepts a request: it registers it for cancellation under its id
 // and derives its context from ctx (see callContext.init for watch). The

@@ -41,6 +41,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send}, out: out}
+	s.join(c.ss)
+	defer s.leave(c.ss)
 
 	readDone := make(chan error, 1)
 	go c.startReader(ctx, lineio.NewReader(r, s.maxMessageSize()), readDone)

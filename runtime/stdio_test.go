@@ -141,7 +141,7 @@ func TestInitializeNegotiates(t *testing.T) {
 		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2025-11-25"}, {"1999-01-01", "2025-11-25"},
 	} {
 		p.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`, i, v.asked))
-		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":%q,"capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"cci","version":"1.0.0"}}}`, i, v.answered)
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":%q,"capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"cci","version":"1.0.0"}}}`, i, v.answered)
 		if got := reply(p, fmt.Sprint(i)); got != want {
 			t.Errorf("asked %s:\n got %s\nwant %s", v.asked, got, want)
 		}

@@ -78,7 +78,7 @@ func TestSeed001Sequence(t *testing.T) {
 		})
 
 	initialize := `{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.33"}},"jsonrpc":"2.0","id":0}`
-	initResult := `{"mcp_response":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"tools":{}},"serverInfo":{"name":"demo_tools","version":"1.0.0"}}}}`
+	initResult := `{"mcp_response":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"tools":{"listChanged":true}},"serverInfo":{"name":"demo_tools","version":"1.0.0"}}}}`
 	ack := `{"mcp_response":{"jsonrpc":"2.0","result":{}}}`
 	list := `{"method":"tools/list","jsonrpc":"2.0","id":1}`
 	listResult := `{"mcp_response":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"greet","description":"Greet a person by name.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"],"description":"GreetInput names the person to greet."}}]}}}`

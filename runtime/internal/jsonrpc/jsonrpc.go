@@ -148,12 +148,22 @@ func AppendResult(b, id, result []byte) []byte {
 
 // Error returns an error response.
 func Error(id []byte, code int, msg string) []byte {
-	b := make([]byte, 0, 64+len(msg))
+	return ErrorWithData(id, code, msg, nil)
+}
+
+// ErrorWithData returns an error response whose error carries data, a
+// JSON value; nil means none.
+func ErrorWithData(id []byte, code int, msg string, data []byte) []byte {
+	b := make([]byte, 0, 64+len(msg)+len(data))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
 	b = jsonvalue.AppendString(b, msg)
+	if data != nil {
+		b = append(b, `,"data":`...)
+		b = append(b, data...)
+	}
 	return append(b, "}}"...)
 }
