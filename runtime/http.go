@@ -100,9 +100,13 @@ const (
 // application/json, or with a text/event-stream when its tool call sends
 // progress or log notifications before its result: they go on that stream,
 // followed by the response, and the stream ends. Notifications and
-// responses from the client are answered 202. GET is answered 405, as
-// this transport offers no stream that the server opens on its own;
-// DELETE ends a session (405 without sessions). Every request is answered
+// responses from the client are answered 202. With sessions, a GET opens
+// the session's own stream, for what belongs to no request (list changes,
+// resource updates): its events are numbered, and a client that
+// reconnects with Last-Event-ID gets the ones it missed (the last 256 are
+// kept); a new GET ends the session's previous stream. DELETE ends a
+// session. Without sessions, GET and DELETE are answered 405, as there is
+// no session to stream for or end. Every request is answered
 // exactly once: a call cancelled with notifications/cancelled is answered
 // with a JSON-RPC error, as the HTTP request still needs an answer.
 //
@@ -241,11 +245,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.Method == http.MethodPost:
-	case r.Method == http.MethodDelete && h.opts.Sessions:
+	case (r.Method == http.MethodDelete || r.Method == http.MethodGet) && h.opts.Sessions:
 	default:
 		allow := "POST"
 		if h.opts.Sessions {
-			allow = "POST, DELETE"
+			allow = "GET, POST, DELETE"
 		}
 		w.Header().Set("Allow", allow)
 		h.reject(w, r, http.StatusMethodNotAllowed, jsonrpc.InvalidRequest,
@@ -257,8 +261,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("unsupported %s %q; supported versions: %s", headerProtocolVersion, v, strings.Join(protocolVersions, ", ")))
 		return
 	}
-	if r.Method == http.MethodDelete {
+	switch r.Method {
+	case http.MethodDelete:
 		h.deleteSession(w, r)
+		return
+	case http.MethodGet:
+		h.getStream(w, r)
 		return
 	}
 	h.post(ctx, w, r)

@@ -158,3 +158,66 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// TestHTTPStandaloneStream: with sessions, a GET opens the session's
+// stream, which carries what belongs to no request (here a list change
+// and a resource update), numbered; reconnecting with Last-Event-ID
+// replays what came after. Without a session id, or a session, GET is
+// refused.
+func TestHTTPStandaloneStream(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
+	id := startHTTPSession(t, url)
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, headerSessionID, id); r.status != http.StatusOK {
+		t.Fatalf("subscribe: %d %s", r.status, r.body)
+	}
+	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}}).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}, headerSessionID: {"nope"}}).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+
+	open := func(last string) (*http.Response, *bufio.Reader) {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set(headerSessionID, id)
+		if last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("GET: %v %v", err, resp)
+		}
+		return resp, bufio.NewReader(resp.Body)
+	}
+	next := func(r *bufio.Reader) (id, data string) {
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the stream: %v", err)
+			}
+			line = strings.TrimSuffix(line, "\n")
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				id = line[4:]
+			case strings.HasPrefix(line, "data: "):
+				data = line[6:]
+			case line == "" && data != "":
+				return id, data
+			}
+		}
+	}
+	resp, r := open("")
+	s.AddTool(&Tool{Name: "late", Handler: func(context.Context, *Request) (*Result, error) { return TextResult(""), nil }})
+	s.ResourceUpdated("app://x")
+	if id1, data := next(r); id1 != "1" || data != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
+		t.Errorf("first event %s %s", id1, data)
+	}
+	if id2, data := next(r); id2 != "2" || !strings.Contains(data, "notifications/resources/updated") {
+		t.Errorf("second event %s %s", id2, data)
+	}
+	resp.Body.Close()
+
+	resp, r = open("1")
+	defer resp.Body.Close()
+	if id2, data := next(r); id2 != "2" || !strings.Contains(data, `"uri":"app://x"`) {
+		t.Errorf("replayed after 1: %s %s", id2, data)
+	}
+}

@@ -390,8 +390,8 @@ func TestHTTPMethodsOtherThanPOST(t *testing.T) {
 		{false, http.MethodGet, "POST"},
 		{false, http.MethodDelete, "POST"},
 		{false, http.MethodPut, "POST"},
-		{true, http.MethodGet, "POST, DELETE"},
-		{true, http.MethodPatch, "POST, DELETE"},
+		{true, http.MethodPatch, "GET, POST, DELETE"},
+		{true, http.MethodPut, "GET, POST, DELETE"},
 	} {
 		url := serveHTTPTest(t, s, &HTTPOptions{Sessions: tc.sessions})
 		r := httpDo(t, tc.method, url, "", http.Header{"Accept": {"text/event-stream"}})

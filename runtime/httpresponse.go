@@ -52,15 +52,50 @@ func (rw *httpResponder) notify(msg []byte) {
 	if rw.done || rw.err != nil {
 		return
 	}
-	if !rw.stream {
-		hdr := rw.w.Header()
-		hdr.Set("Content-Type", "text/event-stream")
-		hdr.Set("Cache-Control", "no-cache")
-		hdr.Set("X-Accel-Buffering", "no") // ask proxies not to hold events back
-		rw.w.WriteHeader(http.StatusOK)
-		rw.stream = true
-	}
+	rw.beginLocked()
 	rw.event(msg)
+}
+
+// begin starts the stream: its headers go out at once.
+func (rw *httpResponder) begin() {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.beginLocked()
+	rw.flush()
+}
+
+func (rw *httpResponder) beginLocked() {
+	if rw.stream {
+		return
+	}
+	hdr := rw.w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Accel-Buffering", "no") // ask proxies not to hold events back
+	rw.w.WriteHeader(http.StatusOK)
+	rw.stream = true
+}
+
+// eventWithID writes msg as an event with an id, for a stream a client
+// can resume; it reports whether the stream is still good.
+func (rw *httpResponder) eventWithID(id uint64, msg []byte) bool {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.write(strconv.AppendUint([]byte("id: "), id, 10), msg)
+	return rw.err == nil
+}
+
+// comment writes an SSE comment line, which clients ignore.
+func (rw *httpResponder) comment(text string) bool {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.deadline()
+	if _, err := rw.w.Write([]byte(": " + text + "\n\n")); err != nil {
+		rw.fail(err)
+		return false
+	}
+	rw.flush()
+	return rw.err == nil
 }
 
 // finish writes the response: the last event of the stream if one has
@@ -90,7 +125,16 @@ func (rw *httpResponder) deadline() {
 
 // event writes msg as one SSE event and flushes it.
 func (rw *httpResponder) event(msg []byte) {
-	b := make([]byte, 0, len(msg)+32)
+	rw.write(nil, msg)
+}
+
+// write writes msg as one SSE event, after the line head (an id, or
+// nothing), and flushes it.
+func (rw *httpResponder) write(head, msg []byte) {
+	b := make([]byte, 0, len(msg)+len(head)+32)
+	if head != nil {
+		b = append(append(b, head...), '\n')
+	}
 	b = append(b, "event: message\n"...)
 	for line := range bytes.Lines(msg) { // JSON from this package has no newlines; be safe anyway
 		b = append(b, "data: "...)
@@ -103,6 +147,11 @@ func (rw *httpResponder) event(msg []byte) {
 		rw.fail(err)
 		return
 	}
+	rw.flush()
+}
+
+// flush sends what was written.
+func (rw *httpResponder) flush() {
 	if err := http.NewResponseController(rw.w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		rw.fail(err)
 	}

@@ -10,8 +10,9 @@ import (
 
 // An httpSession is a session kept between requests (HTTPOptions.Sessions).
 type httpSession struct {
-	id string
-	ss *session
+	id     string
+	ss     *session
+	events *eventLog // what the session sends outside requests, for GET
 	// Guarded by httpHandler.mu:
 	active   int       // requests in progress
 	lastUsed time.Time // when the last request ended (or began)
@@ -59,7 +60,8 @@ func (h *httpHandler) newSession() *httpSession {
 	if !h.makeRoomLocked(now) {
 		return nil
 	}
-	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv}, active: 1, lastUsed: now}
+	events := newEventLog()
+	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add}, events: events, active: 1, lastUsed: now}
 	h.srv.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)
@@ -143,6 +145,7 @@ func (h *httpHandler) endLocked(hs *httpSession) {
 	delete(h.sessions, hs.id)
 	h.srv.leave(hs.ss)
 	hs.ss.cancelAll()
+	hs.events.close()
 }
 
 // deleteSession ends the session a DELETE names.

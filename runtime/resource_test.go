@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // catalog is a server with resources, a template, a lister, prompts and
 // completions, all written by hand.
 func catalog() *runtime.Server {
-	s := &runtime.Server{Name: "catalog"}
+	s := &runtime.Server{Name: "catalog", Logger: linepeer.DiscardLogger()}
 	s.AddResource(&runtime.Resource{
 		URI: "app://status", Name: "status", MIMEType: "text/plain",
 		Handler: func(ctx context.Context, req *runtime.ResourceRequest) (*runtime.ResourceResult, error) {
