@@ -22,7 +22,7 @@ type Conn struct {
 // not block for long. A nil send drops them. Close the Conn when the
 // client is gone.
 func (s *Server) NewConn(send func(msg []byte)) *Conn {
-	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true}}
+	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true, canAsk: true}}
 	s.join(c.ss)
 	return c
 }
@@ -47,6 +47,9 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	case errResp != nil:
 		return errResp
 	case m.IsResponse():
+		if m.ID.Exists() {
+			c.ss.deliver(&m)
+		}
 		return nil
 	case !m.IsRequest():
 		c.ss.notification(&m)

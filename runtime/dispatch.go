@@ -94,6 +94,10 @@ func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	srv := ss.srv
 	version := negotiateVersion(requested)
 	ss.setProtocolVersion(version)
+	caps := readClientCaps(params)
+	ss.mu.Lock()
+	ss.caps = caps
+	ss.mu.Unlock()
 	b := make([]byte, 0, 256+len(srv.Instructions))
 	b = append(b, `{"protocolVersion":"`...)
 	b = append(b, version...)

@@ -318,7 +318,11 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
 	}
-	if m.IsResponse() { // nothing to answer
+	if m.IsResponse() { // an answer to the server, or nothing to answer
+		if hs := h.sessionOf(r); hs != nil && m.ID.Exists() {
+			hs.ss.deliver(&m)
+			h.release(hs)
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}

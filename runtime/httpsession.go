@@ -51,6 +51,16 @@ func (h *httpHandler) openSession(w http.ResponseWriter, r *http.Request, m *jso
 	return nil, false, false
 }
 
+// sessionOf returns the live session r names, in use, or nil (no
+// sessions, no header, or an unknown session).
+func (h *httpHandler) sessionOf(r *http.Request) *httpSession {
+	id := r.Header.Get(headerSessionID)
+	if !h.opts.Sessions || id == "" {
+		return nil
+	}
+	return h.useSession(id)
+}
+
 // newSession starts a session, in use, or returns nil when there is no
 // room for one.
 func (h *httpHandler) newSession() *httpSession {
@@ -61,7 +71,7 @@ func (h *httpHandler) newSession() *httpSession {
 		return nil
 	}
 	events := newEventLog()
-	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add}, events: events, active: 1, lastUsed: now}
+	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add, canAsk: true}, events: events, active: 1, lastUsed: now}
 	h.srv.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)

@@ -60,7 +60,7 @@ func (ss *session) getPrompt(c *call) []byte {
 	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
 	}
-	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: name, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
+	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: name, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
 	res, err := func() (res *PromptResult, err error) {
 		defer ss.recoverHandler("prompt", name, &err)
 		return p.Handler(&c.ctx, req)
@@ -175,7 +175,7 @@ func (ss *session) complete(c *call) []byte {
 	}
 	res := &CompleteResult{}
 	if handler != nil {
-		c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: argName, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
+		c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: argName, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
 		var err error
 		res, err = func() (res *CompleteResult, err error) {
 			defer ss.recoverHandler("completion", argName, &err)

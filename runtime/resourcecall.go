@@ -85,7 +85,7 @@ func (ss *session) readResource(c *call) (resp []byte) {
 	if mv := c.msg.Params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
 	}
-	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: uri, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
+	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: uri, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
 	res, err := func() (res *ResourceResult, err error) {
 		defer ss.recoverHandler("resource", uri, &err)
 		return handler(&c.ctx, req)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -51,6 +52,14 @@ type Server struct {
 	// ShutdownTimeout bounds how long a transport waits for calls in
 	// flight when its context is cancelled. Zero means 5 seconds.
 	ShutdownTimeout time.Duration
+	// AskTimeout bounds how long a handler waits for the client's answer
+	// to a question (Elicit, Sample, Roots). Zero means 10 minutes: a
+	// person may take a while to fill a form.
+	AskTimeout time.Duration
+	// OnRootsChanged, if set, runs in a goroutine of its own when a client
+	// says that its roots changed (notifications/roots/list_changed);
+	// Roots(ctx) then asks that client for them.
+	OnRootsChanged func(ctx context.Context)
 
 	// ListResources, if set, lists resources known only at run time,
 	// after the ones added with AddResource.

@@ -26,8 +26,13 @@ type session struct {
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
 	version  string           // the protocol version initialize negotiated
+	caps     clientCaps       // what the client declared in initialize
 	subs     map[string]bool  // resources the client subscribed to
-	minLevel atomic.Int32     // index into logLevels of the least severe level sent
+	// canAsk says that the client's answers to the server's requests come
+	// back to this session: not so for stateless HTTP.
+	canAsk   bool
+	asks     asker
+	minLevel atomic.Int32 // index into logLevels of the least severe level sent
 }
 
 // protocolVersion is the version initialize negotiated, or "" before.
@@ -156,8 +161,13 @@ func (ss *session) cancelAll() {
 }
 
 // notification handles a message without id: notifications/cancelled
-// cancels the calls it names; the others need no action.
+// cancels the calls it names, and notifications/roots/list_changed runs
+// Server.OnRootsChanged; the others need no action.
 func (ss *session) notification(m *jsonrpc.Message) {
+	if m.Method == "notifications/roots/list_changed" {
+		ss.rootsChanged()
+		return
+	}
 	if m.Method != "notifications/cancelled" || !m.Params.Exists() {
 		return
 	}

@@ -40,7 +40,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
-	c := &stdioConn{ss: &session{srv: s, notify: out.Send}, out: out}
+	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true}, out: out}
 	s.join(c.ss)
 	defer s.leave(c.ss)
 
@@ -187,7 +187,10 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 	switch {
 	case errResp != nil:
 		c.out.Send(errResp)
-	case m.IsResponse(): // nothing to answer
+	case m.IsResponse(): // an answer to the server, or nothing to answer
+		if m.ID.Exists() {
+			c.ss.deliver(&m)
+		}
 	case !m.IsRequest():
 		c.ss.notification(&m)
 	case !async(m.Method):

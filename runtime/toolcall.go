@@ -70,8 +70,12 @@ func (ss *session) callTool(c *call) []byte {
 	}
 	notify := ss.callNotify(c)
 	// The call's context answers for its state (see callContext.Value).
-	c.state = callctx.Call{Request: req, Args: args, Done: &c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger()}
+	c.state = callctx.Call{Request: req, Args: args, Done: &c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
 	res, err := ss.invoke(ctx, t, req)
+	var needURL *URLElicitationRequiredError
+	if errors.As(err, &needURL) {
+		return jsonrpc.ErrorWithData(id, codeURLElicitationRequired, needURL.Error(), needURL.data())
+	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):
 		res = ErrorResult(fmt.Sprintf("tool %s timed out after %v", name, t.Timeout))

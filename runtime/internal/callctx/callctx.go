@@ -37,6 +37,9 @@ type Call struct {
 	Logger *slog.Logger
 	// Strings hands out the strings decoded from Args.
 	Strings jsonvalue.StringArena
+	// Session is the runtime's session of the client, to ask it
+	// questions.
+	Session any
 }
 
 // Over reports whether the call has finished or was cancelled; the

@@ -1,0 +1,195 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+const formSchema = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name"]}`
+
+// askServer has tools that ask the client: elicit, url, sample and roots;
+// each answers with what it got, or its error.
+func askServer() *runtime.Server {
+	s := &runtime.Server{Name: "ask", Logger: linepeer.DiscardLogger(), AskTimeout: time.Second}
+	tool := func(name string, f func(ctx context.Context) (string, error)) {
+		s.AddTool(&runtime.Tool{Name: name, Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			text, err := f(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.TextResult(text), nil
+		}})
+	}
+	tool("elicit", func(ctx context.Context) (string, error) {
+		action, content, err := runtime.Elicit(ctx, "Who are you?", formSchema)
+		return fmt.Sprintf("%s %s", action, content), err
+	})
+	tool("url", func(ctx context.Context) (string, error) {
+		action, err := runtime.ElicitURL(ctx, "Sign in", "https://example.com/login", "e1")
+		return string(action), err
+	})
+	tool("sample", func(ctx context.Context) (string, error) {
+		r, err := runtime.Sample(ctx, &runtime.SamplingRequest{MaxTokens: 10, Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "hi"}}}})
+		if err != nil {
+			return "", err
+		}
+		return r.Model + ": " + r.Text(), nil
+	})
+	tool("roots", func(ctx context.Context) (string, error) {
+		roots, err := runtime.Roots(ctx)
+		return fmt.Sprint(roots), err
+	})
+	return s
+}
+
+// question waits for the server's request with method and returns its id
+// and params.
+func question(p *linepeer.Peer, method string) (string, json.RawMessage) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	line := p.Take("the server's "+method, func(l []byte) bool {
+		return json.Unmarshal(l, &m) == nil && m.Method == method && m.ID != nil
+	})
+	json.Unmarshal(line, &m)
+	return string(m.ID), m.Params
+}
+
+func callTool(id int, name string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, id, name)
+}
+
+// TestAskOverStdio: a handler asks the client, over stdio, and gets the
+// answer the client sends back, checked against the form; a decline,
+// a content that breaks the form, an error answer and a response to no
+// question are all handled.
+func TestAskOverStdio(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, askServer())
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{},"url":{}},"sampling":{},"roots":{"listChanged":true}}}}`)
+	reply(p, "0")
+
+	for i, c := range []struct{ answer, want string }{
+		{`{"action":"accept","content":{"name":"Ada","age":36}}`, `accept {\"name\":\"Ada\",\"age\":36}`},
+		{`{"action":"decline"}`, `decline `},
+		{`{"action":"accept","content":{"age":-1}}`, `the client's content does not match the form:\n- age: must be at least 0; got -1\n- name: is required`},
+	} {
+		p.Send(callTool(10+i, "elicit"))
+		id, params := question(p, "elicitation/create")
+		if !strings.Contains(string(params), `"mode":"form","message":"Who are you?","requestedSchema":{"type":"object"`) {
+			t.Errorf("params %s", params)
+		}
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":` + c.answer + `}`)
+		if got := reply(p, fmt.Sprint(10+i)); !strings.Contains(got, c.want) {
+			t.Errorf("answer %s: %s", c.answer, got)
+		}
+	}
+
+	p.Send(callTool(20, "url"))
+	id, params := question(p, "elicitation/create")
+	if string(params) != `{"elicitationId":"e1","message":"Sign in","mode":"url","url":"https://example.com/login"}` {
+		t.Errorf("url params %s", params)
+	}
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-1,"message":"no browser"}}`)
+	if got := reply(p, "20"); !strings.Contains(got, `the client answered with error -1: no browser`) {
+		t.Errorf("error answer: %s", got)
+	}
+
+	p.Send(callTool(21, "sample"))
+	id, _ = question(p, "sampling/createMessage")
+	p.Send(`{"jsonrpc":"2.0","id":"not-asked","result":{}}`) // answers nothing: dropped
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"role":"assistant","model":"m1","content":{"type":"text","text":"hello"}}}`)
+	if got := reply(p, "21"); !strings.Contains(got, `"text":"m1: hello"`) {
+		t.Errorf("sampling: %s", got)
+	}
+
+	p.Send(callTool(22, "roots"))
+	id, _ = question(p, "roots/list")
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":[{"uri":"file:///src","name":"src"}]}}`)
+	if got := reply(p, "22"); !strings.Contains(got, `"text":"[{file:///src src}]"`) {
+		t.Errorf("roots: %s", got)
+	}
+}
+
+// TestAskWithoutCapability: asking a client that did not declare the
+// capability fails at once, never a wait.
+func TestAskWithoutCapability(t *testing.T) {
+	p := serveStdio(t, askServer())
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}}}}`)
+	reply(p, "0")
+	for i, c := range []struct{ tool, want string }{
+		{"url", "URL elicitation: not supported by this client: the client did not declare the capability"},
+		{"sample", "sampling: not supported by this client"},
+		{"roots", "roots: not supported by this client"},
+	} {
+		p.Send(callTool(i+1, c.tool))
+		if got := reply(p, fmt.Sprint(i+1)); !strings.Contains(got, c.want) || !strings.Contains(got, `"isError":true`) {
+			t.Errorf("%s: %s", c.tool, got)
+		}
+	}
+}
+
+// TestAskGivenUp: a client that never answers hits AskTimeout, and a
+// cancelled call withdraws its question; both send notifications/cancelled
+// for the question.
+func TestAskGivenUp(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, askServer())
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`)
+	reply(p, "0")
+	p.Send(callTool(1, "roots"))
+	id, _ := question(p, "roots/list")
+	if got := reply(p, "1"); !strings.Contains(got, "roots/list: the client did not answer within 1s") {
+		t.Errorf("timeout: %s", got)
+	}
+	p.Take("the withdrawal", func(l []byte) bool {
+		return strings.Contains(string(l), `"method":"notifications/cancelled","params":{"requestId":`+id+`,`)
+	})
+
+	p.Send(callTool(2, "roots"))
+	id, _ = question(p, "roots/list")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	p.Take("the withdrawal", func(l []byte) bool {
+		return strings.Contains(string(l), `"method":"notifications/cancelled","params":{"requestId":`+id+`,`)
+	})
+	p.Send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	reply(p, "3")
+	if left := p.Pending(); len(left) > 0 {
+		t.Errorf("the cancelled call was answered: %q", left)
+	}
+}
+
+// TestRootsChanged: a client's notifications/roots/list_changed runs
+// OnRootsChanged, in which Roots asks that client.
+func TestRootsChanged(t *testing.T) {
+	s := askServer()
+	got := make(chan string, 1)
+	s.OnRootsChanged = func(ctx context.Context) {
+		roots, err := runtime.Roots(ctx)
+		got <- fmt.Sprint(roots, err)
+	}
+	p := serveStdio(t, s)
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}}}}`)
+	reply(p, "0")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+	id, _ := question(p, "roots/list")
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":[{"uri":"file:///new"}]}}`)
+	select {
+	case r := <-got:
+		if r != "[{file:///new }] <nil>" {
+			t.Errorf("OnRootsChanged saw %s", r)
+		}
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("OnRootsChanged never got the roots")
+	}
+
+}
