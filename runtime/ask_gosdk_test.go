@@ -12,13 +12,24 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// TestAskOfficialClient: the official Go SDK's client, over Streamable HTTP
-// with sessions, answers the handler's questions: they travel on the
-// call's event stream, and the answers come back as POSTs.
+// legacy makes the official client speak 2025-11-25, whose sessions carry
+// the server's questions as requests; it speaks 2026-07-28 by default.
+var legacy = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
+// TestAskOfficialClient: the official Go SDK's client answers the
+// handler's questions in both eras: under 2025-11-25, over Streamable HTTP
+// with sessions, they travel on the call's event stream and the answers
+// come back as POSTs; under 2026-07-28, over stateless HTTP, the call
+// answers input_required and the client calls again with the answers.
 func TestAskOfficialClient(t *testing.T) {
+	t.Run("2025-11-25", func(t *testing.T) { testAskOfficialClient(t, &runtime.HTTPOptions{Sessions: true}, legacy) })
+	t.Run("2026-07-28", func(t *testing.T) { testAskOfficialClient(t, nil, nil) })
+}
+
+func testAskOfficialClient(t *testing.T, opts *runtime.HTTPOptions, version *mcp.ClientSessionOptions) {
 	linepeer.CheckLeaks(t)
 	s := askServer()
-	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
+	ts := httptest.NewServer(s.HTTPHandler(opts))
 	defer ts.Close()
 	client := mcp.NewClient(&mcp.Implementation{Name: "official", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -30,11 +41,14 @@ func TestAskOfficialClient(t *testing.T) {
 	})
 	client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
 	ctx := context.Background()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, version)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	if version == nil && cs.ID() != "" {
+		t.Errorf("a 2026-07-28 client got the session %q", cs.ID())
+	}
 	for tool, want := range map[string]string{
 		"elicit": `accept {"age":85,"name":"Grace"}`,
 		"sample": "m2: sampled",
@@ -62,7 +76,7 @@ func TestAskStatelessHTTP(t *testing.T) {
 			return nil, nil
 		},
 	})
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, legacy)
 	if err != nil {
 		t.Fatal(err)
 	}

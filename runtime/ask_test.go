@@ -96,7 +96,7 @@ func TestAskOverStdio(t *testing.T) {
 
 	p.Send(callTool(20, "url"))
 	id, params := question(p, "elicitation/create")
-	if string(params) != `{"elicitationId":"e1","message":"Sign in","mode":"url","url":"https://example.com/login"}` {
+	if string(params) != `{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e1"}` {
 		t.Errorf("url params %s", params)
 	}
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-1,"message":"no browser"}}`)
@@ -148,7 +148,7 @@ func TestAskGivenUp(t *testing.T) {
 	reply(p, "0")
 	p.Send(callTool(1, "roots"))
 	id, _ := question(p, "roots/list")
-	if got := reply(p, "1"); !strings.Contains(got, "roots/list: the client did not answer within 1s") {
+	if got := reply(p, "1"); !strings.Contains(got, "roots: the client did not answer within 1s") {
 		t.Errorf("timeout: %s", got)
 	}
 	p.Take("the withdrawal", func(l []byte) bool {

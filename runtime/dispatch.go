@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"cmp"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -10,13 +9,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
-
-// Protocol versions this package speaks, newest first.
-var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
-
-// latestProtocolVersion is answered to clients asking for a version this
-// package does not know.
-const latestProtocolVersion = "2025-11-25"
 
 // batchesAllowed reports whether a session that negotiated version may
 // send JSON-RPC batches: 2025-06-18 removed them from MCP.
@@ -33,18 +25,20 @@ func batchRefusal(version string) string {
 	return "invalid request: JSON-RPC batches were removed from MCP in revision 2025-06-18, and this session negotiated " + version
 }
 
-// negotiateVersion echoes a supported version and answers the newest
-// otherwise, as the lifecycle section of the specification prescribes.
+// negotiateVersion echoes a supported legacy version and answers the
+// newest otherwise, as the lifecycle section of the specification
+// prescribes: initialize belongs to the legacy era.
 func negotiateVersion(requested string) string {
-	for _, v := range protocolVersions {
-		if v == requested {
-			return v
-		}
+	if slices.Contains(legacyVersions, requested) {
+		return requested
 	}
-	return latestProtocolVersion
+	return legacyVersions[0]
 }
 
 func (ss *session) dispatch(c *call) []byte {
+	if c.modern != nil {
+		return ss.dispatchModern(c)
+	}
 	m := c.msg
 	id := m.ID.Raw()
 	switch m.Method {
@@ -53,7 +47,7 @@ func (ss *session) dispatch(c *call) []byte {
 	case "ping":
 		return jsonrpc.AppendResult(nil, id, []byte("{}"))
 	case "tools/list":
-		list, err := ss.srv.toolsList()
+		list, err := ss.srv.toolsList(false)
 		if err != nil {
 			return jsonrpc.Error(id, jsonrpc.InternalError, err.Error())
 		}
@@ -94,7 +88,10 @@ func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	srv := ss.srv
 	version := negotiateVersion(requested)
 	ss.setProtocolVersion(version)
-	caps := readClientCaps(params)
+	var caps clientCaps
+	if params.Exists() {
+		caps = parseClientCaps(params.Get("capabilities"))
+	}
 	ss.mu.Lock()
 	ss.caps = caps
 	ss.mu.Unlock()
@@ -103,15 +100,8 @@ func (ss *session) initialize(id []byte, params jsonvalue.Value) []byte {
 	b = append(b, version...)
 	b = append(b, `","capabilities":`...)
 	b = srv.appendCapabilities(b)
-	b = append(b, `,"serverInfo":{"name":`...)
-	b = jsonvalue.AppendString(b, cmp.Or(srv.Name, "mcpgen"))
-	if srv.Title != "" {
-		b = append(b, `,"title":`...)
-		b = jsonvalue.AppendString(b, srv.Title)
-	}
-	b = append(b, `,"version":`...)
-	b = jsonvalue.AppendString(b, cmp.Or(srv.Version, "0.0.0"))
-	b = append(b, '}')
+	b = append(b, `,"serverInfo":`...)
+	b = srv.appendServerInfo(b)
 	if srv.Instructions != "" {
 		b = append(b, `,"instructions":`...)
 		b = jsonvalue.AppendString(b, srv.Instructions)

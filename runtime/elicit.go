@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
@@ -23,58 +24,119 @@ const (
 	ElicitCancel ElicitAction = "cancel"
 )
 
-// Elicit asks the user, through the client, to fill a form: message says
-// why, and schema (JSON Schema text) is the form, a flat object of
-// strings, numbers, booleans and enums, as MCP allows. It returns the
-// user's action and, when they accepted, the content, which the runtime
-// has checked against schema. mcpgen derives schema from a Go struct, and
-// generated code decodes the content into it.
-//
-// It fails at once with ErrNotSupported when the client did not declare
-// elicitation, and after Server.AskTimeout if the client never answers.
-// Cancelling ctx withdraws the question.
-func Elicit(ctx context.Context, message, schemaText string) (ElicitAction, json.RawMessage, error) {
-	ss, ci, err := asked(ctx, "elicitation", func(c clientCaps) bool { return c.elicitForm })
-	if err != nil {
-		return "", nil, err
+// An ElicitQuestion asks the user, through the client, to fill a form
+// (elicitation/create in form mode).
+type ElicitQuestion struct {
+	// Key names the question under revision 2026-07-28 (see Ask).
+	Key string
+	// Message says why the server asks.
+	Message string
+	// Schema is the form, as JSON Schema text: a flat object of strings,
+	// numbers, booleans and enums, as MCP allows. mcpgen derives it from
+	// a struct type marked //mcp:form (see ElicitForm).
+	Schema string
+
+	// Action is the user's answer.
+	Action ElicitAction
+	// Content is what the user entered, when they accepted: a JSON object
+	// that the runtime has checked against Schema.
+	Content json.RawMessage
+}
+
+func (q *ElicitQuestion) what() string   { return "elicitation" }
+func (q *ElicitQuestion) key() string    { return q.Key }
+func (q *ElicitQuestion) method() string { return "elicitation/create" }
+
+func (q *ElicitQuestion) needs(c clientCaps) []byte {
+	if c.elicitForm {
+		return nil
 	}
-	form, err := schema.Compile([]byte(schemaText))
-	if err != nil {
-		return "", nil, fmt.Errorf("elicitation: the form's schema: %w", err)
+	return []byte(`{"elicitation":{"form":{}}}`)
+}
+
+func (q *ElicitQuestion) params(bool) ([]byte, error) {
+	if _, err := schema.Compile([]byte(q.Schema)); err != nil {
+		return nil, fmt.Errorf("the form's schema: %w", err)
 	}
-	params := jsonvalue.AppendString([]byte(`{"mode":"form","message":`), message)
-	params = append(params, `,"requestedSchema":`...)
-	params = append(append(params, compact(schemaText)...), '}')
-	res, err := ss.ask(ctx, ci.Notify, "elicitation/create", params)
-	if err != nil {
-		return "", nil, err
-	}
+	b := jsonvalue.AppendString([]byte(`{"mode":"form","message":`), q.Message)
+	b = append(b, `,"requestedSchema":`...)
+	b = append(b, compact(q.Schema)...)
+	return append(b, '}'), nil
+}
+
+func (q *ElicitQuestion) answer(result []byte) error {
 	var out struct {
 		Action  ElicitAction    `json:"action"`
 		Content json.RawMessage `json:"content"`
 	}
-	if err := json.Unmarshal(res, &out); err != nil {
-		return "", nil, fmt.Errorf("elicitation: the client's answer is malformed: %w", err)
+	if err := json.Unmarshal(result, &out); err != nil {
+		return fmt.Errorf("the client's answer is malformed: %w", err)
 	}
 	switch out.Action {
 	case ElicitAccept:
 	case ElicitDecline, ElicitCancel:
-		return out.Action, nil, nil
+		q.Action, q.Content = out.Action, nil
+		return nil
 	default:
-		return "", nil, fmt.Errorf("elicitation: the client answered with the unknown action %q", out.Action)
+		return fmt.Errorf("the client answered with the unknown action %q", out.Action)
 	}
 	content := out.Content
 	if len(content) == 0 || string(content) == "null" {
 		content = json.RawMessage("{}")
 	}
+	form, err := schema.Compile([]byte(q.Schema))
+	if err != nil {
+		return fmt.Errorf("the form's schema: %w", err)
+	}
 	v, err := jsonvalue.Parse(content)
 	if err != nil {
-		return "", nil, fmt.Errorf("elicitation: the client's content is malformed: %w", err)
+		return fmt.Errorf("the client's content is malformed: %w", err)
 	}
 	if vs := form.Validate(v); len(vs) > 0 {
-		return "", nil, fmt.Errorf("%s", report("elicitation: the client's content does not match the form:", "content", vs))
+		return fmt.Errorf("%s", report("the client's content does not match the form:", "content", vs))
 	}
-	return ElicitAccept, content, nil
+	q.Action, q.Content = ElicitAccept, content
+	return nil
+}
+
+// Elicit asks the user, through the client, to fill a form: message says
+// why, and schemaText (JSON Schema text) is the form. It returns the
+// user's action and, when they accepted, the content, which the runtime
+// has checked against the schema. See Ask for how it waits, and for the
+// errors it returns; ElicitForm does the same for a struct type mcpgen
+// generated the form of.
+func Elicit(ctx context.Context, message, schemaText string) (ElicitAction, json.RawMessage, error) {
+	q := &ElicitQuestion{Message: message, Schema: schemaText}
+	if err := Ask(ctx, q); err != nil {
+		return "", nil, err
+	}
+	return q.Action, q.Content, nil
+}
+
+// A form is what mcpgen generates for a struct type marked //mcp:form:
+// its elicitation schema, and a decoder that checks the answer.
+type form interface {
+	MCPSchema() string
+	UnmarshalMCP(data []byte) error
+}
+
+// ElicitForm asks the user, through the client, to fill the form of a
+// struct type marked //mcp:form, and decodes the answer into form, a
+// pointer to a value of that type, when they accept. A value whose type
+// mcpgen generated no form for is an error that says so.
+func ElicitForm(ctx context.Context, message string, dst any) (ElicitAction, error) {
+	f, ok := dst.(form)
+	if !ok {
+		return "", fmt.Errorf("elicitation: %T has no generated form: mark its type //mcp:form, run go generate, and pass a pointer to it", dst)
+	}
+	action, content, err := Elicit(ctx, message, f.MCPSchema())
+	if err != nil || action != ElicitAccept {
+		return action, err
+	}
+	if err := f.UnmarshalMCP(content); err != nil {
+		return "", fmt.Errorf("elicitation: decoding the answer into %T: %w", dst, err)
+	}
+	return action, nil
 }
 
 // compact returns JSON text without insignificant whitespace.
@@ -84,39 +146,88 @@ func compact(text string) []byte {
 	return b.Bytes()
 }
 
-// ElicitURL asks the user, through the client, to go to url (to sign in,
-// to pay, to consent) for the interaction elicitationID names, and returns
-// whether they agreed to go. When the interaction ends, tell the client
-// with ElicitationComplete. It fails at once with ErrNotSupported when the
-// client did not declare URL elicitation.
-func ElicitURL(ctx context.Context, message, url, elicitationID string) (ElicitAction, error) {
-	ss, ci, err := asked(ctx, "URL elicitation", func(c clientCaps) bool { return c.elicitURL })
-	if err != nil {
-		return "", err
+// A URLQuestion asks the user, through the client, to go to a URL (to
+// sign in, to pay, to consent), out of band: elicitation/create in URL
+// mode.
+type URLQuestion struct {
+	// Key names the question under revision 2026-07-28 (see Ask).
+	Key     string
+	Message string
+	URL     string
+	// ElicitationID names the interaction under 2025-11-25, for
+	// ElicitationComplete; revision 2026-07-28 has no such id.
+	ElicitationID string
+
+	// Action is the user's answer: accept means they agreed to go, not
+	// that they finished.
+	Action ElicitAction
+}
+
+func (q *URLQuestion) what() string   { return "URL elicitation" }
+func (q *URLQuestion) key() string    { return q.Key }
+func (q *URLQuestion) method() string { return "elicitation/create" }
+
+func (q *URLQuestion) needs(c clientCaps) []byte {
+	if c.elicitURL {
+		return nil
 	}
-	params, err := json.Marshal(map[string]string{"mode": "url", "message": message, "url": url, "elicitationId": elicitationID})
-	if err != nil {
-		return "", err
+	return []byte(`{"elicitation":{"url":{}}}`)
+}
+
+func (q *URLQuestion) params(modern bool) ([]byte, error) {
+	b := jsonvalue.AppendString([]byte(`{"mode":"url","message":`), q.Message)
+	b = append(b, `,"url":`...)
+	b = jsonvalue.AppendString(b, q.URL)
+	if !modern {
+		b = append(b, `,"elicitationId":`...)
+		b = jsonvalue.AppendString(b, q.ElicitationID)
 	}
-	res, err := ss.ask(ctx, ci.Notify, "elicitation/create", params)
-	if err != nil {
-		return "", err
-	}
+	return append(b, '}'), nil
+}
+
+func (q *URLQuestion) answer(result []byte) error {
 	var out struct {
 		Action ElicitAction `json:"action"`
 	}
-	if err := json.Unmarshal(res, &out); err != nil || out.Action != ElicitAccept && out.Action != ElicitDecline && out.Action != ElicitCancel {
-		return "", fmt.Errorf("URL elicitation: the client's answer is malformed: %s", res)
+	if err := json.Unmarshal(result, &out); err != nil || out.Action != ElicitAccept && out.Action != ElicitDecline && out.Action != ElicitCancel {
+		return fmt.Errorf("the client's answer is malformed: %.200s", result)
 	}
-	return out.Action, nil
+	q.Action = out.Action
+	return nil
+}
+
+// ElicitURL asks the user, through the client, to go to url for the
+// interaction elicitationID names, and returns whether they agreed to go.
+// When the interaction ends, tell the client with ElicitationComplete.
+// See Ask for how it waits, and for the errors it returns.
+func ElicitURL(ctx context.Context, message, url, elicitationID string) (ElicitAction, error) {
+	q := &URLQuestion{Message: message, URL: url, ElicitationID: elicitationID}
+	if err := Ask(ctx, q); err != nil {
+		return "", err
+	}
+	return q.Action, nil
 }
 
 // ElicitationComplete tells the client of the request ctx serves that the
-// URL interaction elicitationID names has ended.
+// URL interaction elicitationID names has ended. Revision 2026-07-28 has
+// no such notification (the client learns it when it calls again): there
+// it does nothing.
 func ElicitationComplete(ctx context.Context, elicitationID string) error {
-	_, ci, err := asked(ctx, "elicitation complete", func(c clientCaps) bool { return c.elicitURL })
-	if err != nil {
-		return err
+	ci := callctx.From(ctx)
+	if ci != nil {
+		if _, modern := ci.Modern.(*modernRequest); modern {
+			return nil
+		}
+	}
+	var ss *session
+	if ci != nil {
+		ss, _ = ci.Session.(*session)
+	}
+	switch {
+	case ss == nil || ci.Notify == nil:
+		return fmt.Errorf("elicitation complete: %w: ctx is not the context of a request from a client", ErrNotSupported)
+	case !ss.clientCaps().elicitURL:
+		return &capabilityError{what: "elicitation complete", need: []byte(`{"elicitation":{"url":{}}}`)}
 	}
 	msg := jsonvalue.AppendString([]byte(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":`), elicitationID)
 	ci.Notify(append(msg, "}}"...))
@@ -125,6 +236,7 @@ func ElicitationComplete(ctx context.Context, elicitationID string) error {
 
 // A URLElicitation is an interaction at a URL that a call needs first.
 type URLElicitation struct {
+	// ElicitationID names the interaction under 2025-11-25.
 	ElicitationID string
 	URL           string
 	Message       string
@@ -132,8 +244,10 @@ type URLElicitation struct {
 
 // A URLElicitationRequiredError, returned by a tool handler, tells the
 // client that the user must first complete the interactions at the URLs
-// it lists, and then call the tool again: the client gets the protocol's
-// error -32042 with the elicitations in its data.
+// it lists, and then call the tool again. Under 2025-11-25 the client gets
+// the protocol's error -32042 with the elicitations in its data; under
+// 2026-07-28, which has no such error, the call answers input_required
+// with a URL question for each.
 type URLElicitationRequiredError struct {
 	Elicitations []URLElicitation
 }
@@ -162,4 +276,14 @@ func (e *URLElicitationRequiredError) data() []byte {
 		Elicitations []elicitation `json:"elicitations"`
 	}{list})
 	return b
+}
+
+// questions returns the error's elicitations as questions, for revision
+// 2026-07-28.
+func (e *URLElicitationRequiredError) questions() []Question {
+	qs := make([]Question, len(e.Elicitations))
+	for i, u := range e.Elicitations {
+		qs[i] = &URLQuestion{Key: fmt.Sprintf("url-%d", i+1), Message: u.Message, URL: u.URL}
+	}
+	return qs
 }

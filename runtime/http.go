@@ -256,9 +256,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("method %s not allowed: this endpoint accepts %s", r.Method, allow))
 		return
 	}
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(protocolVersions, v) {
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) && r.Method != http.MethodPost {
+		// A POST of another version is of the modern era: post answers it.
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
-			fmt.Sprintf("unsupported %s %q; supported versions: %s", headerProtocolVersion, v, strings.Join(protocolVersions, ", ")))
+			fmt.Sprintf("unsupported %s %q for %s; sessions speak %s", headerProtocolVersion, v, r.Method, strings.Join(legacyVersions, ", ")))
 		return
 	}
 	switch r.Method {
@@ -316,6 +317,21 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	m, errResp := jsonrpc.Decode(tree, body)
 	if errResp != nil {
 		writeJSON(w, http.StatusBadRequest, errResp)
+		return
+	}
+	modern := isModern(m.Params)
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
+		modern = true
+	}
+	if modern && m.IsRequest() && async(m.Method) {
+		if !adm.tryAdmit(callTicket) {
+			h.busy(w, r, "the server runs and queues as many calls as it may")
+			return
+		}
+		defer adm.release(callTicket)
+	}
+	if modern {
+		h.postModern(ctx, w, r, &m)
 		return
 	}
 	if m.IsResponse() { // an answer to the server, or nothing to answer

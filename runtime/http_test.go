@@ -405,15 +405,20 @@ func TestHTTPMethodsOtherThanPOST(t *testing.T) {
 func TestHTTPProtocolVersionHeader(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
-	// Absent (2025-03-26 assumed) and every supported version are
-	// accepted, whatever was negotiated.
-	for _, v := range append([]string{""}, protocolVersions...) {
+	// Absent (2025-03-26 assumed) and every legacy version are accepted,
+	// whatever was negotiated.
+	for _, v := range append([]string{""}, legacyVersions...) {
 		if r := httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v); r.status != http.StatusOK || toolText(t, r.response(t)) != v {
 			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
 		}
 	}
-	for _, v := range []string{"2099-01-01", "garbage"} {
-		httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	// Any other version is of the modern era, whose requests must carry
+	// their version in _meta too.
+	for _, v := range []string{"2099-01-01", "garbage", modernVersion} {
+		r := httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v)
+		if r.status != http.StatusBadRequest || !strings.HasPrefix(string(r.body), `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,`) {
+			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
+		}
 	}
 }
 
@@ -856,9 +861,9 @@ func TestHTTPOfficialClient(t *testing.T) {
 				},
 			})
 			ctx := context.Background()
-			// The client's default version, 2026-07-28, is newer than
-			// this package's: it must fall back to 2025-11-25.
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+			// The legacy era: initialize, then requests in its session
+			// (TestHTTPOfficialClientModern covers 2026-07-28).
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			if err != nil {
 				t.Fatalf("connect: %v", err)
 			}

@@ -100,7 +100,11 @@ func (rw *httpResponder) comment(text string) bool {
 
 // finish writes the response: the last event of the stream if one has
 // begun, else the whole body.
-func (rw *httpResponder) finish(resp []byte) {
+func (rw *httpResponder) finish(resp []byte) { rw.finishStatus(resp, http.StatusOK) }
+
+// finishStatus is finish with the status of a whole body; a stream has
+// begun with 200.
+func (rw *httpResponder) finishStatus(resp []byte, status int) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	rw.done = true
@@ -111,7 +115,7 @@ func (rw *httpResponder) finish(resp []byte) {
 		return
 	}
 	rw.deadline()
-	if err := writeJSON(rw.w, http.StatusOK, resp); err != nil {
+	if err := writeJSON(rw.w, status, resp); err != nil {
 		rw.fail(err)
 	}
 }

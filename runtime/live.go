@@ -40,6 +40,7 @@ func (s *Server) listChanged(kind string) {
 			ss.send(msg)
 		}
 	}
+	s.notifyListChanged(kind)
 }
 
 // send sends a notification that belongs to no call.

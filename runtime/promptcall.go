@@ -1,11 +1,11 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
@@ -60,11 +60,26 @@ func (ss *session) getPrompt(c *call) []byte {
 	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
 	}
-	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: name, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
+	argsValue := params.Get("arguments")
+	if c.modern != nil {
+		if errResp := ss.beginRound(c, "prompts/get", name, argsValue); errResp != nil {
+			return errResp
+		}
+	}
+	c.state = ss.handlerState(c, name)
 	res, err := func() (res *PromptResult, err error) {
 		defer ss.recoverHandler("prompt", name, &err)
 		return p.Handler(&c.ctx, req)
 	}()
+	if c.modern != nil {
+		if resp := ss.endRound(c, "prompts/get", name, argsValue); resp != nil {
+			return resp
+		}
+		var capErr *capabilityError
+		if errors.As(err, &capErr) {
+			return missingCapability(id, capErr)
+		}
+	}
 	switch {
 	case err != nil:
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("prompt %s: %v", name, err))
@@ -74,6 +89,9 @@ func (ss *session) getPrompt(c *call) []byte {
 	b, err := res.appendJSON(nil)
 	if err != nil {
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("prompt %s: %v", name, err))
+	}
+	if c.modern != nil {
+		return completeResult(jsonrpc.AppendResult(nil, id, b), id, nil)
 	}
 	return jsonrpc.AppendResult(nil, id, b)
 }
@@ -175,7 +193,7 @@ func (ss *session) complete(c *call) []byte {
 	}
 	res := &CompleteResult{}
 	if handler != nil {
-		c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: argName, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
+		c.state = ss.handlerState(c, argName)
 		var err error
 		res, err = func() (res *CompleteResult, err error) {
 			defer ss.recoverHandler("completion", argName, &err)

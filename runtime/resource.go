@@ -99,6 +99,10 @@ type ResourceRequest struct {
 type ResourceResult struct {
 	Contents []ResourceContents
 	Meta     map[string]any
+	// Cache, if set, tells clients of revision 2026-07-28 how long they
+	// may reuse the contents. Nil means not at all, and only for the same
+	// user: contents may depend on who asks.
+	Cache *CacheHint
 }
 
 // ResourceContents are the contents of one resource: Text for a text
@@ -255,6 +259,7 @@ func (s *Server) ResourceUpdated(uri string) {
 			ss.send(msg)
 		}
 	}
+	s.notifyUpdated(uri)
 }
 
 // findResource returns the handler of uri and the request for it: a

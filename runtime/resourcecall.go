@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
@@ -78,22 +77,37 @@ func (ss *session) readResource(c *call) (resp []byte) {
 	if errResp != nil {
 		return errResp
 	}
+	modern := c.modern != nil
 	handler, req := ss.srv.findResource(uri)
 	if handler == nil {
-		return resourceNotFound(id, uri)
+		return resourceNotFound(id, uri, modern)
 	}
 	if mv := c.msg.Params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
 	}
-	c.state = callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: uri, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
+	if modern {
+		if errResp := ss.beginRound(c, "resources/read", uri, jsonvalue.Value{}); errResp != nil {
+			return errResp
+		}
+	}
+	c.state = ss.handlerState(c, uri)
 	res, err := func() (res *ResourceResult, err error) {
 		defer ss.recoverHandler("resource", uri, &err)
 		return handler(&c.ctx, req)
 	}()
+	if modern {
+		if resp := ss.endRound(c, "resources/read", uri, jsonvalue.Value{}); resp != nil {
+			return resp
+		}
+		var capErr *capabilityError
+		if errors.As(err, &capErr) {
+			return missingCapability(id, capErr)
+		}
+	}
 	var notFound *ResourceNotFoundError
 	switch {
 	case errors.As(err, &notFound):
-		return resourceNotFound(id, cmp.Or(notFound.URI, uri))
+		return resourceNotFound(id, cmp.Or(notFound.URI, uri), modern)
 	case err != nil:
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("reading %s: %v", uri, err))
 	case res == nil:
@@ -103,14 +117,26 @@ func (ss *session) readResource(c *call) (resp []byte) {
 	if err != nil {
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("reading %s: %v", uri, err))
 	}
+	if modern {
+		return completeResult(jsonrpc.AppendResult(nil, id, b), id, cmp.Or(res.Cache, &privateNow))
+	}
 	return jsonrpc.AppendResult(nil, id, b)
 }
 
+// privateNow is the cache hint of a read whose result sets none: stale at
+// once, and for its user only.
+var privateNow = CacheHint{Private: true}
+
 // resourceNotFound is the error answer to a read of a URI that names
-// nothing.
-func resourceNotFound(id []byte, uri string) []byte {
+// nothing, with the URI in its data: -32002 in the legacy era, invalid
+// params (-32602) in the modern one, which dropped -32002.
+func resourceNotFound(id []byte, uri string, modern bool) []byte {
 	data := jsonvalue.AppendString([]byte(`{"uri":`), uri)
-	return jsonrpc.ErrorWithData(id, codeResourceNotFound, "resource not found: "+uri, append(data, '}'))
+	code := codeResourceNotFound
+	if modern {
+		code = jsonrpc.InvalidParams
+	}
+	return jsonrpc.ErrorWithData(id, code, "resource not found: "+uri, append(data, '}'))
 }
 
 // subscribeResource answers resources/subscribe and unsubscribe.

@@ -14,24 +14,47 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Roots asks the client for its roots (roots/list). It fails at once with
-// ErrNotSupported when the client did not declare roots.
-func Roots(ctx context.Context) ([]Root, error) {
-	ss, ci, err := asked(ctx, "roots", func(c clientCaps) bool { return c.roots })
-	if err != nil {
-		return nil, err
+// A RootsQuestion asks the client for its roots (roots/list).
+type RootsQuestion struct {
+	// Key names the question under revision 2026-07-28 (see Ask).
+	Key string
+
+	// Roots are the client's roots.
+	Roots []Root
+}
+
+func (q *RootsQuestion) what() string   { return "roots" }
+func (q *RootsQuestion) key() string    { return q.Key }
+func (q *RootsQuestion) method() string { return "roots/list" }
+
+func (q *RootsQuestion) needs(c clientCaps) []byte {
+	if c.roots {
+		return nil
 	}
-	res, err := ss.ask(ctx, ci.Notify, "roots/list", []byte("{}"))
-	if err != nil {
-		return nil, err
-	}
+	return []byte(`{"roots":{}}`)
+}
+
+func (q *RootsQuestion) params(bool) ([]byte, error) { return []byte("{}"), nil }
+
+func (q *RootsQuestion) answer(result []byte) error {
 	var out struct {
 		Roots []Root `json:"roots"`
 	}
-	if err := json.Unmarshal(res, &out); err != nil {
-		return nil, fmt.Errorf("roots: the client's answer is malformed: %w", err)
+	if err := json.Unmarshal(result, &out); err != nil || out.Roots == nil {
+		return fmt.Errorf("the client's answer is malformed: %.200s", result)
 	}
-	return out.Roots, nil
+	q.Roots = out.Roots
+	return nil
+}
+
+// Roots asks the client for its roots (roots/list). See Ask for how it
+// waits, and for the errors it returns.
+func Roots(ctx context.Context) ([]Root, error) {
+	q := &RootsQuestion{}
+	if err := Ask(ctx, q); err != nil {
+		return nil, err
+	}
+	return q.Roots, nil
 }
 
 // rootsChanged runs Server.OnRootsChanged for a client whose roots

@@ -75,28 +75,51 @@ func (r *SamplingResult) Text() string {
 	return text
 }
 
-// Sample asks the client's model for a message. It fails at once with
-// ErrNotSupported when the client did not declare sampling (or sampling
-// with tools, when req has tools), and after Server.AskTimeout if the
-// client never answers. Cancelling ctx withdraws the question.
-func Sample(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
-	ss, ci, err := asked(ctx, "sampling", func(c clientCaps) bool { return c.sampling && (len(req.Tools) == 0 || c.samplingTools) })
-	if err != nil {
-		return nil, err
+// A SampleQuestion asks the client's model for a message
+// (sampling/createMessage).
+type SampleQuestion struct {
+	// Key names the question under revision 2026-07-28 (see Ask).
+	Key     string
+	Request SamplingRequest
+
+	// Result is the model's message.
+	Result *SamplingResult
+}
+
+func (q *SampleQuestion) what() string   { return "sampling" }
+func (q *SampleQuestion) key() string    { return q.Key }
+func (q *SampleQuestion) method() string { return "sampling/createMessage" }
+
+func (q *SampleQuestion) needs(c clientCaps) []byte {
+	switch {
+	case !c.sampling:
+		return []byte(`{"sampling":{}}`)
+	case len(q.Request.Tools) > 0 && !c.samplingTools:
+		return []byte(`{"sampling":{"tools":{}}}`)
 	}
-	params, err := req.appendJSON(nil)
-	if err != nil {
-		return nil, fmt.Errorf("sampling: %w", err)
-	}
-	res, err := ss.ask(ctx, ci.Notify, "sampling/createMessage", params)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+func (q *SampleQuestion) params(bool) ([]byte, error) { return q.Request.appendJSON(nil) }
+
+func (q *SampleQuestion) answer(result []byte) error {
 	var out SamplingResult
-	if err := json.Unmarshal(res, &out); err != nil || out.Role == "" || len(out.Content) == 0 {
-		return nil, fmt.Errorf("sampling: the client's answer is malformed: %.200s", res)
+	if err := json.Unmarshal(result, &out); err != nil || out.Role == "" || len(out.Content) == 0 {
+		return fmt.Errorf("the client's answer is malformed: %.200s", result)
 	}
-	return &out, nil
+	q.Result = &out
+	return nil
+}
+
+// Sample asks the client's model for a message. When req has tools, the
+// client must have declared sampling with tools. See Ask for how it
+// waits, and for the errors it returns.
+func Sample(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
+	q := &SampleQuestion{Request: *req}
+	if err := Ask(ctx, q); err != nil {
+		return nil, err
+	}
+	return q.Result, nil
 }
 
 // appendJSON writes the params of sampling/createMessage.

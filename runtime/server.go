@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/cipher"
 	"fmt"
 	"log/slog"
 	"os"
@@ -65,20 +66,37 @@ type Server struct {
 	// after the ones added with AddResource.
 	ListResources ResourceLister
 
+	// ListCache is the cache hint that clients of revision 2026-07-28 get
+	// with the lists of tools, prompts, resources and templates, and with
+	// server/discover. The zero value says the lists go stale at once and
+	// may be shared between users; set Private when they depend on who
+	// asks (through ListResources, say).
+	ListCache CacheHint
+	// StateKey seals the state that a call which asks the client carries
+	// from one round to the next under revision 2026-07-28 (see Ask). Give
+	// every replica behind a load balancer the same key, 32 random bytes,
+	// so that any of them can finish a call that another began. Empty
+	// means a random key per Server: enough for one process.
+	StateKey []byte
+
 	mu            sync.RWMutex
 	tools         []*Tool
 	byName        map[string]*Tool
-	list          []byte // tools/list result, built on first use
+	lists         [2][]byte // tools/list results, legacy and modern, built on first use
 	resources     []*Resource
 	resourceByURI map[string]*Resource
 	templates     []*ResourceTemplate
 	prompts       []*Prompt
 	promptByName  map[string]*Prompt
 
-	liveMu sync.Mutex
-	live   map[*session]struct{} // sessions that can be sent notifications
+	liveMu    sync.Mutex
+	live      map[*session]struct{}  // sessions that can be sent notifications
+	listeners map[*listener]struct{} // open subscriptions/listen requests
 
 	trees sync.Pool // *jsonvalue.Tree, for parsing messages
+
+	stateOnce sync.Once
+	stateAEAD cipher.AEAD // seals request states; see stateCipher
 
 	limitsOnce sync.Once
 	slots      chan struct{} // MaxInFlight semaphore; nil when unbounded
@@ -104,7 +122,7 @@ func (s *Server) RemoveTool(name string) bool {
 	if t != nil {
 		delete(s.byName, name)
 		s.tools = deleteFirst(s.tools, t)
-		s.list = nil
+		s.lists = [2][]byte{}
 	}
 	s.mu.Unlock()
 	if t != nil {
@@ -131,6 +149,10 @@ func (s *Server) addTool(t *Tool) error {
 	if !sc.IsObject() {
 		return fmt.Errorf("tool %q: input schema must have \"type\": \"object\"", t.Name)
 	}
+	headers, err := headerParams([]byte(input))
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
 	var out *schema.Schema
 	if t.OutputSchema != "" {
 		if out, err = schema.Compile([]byte(t.OutputSchema)); err != nil {
@@ -145,10 +167,10 @@ func (s *Server) addTool(t *Tool) error {
 	if s.byName == nil {
 		s.byName = make(map[string]*Tool)
 	}
-	t.input, t.output = sc, out
+	t.input, t.output, t.wrapOutput, t.headers = sc, out, out != nil && !out.IsObject(), headers
 	s.tools = append(s.tools, t)
 	s.byName[t.Name] = t
-	s.list = nil
+	s.lists = [2][]byte{}
 	return nil
 }
 
@@ -264,19 +286,24 @@ func (s *Server) admission() *admission {
 	return s.admitted
 }
 
-// toolsList returns the tools/list result, building it once per set of
-// tools: the schemas are compacted and the whole list is encoded once.
-func (s *Server) toolsList() ([]byte, error) {
+// toolsList returns the tools/list result for a client of the modern era
+// or not, building it once per set of tools: the schemas are compacted
+// and the whole list is encoded once.
+func (s *Server) toolsList(modern bool) ([]byte, error) {
+	era := 0
+	if modern {
+		era = 1
+	}
 	s.mu.RLock()
-	list := s.list
+	list := s.lists[era]
 	s.mu.RUnlock()
 	if list != nil {
 		return list, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.list != nil {
-		return s.list, nil
+	if s.lists[era] != nil {
+		return s.lists[era], nil
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"tools":[`)
@@ -284,12 +311,12 @@ func (s *Server) toolsList() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if err := t.appendListEntry(&b); err != nil {
+		if err := t.appendListEntry(&b, modern); err != nil {
 			return nil, fmt.Errorf("encoding tools/list: tool %s: %w", t.Name, err)
 		}
 	}
 	b.WriteString("]}")
 	data := b.Bytes()
-	s.list = data
+	s.lists[era] = data
 	return data, nil
 }

@@ -54,10 +54,16 @@ func (ss *session) setProtocolVersion(v string) {
 type call struct {
 	ctx callContext
 	msg jsonrpc.Message
+	// modern is what a request of the modern era declares; nil for the
+	// legacy era (see modern.go).
+	modern *modernRequest
 	// notify, if set, receives the call's notifications instead of the
 	// session's sink: Streamable HTTP sends them on the stream of the
 	// request that started the call.
-	notify    func(msg []byte)
+	notify func(msg []byte)
+	// keepAlive, if set, tells a long stream's client that it is still
+	// there (an SSE comment), and reports whether the client still is.
+	keepAlive func() bool
 	cancelled atomic.Bool  // by notifications/cancelled: send no response
 	key       string       // inflight key, "" if not registered
 	sameID    *call        // the next call in flight with the same id
@@ -79,7 +85,7 @@ func (c *call) cancel() { c.ctx.cancel(context.Canceled) }
 // follow it.
 func async(method string) bool {
 	switch method {
-	case "tools/call", "resources/read", "prompts/get", "completion/complete":
+	case "tools/call", "resources/read", "prompts/get", "completion/complete", "subscriptions/listen":
 		return true
 	}
 	return false
@@ -89,8 +95,21 @@ func async(method string) bool {
 // and derives its context from ctx (see callContext.init for watch). The
 // caller must then call run exactly once. A non-nil error response refuses
 // the request instead.
+//
+// A request of the modern era (see modern.go) whose _meta is malformed or
+// names a version this package does not serve is refused.
 func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*call, []byte) {
-	c := &call{msg: *m}
+	var mr *modernRequest
+	if isModern(m.Params) {
+		var errResp []byte
+		if mr, errResp = readModern(m.ID.Raw(), m.Params); errResp == nil {
+			errResp = mr.checkVersion(m.ID.Raw())
+		}
+		if errResp != nil {
+			return nil, errResp
+		}
+	}
+	c := &call{msg: *m, modern: mr}
 	c.ctx.init(ctx, &c.state, watch)
 	if async(m.Method) {
 		// The key shares the request's bytes, which live as long as the
@@ -113,6 +132,16 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*
 		ss.mu.Unlock()
 	}
 	return c, nil
+}
+
+// handlerState returns what the context of a handler run for c carries:
+// name is the tool, prompt or URI it serves.
+func (ss *session) handlerState(c *call, name string) callctx.Call {
+	st := callctx.Call{Done: &c.ctx, Notify: ss.callNotify(c), Tool: name, MinLevel: ss.levelOf(c), Logger: ss.srv.logger(), Session: ss}
+	if c.modern != nil {
+		st.Modern = c.modern
+	}
+	return st
 }
 
 // run answers the call. It returns the response to write, or nil when the

@@ -31,7 +31,11 @@ type Tool struct {
 	// before Handler runs. Empty means a tool without arguments.
 	InputSchema string
 	// OutputSchema, if set, is the JSON Schema of the structuredContent
-	// of successful results. Every such result is checked against it
+	// of successful results. Its root may be any schema (an array, a
+	// number): revisions before 2026-07-28 require an object, so clients
+	// of those get {"type":"object","properties":{"result":…}} and the
+	// structured content wrapped as {"result": …} instead, while newer
+	// clients get both as they are. Every such result is checked against it
 	// before it is sent: a null where the schema requires exactly an array
 	// or an object (what encoding/json writes for a nil slice or map) is
 	// sent as [] or {}, in the structuredContent and in a text block that
@@ -55,8 +59,10 @@ type Tool struct {
 	// Handler runs a call whose arguments already satisfy InputSchema.
 	Handler ToolHandler
 
-	input  *schema.Schema // compiled InputSchema
-	output *schema.Schema // compiled OutputSchema, or nil
+	input      *schema.Schema // compiled InputSchema
+	output     *schema.Schema // compiled OutputSchema, or nil
+	wrapOutput bool           // OutputSchema's root is not an object
+	headers    []headerParam  // the input's x-mcp-header properties
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with
@@ -115,8 +121,8 @@ func argumentError(err error) error {
 }
 
 // appendListEntry writes the tool as tools/list describes it, its
-// schemas compacted.
-func (t *Tool) appendListEntry(b *bytes.Buffer) error {
+// schemas compacted; modern is the era of the client.
+func (t *Tool) appendListEntry(b *bytes.Buffer, modern bool) error {
 	field := func(name, value string) {
 		if value != "" {
 			b.WriteString(`,"` + name + `":`)
@@ -133,8 +139,15 @@ func (t *Tool) appendListEntry(b *bytes.Buffer) error {
 	}
 	if t.OutputSchema != "" {
 		b.WriteString(`,"outputSchema":`)
+		wrap := t.wrapOutput && !modern
+		if wrap {
+			b.WriteString(`{"type":"object","properties":{"result":`)
+		}
 		if err := json.Compact(b, []byte(t.OutputSchema)); err != nil {
 			return err
+		}
+		if wrap {
+			b.WriteString(`},"required":["result"]}`)
 		}
 	}
 	if t.Annotations != nil {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
@@ -34,7 +33,7 @@ func (ss *session) callTool(c *call) []byte {
 	}
 	t := ss.srv.toolNamed(nv)
 	if t == nil {
-		return ss.toolResult(id, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.Str(), ss.srv.toolNames())))
+		return ss.toolResult(c, nil, ErrorResult(fmt.Sprintf("unknown tool %q; available tools: %s", nv.Str(), ss.srv.toolNames())))
 	}
 	name := t.Name
 	args := params.Get("arguments")
@@ -42,7 +41,7 @@ func (ss *session) callTool(c *call) []byte {
 		args = emptyArguments
 	}
 	if vs := t.input.Validate(args); len(vs) > 0 {
-		return ss.toolResult(id, ErrorResult(argumentReport(name, vs)))
+		return ss.toolResult(c, t, ErrorResult(argumentReport(name, vs)))
 	}
 	c.req = Request{Name: name, Arguments: args.Raw()}
 	req := &c.req
@@ -54,12 +53,17 @@ func (ss *session) callTool(c *call) []byte {
 		}
 	}
 
+	if c.modern != nil {
+		if errResp := ss.beginRound(c, "tools/call", name, args); errResp != nil {
+			return errResp
+		}
+	}
 	if slots := ss.srv.slotsChan(); slots != nil {
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
 		case <-c.ctx.Done():
-			return ss.toolResult(id, ErrorResult(fmt.Sprintf("tool %s was cancelled before it started", name)))
+			return ss.toolResult(c, t, ErrorResult(fmt.Sprintf("tool %s was cancelled before it started", name)))
 		}
 	}
 	var ctx context.Context = &c.ctx
@@ -68,12 +72,15 @@ func (ss *session) callTool(c *call) []byte {
 		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
 		defer cancel()
 	}
-	notify := ss.callNotify(c)
 	// The call's context answers for its state (see callContext.Value).
-	c.state = callctx.Call{Request: req, Args: args, Done: &c.ctx, Notify: notify, Tool: name, Token: token, MinLevel: &ss.minLevel, Logger: ss.srv.logger(), Session: ss}
+	c.state = ss.handlerState(c, name)
+	c.state.Request, c.state.Args, c.state.Token = req, args, token
 	res, err := ss.invoke(ctx, t, req)
-	var needURL *URLElicitationRequiredError
-	if errors.As(err, &needURL) {
+	if c.modern != nil {
+		if resp := ss.endModernCall(c, name, args, err); resp != nil {
+			return resp
+		}
+	} else if needURL := (*URLElicitationRequiredError)(nil); errors.As(err, &needURL) {
 		return jsonrpc.ErrorWithData(id, codeURLElicitationRequired, needURL.Error(), needURL.data())
 	}
 	switch {
@@ -86,7 +93,28 @@ func (ss *session) callTool(c *call) []byte {
 	case t.output != nil && !res.IsError && res.StructuredContent != nil:
 		res = ss.conform(t, res)
 	}
-	return ss.toolResult(id, res)
+	return ss.toolResult(c, t, res)
+}
+
+// endModernCall answers a modern tool call whose handler returned err
+// otherwise than with its result: with the questions it left open, or
+// with the error for a capability the client lacks. It returns nil when
+// the result stands.
+func (ss *session) endModernCall(c *call, name string, args jsonvalue.Value, err error) []byte {
+	var needURL *URLElicitationRequiredError
+	if errors.As(err, &needURL) {
+		if resp := ss.askQuestions(c, needURL.questions()); resp != nil {
+			return resp
+		}
+	}
+	if resp := ss.endRound(c, "tools/call", name, args); resp != nil {
+		return resp
+	}
+	var capErr *capabilityError
+	if errors.As(err, &capErr) {
+		return missingCapability(c.msg.ID.Raw(), capErr)
+	}
+	return nil
 }
 
 // conform makes a successful structured result honour the tool's output
@@ -139,7 +167,19 @@ func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Resu
 	return t.Handler(ctx, req)
 }
 
-func (ss *session) toolResult(id []byte, res *Result) []byte {
+// toolResult answers c with res, a result of the tool t (nil for an
+// unknown tool). A tool whose output is not an object wraps its
+// structured content as {"result": …} for legacy clients, whose protocol
+// requires an object.
+func (ss *session) toolResult(c *call, t *Tool, res *Result) []byte {
+	id := c.msg.ID.Raw()
+	if t != nil && t.wrapOutput && c.modern == nil && res.StructuredContent != nil && !res.IsError {
+		if data, err := marshalValue(res.StructuredContent); err == nil {
+			out := *res
+			out.StructuredContent = json.RawMessage(append(append([]byte(`{"result":`), data...), '}'))
+			res = &out
+		}
+	}
 	size := 96 + len(id)
 	for _, c := range res.Content {
 		if t, ok := c.(*TextContent); ok {
@@ -152,9 +192,13 @@ func (ss *session) toolResult(id []byte, res *Result) []byte {
 	b = append(b, `,"result":`...)
 	b, err := res.appendJSON(b)
 	if err != nil {
-		return ss.toolResult(id, ErrorResult("tool result could not be encoded: "+err.Error()))
+		return ss.toolResult(c, nil, ErrorResult("tool result could not be encoded: "+err.Error()))
 	}
-	return append(b, '}')
+	b = append(b, '}')
+	if c.modern != nil {
+		return completeResult(b, id, nil)
+	}
+	return b
 }
 
 // resultReport explains why a tool's result broke its output schema.

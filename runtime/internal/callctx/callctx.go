@@ -40,6 +40,9 @@ type Call struct {
 	// Session is the runtime's session of the client, to ask it
 	// questions.
 	Session any
+	// Modern is the runtime's *modernRequest when the request is of the
+	// modern era (revision 2026-07-28 and later), nil otherwise.
+	Modern any
 }
 
 // Over reports whether the call has finished or was cancelled; the

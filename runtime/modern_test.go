@@ -1,0 +1,345 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// allCaps are the client capabilities of a modern client that can answer
+// every question.
+const allCaps = `{"elicitation":{"form":{},"url":{}},"sampling":{},"roots":{}}`
+
+// modern returns a request of revision 2026-07-28: params (JSON object
+// members without braces, or "") and the _meta that declares caps.
+func modern(id any, method, params, caps string) string {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+	if params != "" {
+		params += ","
+	}
+	idJSON, _ := json.Marshal(id)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{%s%s}}`, idJSON, method, params, meta)
+}
+
+// result decodes the result of a response line into v, failing on an
+// error response.
+func result(t *testing.T, line string, v any) {
+	t.Helper()
+	var m struct {
+		Result json.RawMessage
+		Error  json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(line), &m); err != nil || m.Result == nil {
+		t.Fatalf("not a result: %s", line)
+	}
+	if err := json.Unmarshal(m.Result, v); err != nil {
+		t.Fatalf("result %s: %v", m.Result, err)
+	}
+}
+
+// rpcError returns the code and data of an error response line.
+func rpcError(t *testing.T, line string) (int, string) {
+	t.Helper()
+	var m struct {
+		Error *struct {
+			Code int
+			Data json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(line), &m); err != nil || m.Error == nil {
+		t.Fatalf("not an error: %s", line)
+	}
+	return m.Error.Code, string(m.Error.Data)
+}
+
+func TestModernDiscover(t *testing.T) {
+	p := serveStdio(t, askServer())
+	p.Send(modern(1, "server/discover", "", "{}"))
+	var d struct {
+		ResultType        string
+		SupportedVersions []string
+		Capabilities      map[string]json.RawMessage
+		Meta              map[string]struct{ Name, Version string } `json:"_meta"`
+		TTLMs             *int64                                    `json:"ttlMs"`
+		CacheScope        string
+	}
+	result(t, reply(p, "1"), &d)
+	if d.ResultType != "complete" || strings.Join(d.SupportedVersions, " ") != "2026-07-28 2025-11-25 2025-06-18 2025-03-26 2024-11-05" ||
+		d.Capabilities["tools"] == nil || d.Meta["io.modelcontextprotocol/serverInfo"].Name != "ask" || d.TTLMs == nil || d.CacheScope != "public" {
+		t.Errorf("discover: %+v", d)
+	}
+}
+
+// TestModernRequestMeta: a modern request must declare its version and
+// capabilities, in a version this package serves; its id comes back in
+// every error.
+func TestModernRequestMeta(t *testing.T) {
+	p := serveStdio(t, askServer())
+	for _, tc := range []struct {
+		line string
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, -32602},
+		{`{"jsonrpc":"2.0","id":"b","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7,"io.modelcontextprotocol/clientCapabilities":{}}}}`, -32602},
+		{`{"jsonrpc":"2.0","id":"c","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}}}`, -32602},
+		{`{"jsonrpc":"2.0","id":"d","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999","io.modelcontextprotocol/clientCapabilities":{}}}}`, -32022},
+		{modern("e", "initialize", "", "{}"), -32601},
+		{modern("f", "ping", "", "{}"), -32601},
+		{modern("g", "logging/setLevel", `"level":"debug"`, "{}"), -32601},
+		{modern("h", "resources/subscribe", `"uri":"x:y"`, "{}"), -32601},
+	} {
+		var m struct{ ID string }
+		json.Unmarshal([]byte(tc.line), &m)
+		p.Send(tc.line)
+		got := reply(p, `"`+m.ID+`"`)
+		code, data := rpcError(t, got)
+		if code != tc.code {
+			t.Errorf("%s: %s", tc.line, got)
+		}
+		if code == -32022 && data != `{"supported":["2026-07-28"],"requested":"v999"}` {
+			t.Errorf("unsupported version data %s", data)
+		}
+	}
+	// The same process still serves a legacy client.
+	p.Send(initialize(1, "2025-11-25"))
+	if got := reply(p, "1"); !strings.Contains(got, `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("initialize: %s", got)
+	}
+}
+
+// outputServer has a tool whose output is a list, not an object.
+func outputServer() *runtime.Server {
+	s := &runtime.Server{Name: "out", Logger: linepeer.DiscardLogger()}
+	s.AddTool(&runtime.Tool{
+		Name:         "primes",
+		OutputSchema: `{"type":"array","items":{"type":"integer"}}`,
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{runtime.TextContent{Text: "[2,3,5]"}}, StructuredContent: []int{2, 3, 5}}, nil
+		},
+	})
+	return s
+}
+
+// TestOutputByEra: an output that is not an object is sent as it is to a
+// modern client, and wrapped in {"result": …} for a legacy one, whose
+// protocol requires an object.
+func TestOutputByEra(t *testing.T) {
+	p := serveStdio(t, outputServer())
+	p.Send(modern(1, "tools/list", "", "{}"))
+	if got := reply(p, "1"); !strings.Contains(got, `"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"primes","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"array","items":{"type":"integer"}}}]`) {
+		t.Errorf("modern tools/list: %s", got)
+	}
+	p.Send(modern(2, "tools/call", `"name":"primes"`, "{}"))
+	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","content":[{"type":"text","text":"[2,3,5]"}],"structuredContent":[2,3,5]}`) {
+		t.Errorf("modern tools/call: %s", got)
+	}
+	p.Send(initialize(3, "2025-11-25"))
+	reply(p, "3")
+	p.Send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	if got := reply(p, "4"); !strings.Contains(got, `"outputSchema":{"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]}`) || strings.Contains(got, "resultType") {
+		t.Errorf("legacy tools/list: %s", got)
+	}
+	p.Send(callTool(5, "primes"))
+	if got := reply(p, "5"); !strings.Contains(got, `"structuredContent":{"result":[2,3,5]}`) {
+		t.Errorf("legacy tools/call: %s", got)
+	}
+}
+
+// inputRequired is the result of a round that asks the client.
+type inputRequired struct {
+	ResultType    string
+	InputRequests map[string]struct {
+		Method string
+		Params json.RawMessage
+	}
+	RequestState string
+}
+
+// TestModernAsk: under 2026-07-28 a handler's question ends the round with
+// input_required; the retry with the answer completes the call, with the
+// same handler code that asks a legacy client by request.
+func TestModernAsk(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, askServer())
+	p.Send(modern(1, "tools/call", `"name":"elicit"`, allCaps))
+	var r1 inputRequired
+	result(t, reply(p, "1"), &r1)
+	q, ok := r1.InputRequests["elicitation-1"]
+	if r1.ResultType != "input_required" || !ok || q.Method != "elicitation/create" || r1.RequestState == "" ||
+		!strings.Contains(string(q.Params), `"requestedSchema":{"type":"object"`) {
+		t.Fatalf("round 1: %+v", r1)
+	}
+	answer := `"inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"Ada","age":36}}}`
+	p.Send(modern(2, "tools/call", `"name":"elicit",`+answer+`,"requestState":"`+r1.RequestState+`"`, allCaps))
+	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","content":[{"type":"text","text":"accept {\"name\":\"Ada\",\"age\":36}"}]`) {
+		t.Errorf("round 2: %s", got)
+	}
+	// The state is optional for a one-round call.
+	p.Send(modern(3, "tools/call", `"name":"elicit",`+answer, allCaps))
+	if got := reply(p, "3"); !strings.Contains(got, `accept {`) {
+		t.Errorf("round 2 without state: %s", got)
+	}
+	// An answer under another key: the question is asked again.
+	p.Send(modern(4, "tools/call", `"name":"elicit","inputResponses":{"other":{"action":"accept"}}`, allCaps))
+	var r4 inputRequired
+	if result(t, reply(p, "4"), &r4); r4.ResultType != "input_required" {
+		t.Errorf("wrong key: %+v", r4)
+	}
+	for _, tc := range []struct{ name, params string }{
+		{"tampered state", `"name":"elicit",` + answer + `,"requestState":"` + r1.RequestState + `x"`},
+		{"state of another tool", `"name":"roots","inputResponses":{},"requestState":"` + r1.RequestState + `"`},
+		{"state not a string", `"name":"elicit",` + answer + `,"requestState":7`},
+		{"answer of the wrong shape", `"name":"elicit","inputResponses":{"elicitation-1":12345}`},
+		{"content that breaks the form", `"name":"elicit","inputResponses":{"elicitation-1":{"action":"accept","content":{"age":-1}}}`},
+		{"inputResponses not an object", `"name":"elicit","inputResponses":null`},
+	} {
+		p.Send(modern(5, "tools/call", tc.params, allCaps))
+		got := reply(p, "5")
+		if code, _ := rpcError(t, got); code != -32602 {
+			t.Errorf("%s: %s", tc.name, got)
+		}
+	}
+	// A client without the capability: -32021, naming it.
+	p.Send(modern(6, "tools/call", `"name":"sample"`, `{"elicitation":{}}`))
+	got := reply(p, "6")
+	if code, data := rpcError(t, got); code != -32021 || data != `{"requiredCapabilities":{"sampling":{}}}` {
+		t.Errorf("missing capability: %s", got)
+	}
+	// Nothing is sent to the client but the answers.
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("unexpected lines: %q", pending)
+	}
+}
+
+// TestModernAskRounds: several questions in one round, and a second round
+// that depends on the first.
+func TestModernAskRounds(t *testing.T) {
+	s := &runtime.Server{Name: "rounds", Logger: linepeer.DiscardLogger()}
+	s.AddTool(&runtime.Tool{Name: "all", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		name := &runtime.ElicitQuestion{Key: "user_name", Message: "Name?", Schema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`}
+		greeting := &runtime.SampleQuestion{Key: "greeting", Request: runtime.SamplingRequest{MaxTokens: 50, Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "Hi"}}}}}
+		roots := &runtime.RootsQuestion{Key: "client_roots"}
+		if err := runtime.Ask(ctx, name, greeting, roots); err != nil {
+			return nil, err
+		}
+		return runtime.TextResult(fmt.Sprintf("%s %s %v", name.Content, greeting.Result.Text(), roots.Roots)), nil
+	}})
+	s.AddTool(&runtime.Tool{Name: "steps", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		_, first, err := runtime.Elicit(ctx, "Step 1", `{"type":"object","properties":{"name":{"type":"string"}}}`)
+		if err != nil {
+			return nil, err
+		}
+		_, second, err := runtime.Elicit(ctx, "Step 2", `{"type":"object","properties":{"color":{"type":"string"}}}`)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.TextResult(string(first) + string(second)), nil
+	}})
+	p := serveStdio(t, s)
+
+	p.Send(modern(1, "tools/call", `"name":"all"`, allCaps))
+	var r inputRequired
+	result(t, reply(p, "1"), &r)
+	if len(r.InputRequests) != 3 || r.InputRequests["user_name"].Method != "elicitation/create" ||
+		r.InputRequests["greeting"].Method != "sampling/createMessage" || r.InputRequests["client_roots"].Method != "roots/list" {
+		t.Fatalf("one round of three questions: %+v", r)
+	}
+	answers := `"inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}},` +
+		`"greeting":{"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"m"},` +
+		`"client_roots":{"roots":[{"uri":"file:///w","name":"w"}]}},"requestState":"` + r.RequestState + `"`
+	p.Send(modern(2, "tools/call", `"name":"all",`+answers, allCaps))
+	if got := reply(p, "2"); !strings.Contains(got, `{\"name\":\"Alice\"} Hello there! [{file:///w w}]`) {
+		t.Errorf("answered: %s", got)
+	}
+
+	p.Send(modern(3, "tools/call", `"name":"steps"`, allCaps))
+	var r1, r2 inputRequired
+	result(t, reply(p, "3"), &r1)
+	p.Send(modern(4, "tools/call", `"name":"steps","inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"Al"}}},"requestState":"`+r1.RequestState+`"`, allCaps))
+	result(t, reply(p, "4"), &r2)
+	if _, ok := r2.InputRequests["elicitation-2"]; !ok || r2.RequestState == r1.RequestState {
+		t.Fatalf("round 2: %+v", r2)
+	}
+	// Round 3 brings only the second answer: the first is in the state.
+	p.Send(modern(5, "tools/call", `"name":"steps","inputResponses":{"elicitation-2":{"action":"accept","content":{"color":"blue"}}},"requestState":"`+r2.RequestState+`"`, allCaps))
+	if got := reply(p, "5"); !strings.Contains(got, `{\"name\":\"Al\"}{\"color\":\"blue\"}`) {
+		t.Errorf("round 3: %s", got)
+	}
+}
+
+// TestModernLogging: a modern request gets log notifications only when it
+// asks for them, at its own level.
+func TestModernLogging(t *testing.T) {
+	s := &runtime.Server{Name: "log", Logger: linepeer.DiscardLogger()}
+	s.AddTool(&runtime.Tool{Name: "chatty", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		runtime.Logger(ctx).Debug("debug")
+		runtime.Logger(ctx).Warn("warn")
+		return runtime.TextResult("done"), nil
+	}})
+	p := serveStdio(t, s)
+	p.Send(modern(1, "tools/call", `"name":"chatty"`, "{}"))
+	reply(p, "1")
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("logs without a log level: %q", pending)
+	}
+	line := strings.Replace(modern(2, "tools/call", `"name":"chatty"`, "{}"), `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"warning",`, 1)
+	p.Send(line)
+	p.Take("the warning", func(l []byte) bool { return strings.Contains(string(l), `"level":"warning"`) })
+	reply(p, "2")
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("logs below the level: %q", pending)
+	}
+}
+
+// TestModernResourceNotFound: -32602 with the URI under 2026-07-28, and
+// -32002 under the legacy revisions.
+func TestModernResourceNotFound(t *testing.T) {
+	s := &runtime.Server{Name: "res", Logger: linepeer.DiscardLogger()}
+	s.AddResource(&runtime.Resource{URI: "app://status", Name: "status", Handler: func(ctx context.Context, req *runtime.ResourceRequest) (*runtime.ResourceResult, error) {
+		return runtime.TextResource(req.URI, "text/plain", "ok"), nil
+	}})
+	p := serveStdio(t, s)
+	p.Send(modern(1, "resources/read", `"uri":"app://nothing"`, "{}"))
+	if code, data := rpcError(t, reply(p, "1")); code != -32602 || data != `{"uri":"app://nothing"}` {
+		t.Errorf("modern: %d %s", code, data)
+	}
+	p.Send(modern(2, "resources/read", `"uri":"app://status"`, "{}"))
+	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[`) {
+		t.Errorf("modern read: %s", got)
+	}
+	p.Send(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"app://nothing"}}`)
+	if code, data := rpcError(t, reply(p, "3")); code != -32002 || data != `{"uri":"app://nothing"}` {
+		t.Errorf("legacy: %d %s", code, data)
+	}
+}
+
+// TestModernListen: subscriptions/listen acknowledges what it will send
+// first, then sends only that, tagged with its id, until cancelled.
+func TestModernListen(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	s := outputServer()
+	p := serveStdio(t, s)
+	p.Send(modern("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`, "{}"))
+	ack := p.Take("the acknowledgement", func(l []byte) bool { return strings.Contains(string(l), "acknowledged") })
+	// The server has no prompts: it agrees to tools only.
+	if string(ack) != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"notifications":{"toolsListChanged":true}}}` {
+		t.Errorf("ack %s", ack)
+	}
+	s.RemoveTool("primes")
+	got := p.Take("the change", func(l []byte) bool { return strings.Contains(string(l), "list_changed") })
+	if string(got) != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"}}}` {
+		t.Errorf("change %s", got)
+	}
+	s.ResourceUpdated("app://x") // not subscribed
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
+	p.Send(modern(1, "tools/list", "", "{}"))
+	reply(p, "1")
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("unexpected lines: %q", pending)
+	}
+}
