@@ -2,10 +2,15 @@
 // that serves greet and create_ticket, for profiling one server by hand:
 //
 //	drive [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
+//	drive -http [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
 //
-// For example, with the CPU profile hook of server-mcpgen:
+// With -http the command is a Streamable HTTP server that listens where
+// $MCPGEN_BENCH_ADDR says, and -inflight is the number of clients, each on
+// its own keep-alive connection. For example, with the CPU profile hook of
+// server-mcpgen and http-mcpgen:
 //
 //	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -seq 20000 -par 0 -- server-mcpgen
+//	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -http -seq 0 -par 100000 -- http-mcpgen
 package main
 
 import (
@@ -25,10 +30,15 @@ func main() {
 	inflight := flag.Int("inflight", 16, "calls in flight")
 	bad := flag.Int("bad", 0, "rejected calls, one at a time")
 	warmup := flag.Int("warmup", 1000, "warm-up calls")
+	useHTTP := flag.Bool("http", false, "drive a Streamable HTTP server")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *useHTTP {
+		driveHTTP(*seq, *par, *inflight, *bad, *warmup)
+		return
 	}
 	c, err := driver.Start(driver.Server{Name: flag.Arg(0), Argv: flag.Args()})
 	if err != nil {
@@ -56,6 +66,42 @@ func main() {
 	run("rejected", driver.Invalid, *bad, 1)
 	hwm := driver.PeakRSS(c.Pid())
 	if err := c.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("peak RSS %.1f MiB\n", float64(hwm)/(1<<20))
+}
+
+func driveHTTP(seq, par, inflight, bad, warmup int) {
+	s, err := driver.StartHTTP(driver.Server{Name: flag.Arg(0), Argv: flag.Args()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	clients, err := s.Dial(max(1, inflight))
+	if err != nil {
+		s.Close()
+		log.Fatal(err)
+	}
+	run := func(what string, kinds []driver.CallKind, n int, clients []*driver.HTTPClient) {
+		if n == 0 {
+			return
+		}
+		st, err := s.Run(clients, kinds, n, 0)
+		if err != nil {
+			s.Close()
+			log.Fatal(err)
+		}
+		if what != "" {
+			fmt.Printf("%-10s %7d calls  %8.0f calls/s  p50 %8v  p99 %8v  server CPU/call %v  driver CPU/call %v\n",
+				what, n, st.PerSecond(), st.Quantile(0.5), st.Quantile(0.99), st.CPUPerCall, st.DriverCPUPerCall)
+		}
+	}
+	run("", driver.Valid, warmup, clients)
+	run("sequential", driver.Valid, seq, clients[:1])
+	run(fmt.Sprintf("%d clients", len(clients)), driver.Valid, par, clients)
+	run("rejected", driver.Invalid, bad, clients[:1])
+	hwm := driver.PeakRSS(s.Pid())
+	driver.CloseAll(clients)
+	if err := s.Close(); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("peak RSS %.1f MiB\n", float64(hwm)/(1<<20))

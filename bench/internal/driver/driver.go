@@ -354,6 +354,9 @@ type Stats struct {
 	// process, which runs nothing else meanwhile): on a small machine the
 	// driver competes with the server for the cores.
 	DriverCPUPerCall time.Duration
+	// Reconnects counts the HTTP clients' new connections during the
+	// workload, after a server closed an idle one.
+	Reconnects int
 }
 
 // PerSecond is the throughput.
@@ -444,13 +447,17 @@ func ProcessCPU(pid int) time.Duration {
 
 // PeakRSS returns VmHWM, the peak resident set of the process so far, in
 // bytes; 0 if unknown.
-func PeakRSS(pid int) int64 {
+func PeakRSS(pid int) int64 { return procStatus(pid, "VmHWM:") }
+
+// procStatus returns a size in /proc/<pid>/status, in bytes; 0 if
+// unknown.
+func procStatus(pid int, key string) int64 {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, key); ok {
 			f := strings.Fields(rest)
 			if len(f) >= 1 {
 				kb, _ := strconv.ParseInt(f[0], 10, 64)

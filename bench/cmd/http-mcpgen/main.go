@@ -1,0 +1,40 @@
+// Command http-mcpgen serves greet and create_ticket with the mcpgen
+// runtime over Streamable HTTP at http://$MCPGEN_BENCH_ADDR/mcp, as the
+// README does (ListenAndServeHTTP): stateless, or with -sessions with
+// Mcp-Session-Id sessions.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime"
+
+	"github.com/mcpgen/mcpgen/bench/internal/mcpgentools"
+)
+
+func main() {
+	sessions := flag.Bool("sessions", false, "give every client an Mcp-Session-Id session")
+	flag.Parse()
+	if path := os.Getenv("MCPGEN_BENCH_CPUPROFILE"); path != "" {
+		// For diagnosis only: the benchmark never sets it.
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
+	s := mcpgentools.NewServer()
+	s.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := s.ListenAndServeHTTP(ctx, os.Getenv("MCPGEN_BENCH_ADDR"), &runtime.HTTPOptions{Sessions: *sessions}); err != nil && ctx.Err() == nil {
+		pprof.StopCPUProfile()
+		fmt.Fprintf(os.Stderr, "%s: %v\n", s.Name, err)
+		os.Exit(1)
+	}
+}
