@@ -11,7 +11,10 @@
 //     allocs/op);
 //  4. the generator: 10, 50 and 200 tools next to the bare package load;
 //  5. the control protocol: a scripted Claude CLI stand-in drives the
-//     TypeScript Agent SDK host and the mcpgen host.
+//     TypeScript Agent SDK host and the mcpgen host;
+//  6. Streamable HTTP: one driver for every HTTP server, stateless and
+//     with sessions, at 1, 16 and 64 concurrent clients on keep-alive
+//     connections, and the memory held by open sessions.
 //
 // Usage, from this directory:
 //
@@ -67,6 +70,19 @@ type Config struct {
 	ControlWarmup     int
 	ControlSequential int
 	ControlParallel   int
+
+	HTTPRounds int
+	// HTTPClients are the numbers of concurrent clients measured; the
+	// targets are about 16.
+	HTTPClients []int
+	// HTTPTime is how long each number of clients is measured: servers
+	// that differ forty-fold in speed are each measured for as long.
+	HTTPTime time.Duration
+	// HTTPWarmup calls with 16 clients, for at most HTTPWarmupTime,
+	// before the measurements of every server process.
+	HTTPWarmup     int
+	HTTPWarmupTime time.Duration
+	HTTPSessions   int // sessions opened to measure the memory they hold
 }
 
 var quickConfig = Config{
@@ -75,6 +91,7 @@ var quickConfig = Config{
 	InprocBenchtime: "2000x", InprocCount: 1,
 	GenBenchtime: "2x", GenCount: 1,
 	ControlRuns: 1, ControlWarmup: 300, ControlSequential: 500, ControlParallel: 1000,
+	HTTPRounds: 1, HTTPClients: []int{1, 16, 64}, HTTPTime: 300 * time.Millisecond, HTTPWarmup: 1000, HTTPWarmupTime: time.Second, HTTPSessions: 1000,
 }
 
 // fullConfig's in-flight counts keep the fastest server busy for about a
@@ -87,9 +104,10 @@ var fullConfig = Config{
 	InprocBenchtime: "1s", InprocCount: 5,
 	GenBenchtime: "10x", GenCount: 3,
 	ControlRuns: 5, ControlWarmup: 3000, ControlSequential: 5000, ControlParallel: 50000,
+	HTTPRounds: 3, HTTPClients: []int{1, 16, 64}, HTTPTime: 2 * time.Second, HTTPWarmup: 20000, HTTPWarmupTime: 10 * time.Second, HTTPSessions: 10000,
 }
 
-var allParts = []string{"stdio", "startup", "inproc", "gen", "control"}
+var allParts = []string{"stdio", "startup", "inproc", "gen", "control", "http"}
 
 // env is what every part needs: where things are.
 type env struct {
@@ -141,7 +159,7 @@ func main() {
 
 	start := time.Now()
 	// The parts that run processes need the binaries and the npm packages.
-	if slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" }) {
+	if slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" || p == "http" }) {
 		progress("building servers and hosts into %s", e.bin)
 		if err := e.build(); err != nil {
 			log.Fatal(err)
@@ -174,6 +192,8 @@ func main() {
 			vs, err = e.genPart()
 		case "control":
 			vs, err = e.controlPart()
+		case "http":
+			vs, err = e.httpPart()
 		}
 		if err != nil {
 			log.Fatalf("%s: %v", p, err)
