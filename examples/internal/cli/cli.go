@@ -1,7 +1,8 @@
 // Package cli is the command line shared by the example servers: with no
 // flags a server speaks MCP on stdin and stdout; with -http ADDR it serves
-// Streamable HTTP at http://ADDR/mcp instead; with -prompt TEXT it runs one
-// query through the Claude Code CLI with the server's tools in-process.
+// Streamable HTTP at http://ADDR/mcp instead, with sessions, or without
+// them with -stateless as well; with -prompt TEXT it runs one query
+// through the Claude Code CLI with the server's tools in-process.
 package cli
 
 import (
@@ -20,6 +21,7 @@ import (
 
 var (
 	httpAddr   = flag.String("http", "", "serve Streamable HTTP at `addr` (host:port; \":8080\" binds 127.0.0.1) under /mcp, instead of stdio")
+	stateless  = flag.Bool("stateless", false, "with -http, serve without Mcp-Session-Id sessions, so that any replica behind a load balancer can answer any request")
 	prompt     = flag.String("prompt", "", "run one `query` through the Claude Code CLI with this server's tools in-process, and print the conversation")
 	claudePath = flag.String("claude", "", "`path` of the Claude Code CLI for -prompt (default: claude in PATH)")
 )
@@ -27,6 +29,10 @@ var (
 // Main serves s as the command line asks and exits.
 func Main(s *runtime.Server) {
 	flag.Parse()
+	if *stateless && *httpAddr == "" {
+		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
@@ -34,9 +40,11 @@ func Main(s *runtime.Server) {
 	case *prompt != "":
 		err = ask(ctx, s, *prompt)
 	case *httpAddr != "":
-		// The examples are single local processes, so they keep sessions:
-		// the log level a client sets then applies to its later calls.
-		err = s.ListenAndServeHTTP(ctx, *httpAddr, &runtime.HTTPOptions{Sessions: true})
+		// The examples are single local processes, so they keep sessions
+		// unless told otherwise: the log level a client sets then applies
+		// to its later calls. Replicas behind a load balancer without
+		// sticky routing run -stateless.
+		err = s.ListenAndServeHTTP(ctx, *httpAddr, &runtime.HTTPOptions{Sessions: !*stateless})
 	default:
 		err = s.ServeStdio(ctx)
 	}

@@ -1,13 +1,17 @@
 package cli_test
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/claudetest"
 )
@@ -103,3 +107,76 @@ func TestREADMEHostExample(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPSessions runs examples/greet with -http, with and without
+// -stateless, and checks whether initialize starts a session.
+func TestHTTPSessions(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "greet")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../greet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, stateless := range []bool{false, true} {
+		args := []string{"-http", "127.0.0.1:0"}
+		if stateless {
+			args = append(args, "-stateless")
+		}
+		url := serveHTTP(t, bin, args...)
+		req, err := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"protocolVersion"`) {
+			t.Fatalf("%v: initialize: %s %s", args, resp.Status, body)
+		}
+		if got := resp.Header.Get("Mcp-Session-Id"); (got == "") != stateless {
+			t.Errorf("%v: Mcp-Session-Id %q", args, got)
+		}
+	}
+	if out, err := exec.Command(bin, "-stateless").CombinedOutput(); err == nil || !strings.Contains(string(out), "-stateless needs -http") {
+		t.Errorf("-stateless without -http: %v: %s", err, out)
+	}
+}
+
+// serveHTTP starts bin, which must log the URL it serves, and returns the
+// URL; the process is stopped when the test ends.
+func serveHTTP(t *testing.T, bin string, args ...string) string {
+	cmd := exec.Command(bin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := servingURL.FindStringSubmatch(sc.Text()); m != nil {
+				urls <- m[1]
+			}
+		}
+		close(urls)
+	}()
+	select {
+	case url, ok := <-urls:
+		if !ok {
+			t.Fatalf("%s %v exited without serving", bin, args)
+		}
+		return url
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s %v: no URL logged within 10s", bin, args)
+	}
+	return ""
+}
+
+var servingURL = regexp.MustCompile(`msg="serving MCP over Streamable HTTP" url=(http:\S+)`)
