@@ -149,6 +149,11 @@ type HTTPClient struct {
 	// every failure keeps it off.
 	RetryStale bool
 	Reconnects int // new connections after the first
+	// CaptureHeader names a response header (in lower case, such as a
+	// balancer's x-replica) whose value Captured holds after each
+	// answer.
+	CaptureHeader string
+	Captured      string
 
 	ids      *atomic.Int64
 	ownIDs   atomic.Int64
@@ -295,6 +300,7 @@ func (c *HTTPClient) readResponse() (status int, fresh bool, err error) {
 	}
 	length, chunked, closeConn := int64(-1), false, false
 	c.lastType = typeOther
+	captured := false
 	for {
 		line, err = c.br.ReadSlice('\n')
 		if err != nil {
@@ -330,7 +336,15 @@ func (c *HTTPClient) readResponse() (status int, fresh bool, err error) {
 			if string(value) != c.Session {
 				c.Session = string(value)
 			}
+		case c.CaptureHeader != "" && equalFold(name, c.CaptureHeader):
+			captured = true
+			if string(value) != c.Captured {
+				c.Captured = string(value)
+			}
 		}
+	}
+	if !captured {
+		c.Captured = ""
 	}
 	c.body = c.body[:0]
 	switch {
