@@ -203,15 +203,12 @@ func (e *env) httpPart() ([]verdict, error) {
 		if s.lib == mcpgen || s.lib == floor {
 			continue
 		}
-		mine := e.httpServers()[0]
-		if s.sessions {
-			mine = e.httpServers()[1]
-		}
-		m, p := figs[mine.Name], figs[s.Name]
+		mine := mcpgenIn(servers, s.sessions)
+		m, p := figs[mine], figs[s.Name]
 		row := []string{s.Name}
 		var at16 float64
 		for i := range cfg.HTTPClients {
-			med, lo, hi := paired(httpRates(runs[mine.Name], i), httpRates(runs[s.Name], i))
+			med, lo, hi := paired(httpRates(runs[mine], i), httpRates(runs[s.Name], i))
 			if i == at {
 				at16 = med
 			}
@@ -241,7 +238,7 @@ func (e *env) httpPart() ([]verdict, error) {
 	fmt.Fprintf(w, "Memory held by open sessions: a fresh server process per peer; after a warm-up session (200 calls, then DELETE) the driver reads VmRSS, opens %d sessions (initialize and notifications/initialized each, over 8 keep-alive connections, so that sessions and not connections are counted), waits 0.5 s and reads VmRSS and VmHWM again; then a call on every %dth session checks that they are all still open. Per session is the growth of VmRSS divided by the sessions; it includes what each runtime has not yet collected of the garbage made while opening them.\n\n",
 		cfg.HTTPSessions, max(1, cfg.HTTPSessions/50))
 	rows = nil
-	mine := mem[e.httpServers()[1].Name]
+	mine := mem[mcpgenIn(servers, true)]
 	best, bestName := int64(0), ""
 	for _, s := range servers {
 		m := mem[s.Name]
@@ -262,6 +259,16 @@ func (e *env) httpPart() ([]verdict, error) {
 	vs = append(vs, verdict{target: "memory per open HTTP session ≤ ½ of the best peer's (" + bestName + ")",
 		figure: fmt.Sprintf("%s vs %s (%s)", kib(mine.PerSession()), kib(best), times(memAdv)), ratio: memAdv, met: memAdv >= 2})
 	return vs, nil
+}
+
+// mcpgenIn returns the name of mcpgen's server in a mode.
+func mcpgenIn(servers []httpServer, sessions bool) string {
+	for _, s := range servers {
+		if s.lib == mcpgen && s.sessions == sessions {
+			return s.Name
+		}
+	}
+	panic("no mcpgen server")
 }
 
 func (e *env) openSessions(s httpServer) (*driver.SessionMemory, error) {
