@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Checks examples/conformance against MCP peers no one here wrote:
 #  1. the official conformance suite (@modelcontextprotocol/conformance) over
-#     Streamable HTTP, compared with the committed baseline of expected
-#     failures, so that a regression or a newly passing scenario both fail;
+#     Streamable HTTP, at two versions: 0.1.16 (revisions up to 2025-11-25)
+#     and 0.2.0-alpha.12 (which adds 2026-07-28 and its extensions), each
+#     compared with its own committed baseline of expected failures, so that
+#     a regression or a newly passing scenario both fail;
 #  2. the MCP inspector's CLI (@modelcontextprotocol/inspector-cli) over stdio,
 #     for tools/list and tools/call.
-# Node 22 and both packages are installed with npm, at pinned versions, into
+# Node 22 and the packages are installed with npm, at pinned versions, into
 # ${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance, outside the repository; the
 # install is skipped when they are already there. Needs go, npm and bash.
 # Exits non-zero on any failure.
@@ -13,6 +15,7 @@ set -euo pipefail
 
 NODE_VERSION=22.23.3
 CONFORMANCE_VERSION=0.1.16
+CONFORMANCE_NEXT_VERSION=0.2.0-alpha.12 # installed as the npm alias conformance-next
 INSPECTOR_CLI_VERSION=1.0.3
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,26 +32,39 @@ installed() {
 
 if [[ $(installed node) != "$NODE_VERSION" ||
 	$(installed @modelcontextprotocol/conformance) != "$CONFORMANCE_VERSION" ||
+	$(installed conformance-next) != "$CONFORMANCE_NEXT_VERSION" ||
 	$(installed @modelcontextprotocol/inspector-cli) != "$INSPECTOR_CLI_VERSION" ]]; then
-	log "installing node@$NODE_VERSION, conformance@$CONFORMANCE_VERSION and inspector-cli@$INSPECTOR_CLI_VERSION into $cache"
+	log "installing node@$NODE_VERSION, conformance@$CONFORMANCE_VERSION and @$CONFORMANCE_NEXT_VERSION, inspector-cli@$INSPECTOR_CLI_VERSION into $cache"
 	mkdir -p "$cache"
 	npm install --prefix "$cache" --save-exact --no-audit --no-fund --loglevel=error \
 		"node@$NODE_VERSION" \
 		"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
+		"conformance-next@npm:@modelcontextprotocol/conformance@$CONFORMANCE_NEXT_VERSION" \
 		"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI_VERSION" >&2
 fi
 node="$modules/node/bin/node"
 [[ $("$node" --version) == "v$NODE_VERSION" ]] || { log "$node is not Node $NODE_VERSION"; exit 1; }
 
 conformance="$modules/@modelcontextprotocol/conformance/dist/index.js"
+conformance_next="$modules/conformance-next/dist/index.js"
 inspector="$modules/@modelcontextprotocol/inspector-cli/build/index.js"
 
-# The scenarios that must pass. The baseline lists the ones expected to fail;
+# The scenarios that must pass. A baseline lists the ones expected to fail;
 # any other scenario must pass too, but these are checked by name as well, so
-# that moving one into the baseline cannot hide its failure.
+# that moving one into a baseline cannot hide its failure.
 required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
 	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
-	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection)
+	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection
+	tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums)
+# And those of revision 2026-07-28, which only the newer suite has.
+required_next=(server-stateless http-header-validation
+	http-custom-header-server-validation input-required-result-basic-elicitation
+	input-required-result-basic-sampling input-required-result-basic-list-roots
+	input-required-result-request-state input-required-result-multiple-input-requests
+	input-required-result-multi-round input-required-result-missing-input-response
+	input-required-result-result-type input-required-result-unsupported-methods
+	input-required-result-tampered-state input-required-result-capability-check
+	input-required-result-ignore-extra-params input-required-result-validate-input)
 
 tmp=$(mktemp -d)
 server_pid=
@@ -80,28 +96,37 @@ if [[ -z $url ]]; then
 	cat "$tmp/server.log" >&2
 	exit 1
 fi
-log "running the conformance suite against $url"
-if "$node" "$conformance" server --url "$url" --suite all \
-	--expected-failures "$repo/.ci/conformance-baseline.yml" -o "$tmp/results" >"$tmp/suite.out" 2>&1; then
-	sed -n '/=== SUMMARY ===/,$p' "$tmp/suite.out"
-else
-	cat "$tmp/suite.out"
-	log "FAIL: the conformance suite disagrees with .ci/conformance-baseline.yml; the checks that did not succeed:"
-	"$node" -e '
-		const fs = require("fs"), path = require("path"), dir = process.argv[1];
-		for (const d of fs.readdirSync(dir).sort()) {
-			for (const c of JSON.parse(fs.readFileSync(path.join(dir, d, "checks.json"), "utf8"))) {
-				if (c.status === "FAILURE" || c.status === "WARNING") console.log(`${d}: ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
-			}
-		}' "$tmp/results"
-	status=1
-fi
-for s in "${required[@]}"; do
-	if ! grep -q "✓ $s: " "$tmp/suite.out"; then
-		log "FAIL: required scenario $s did not pass"
+# suite NAME JS BASELINE REQUIRED... runs one version of the suite against
+# the server and compares it with its baseline.
+suite() {
+	local name=$1 js=$2 baseline=$3 out="$tmp/suite-$1"
+	shift 3
+	log "running the conformance suite $name against $url"
+	if "$node" "$js" server --url "$url" --suite all \
+		--expected-failures "$baseline" -o "$out.results" >"$out.out" 2>&1; then
+		sed -n '/=== SUMMARY ===/,$p' "$out.out"
+	else
+		cat "$out.out"
+		log "FAIL: the conformance suite $name disagrees with ${baseline#"$repo/"}; the checks that did not succeed:"
+		"$node" -e '
+			const fs = require("fs"), path = require("path"), dir = process.argv[1];
+			for (const d of fs.readdirSync(dir).sort()) {
+				for (const c of JSON.parse(fs.readFileSync(path.join(dir, d, "checks.json"), "utf8"))) {
+					if (c.status === "FAILURE" || c.status === "WARNING") console.log(`${d}: ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+				}
+			}' "$out.results"
 		status=1
 	fi
-done
+	local s
+	for s in "$@"; do
+		if ! grep -q "✓ $s: " "$out.out"; then
+			log "FAIL: required scenario $s did not pass in the suite $name"
+			status=1
+		fi
+	done
+}
+suite "$CONFORMANCE_VERSION" "$conformance" "$repo/.ci/conformance-baseline.yml" "${required[@]}"
+suite "$CONFORMANCE_NEXT_VERSION" "$conformance_next" "$repo/.ci/conformance-baseline-next.yml" "${required[@]}" "${required_next[@]}"
 kill "$server_pid"
 if wait "$server_pid"; then :; else
 	log "FAIL: the server did not exit cleanly on SIGTERM:"
@@ -116,7 +141,7 @@ log "running the MCP inspector CLI over stdio"
 inspect() {
 	(cd "$(dirname "$inspector")" && "$node" "$inspector" go -C "$repo" run ./examples/conformance "$@")
 }
-want_tools="test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool"
+want_tools="test_sampling test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_input_required_result_elicitation test_input_required_result_sampling test_input_required_result_list_roots test_input_required_result_request_state test_input_required_result_tampered_state test_input_required_result_multiple_inputs test_input_required_result_multi_round test_input_required_result_capabilities test_missing_capability test_streaming_elicitation test_logging_tool test_x_mcp_header test_trigger_tool_change test_trigger_prompt_change test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool"
 if ! got_tools=$(inspect --method tools/list | "$node" -e '
 	const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
 	console.log(r.tools.map((t) => t.name).join(" "));'); then

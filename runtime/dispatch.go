@@ -41,6 +41,9 @@ func (ss *session) dispatch(c *call) []byte {
 	}
 	m := c.msg
 	id := m.ID.Raw()
+	if errResp := ss.offered(id, m.Method); errResp != nil {
+		return errResp
+	}
 	switch m.Method {
 	case "initialize":
 		return ss.initialize(id, m.Params)

@@ -166,9 +166,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // refused.
 func TestHTTPStandaloneStream(t *testing.T) {
 	s, _ := newHTTPTestServer()
+	s.AddResource(&Resource{URI: "app://x", Name: "x", Handler: func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error) {
+		return TextResource(req.URI, "text/plain", "x"), nil
+	}})
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
 	id := startHTTPSession(t, url)
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, headerSessionID, id); r.status != http.StatusOK {
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, headerSessionID, id); r.status != http.StatusOK || !strings.Contains(string(r.body), `"result":{}`) {
 		t.Fatalf("subscribe: %d %s", r.status, r.body)
 	}
 	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}}).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)

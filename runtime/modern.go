@@ -132,6 +132,9 @@ func (ss *session) dispatchModern(c *call) []byte {
 	m := c.msg
 	id := m.ID.Raw()
 	srv := ss.srv
+	if errResp := ss.offered(id, m.Method); errResp != nil {
+		return errResp
+	}
 	switch m.Method {
 	case "server/discover":
 		return ss.discover(id)
@@ -160,6 +163,31 @@ func (ss *session) dispatchModern(c *call) []byte {
 	default:
 		return jsonrpc.Error(id, jsonrpc.MethodNotFound, "method not found: "+m.Method+methodHint(m.Method))
 	}
+}
+
+// offered answers a request for a method of a kind of primitive the
+// server does not offer (and so does not advertise) with -32601, as the
+// specification asks; it returns nil for the other methods.
+func (ss *session) offered(id []byte, method string) []byte {
+	kind, _, _ := strings.Cut(method, "/")
+	tools, resources, prompts, completions := ss.srv.features()
+	var has bool
+	switch kind {
+	case "tools":
+		has = tools
+	case "resources":
+		has = resources
+	case "prompts":
+		has = prompts
+	case "completion":
+		has = completions
+	default:
+		return nil
+	}
+	if has {
+		return nil
+	}
+	return jsonrpc.Error(id, jsonrpc.MethodNotFound, "method not found: "+method+" (this server has no "+kind+")")
 }
 
 // methodHint says why a legacy method is unknown to a modern request.

@@ -343,3 +343,26 @@ func TestModernListen(t *testing.T) {
 		t.Errorf("unexpected lines: %q", pending)
 	}
 }
+
+// TestMethodsOfAbsentFeatures: a server without prompts (or resources, or
+// completions) does not advertise them, and answers their methods with
+// -32601 in both eras, as the specification asks.
+func TestMethodsOfAbsentFeatures(t *testing.T) {
+	p := serveStdio(t, outputServer())
+	p.Send(initialize(0, "2025-11-25"))
+	if got := reply(p, "0"); strings.Contains(got, `"prompts"`) || strings.Contains(got, `"resources"`) {
+		t.Errorf("initialize advertises what the server lacks: %s", got)
+	}
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a:b"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{}}`,
+		modern(4, "prompts/list", "", "{}"),
+		modern(5, "resources/templates/list", "", "{}"),
+	} {
+		p.Send(line)
+		if code, _ := rpcError(t, reply(p, fmt.Sprint(i+1))); code != -32601 {
+			t.Errorf("%s: code %d", line, code)
+		}
+	}
+}

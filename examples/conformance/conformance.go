@@ -157,5 +157,8 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 func main() {
-	cli.Main(NewServer())
+	changes := &Changes{}
+	s := NewServer(changes)
+	changes.srv = s
+	cli.Main(s)
 }

@@ -14,30 +14,186 @@ const _ = mcpimpl.SupportPackageIsVersion1
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context) (string, error)          = SimpleText
-	_ func(context.Context) (*runtime.Result, error) = ImageContent
-	_ func(context.Context) (*runtime.Result, error) = AudioContent
-	_ func(context.Context) (*runtime.Result, error) = EmbeddedResource
-	_ func(context.Context) (*runtime.Result, error) = MultipleContentTypes
-	_ func(context.Context) (string, error)          = ToolWithLogging
-	_ func(context.Context) (string, error)          = ErrorHandling
-	_ func(context.Context) (string, error)          = ToolWithProgress
-	_ func(context.Context, Person) (string, error)  = JSONSchema202012
+	_ func(context.Context, SamplingInput) (string, error)    = Sampling
+	_ func(context.Context, ElicitationInput) (string, error) = Elicitation
+	_ func(context.Context) (string, error)                   = ElicitationDefaults
+	_ func(context.Context) (string, error)                   = ElicitationEnums
+	_ func(context.Context) (string, error)                   = InputRequiredElicitation
+	_ func(context.Context) (string, error)                   = InputRequiredSampling
+	_ func(context.Context) (string, error)                   = InputRequiredRoots
+	_ func(context.Context) (string, error)                   = InputRequiredState
+	_ func(context.Context) (string, error)                   = InputRequiredTampered
+	_ func(context.Context) (string, error)                   = InputRequiredMultiple
+	_ func(context.Context) (string, error)                   = InputRequiredRounds
+	_ func(context.Context) (string, error)                   = InputRequiredCapabilities
+	_ func(context.Context) (string, error)                   = MissingCapability
+	_ func(context.Context) (string, error)                   = StreamingElicitation
+	_ func(context.Context) (string, error)                   = LoggingTool
+	_ func(context.Context, HeaderInput) (string, error)      = XMCPHeader
+	_ func(*Changes, context.Context) (string, error)         = (*Changes).TriggerToolChange
+	_ func(*Changes, context.Context) (string, error)         = (*Changes).TriggerPromptChange
+	_ func(context.Context) (string, error)                   = SimpleText
+	_ func(context.Context) (*runtime.Result, error)          = ImageContent
+	_ func(context.Context) (*runtime.Result, error)          = AudioContent
+	_ func(context.Context) (*runtime.Result, error)          = EmbeddedResource
+	_ func(context.Context) (*runtime.Result, error)          = MultipleContentTypes
+	_ func(context.Context) (string, error)                   = ToolWithLogging
+	_ func(context.Context) (string, error)                   = ErrorHandling
+	_ func(context.Context) (string, error)                   = ToolWithProgress
+	_ func(context.Context, Person) (string, error)           = JSONSchema202012
 )
 
 // NewServer returns a server named "mcpgen-conformance" that serves the tools of this
-// package: test_simple_text, test_image_content, test_audio_content, test_embedded_resource, test_multiple_content_types, test_tool_with_logging, test_error_handling, test_tool_with_progress, json_schema_2020_12_tool.
-func NewServer() *runtime.Server {
+// package: test_sampling, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_input_required_result_elicitation, test_input_required_result_sampling, test_input_required_result_list_roots, test_input_required_result_request_state, test_input_required_result_tampered_state, test_input_required_result_multiple_inputs, test_input_required_result_multi_round, test_input_required_result_capabilities, test_missing_capability, test_streaming_elicitation, test_logging_tool, test_x_mcp_header, test_trigger_tool_change, test_trigger_prompt_change, test_simple_text, test_image_content, test_audio_content, test_embedded_resource, test_multiple_content_types, test_tool_with_logging, test_error_handling, test_tool_with_progress, json_schema_2020_12_tool.
+func NewServer(changes *Changes) *runtime.Server {
 	s := &runtime.Server{
 		Name:    "mcpgen-conformance",
 		Version: "1.0.0",
 	}
-	Register(s)
+	Register(s, changes)
 	return s
 }
 
 // Register adds the tools of this package to s.
-func Register(s *runtime.Server) {
+func Register(s *runtime.Server, changes *Changes) {
+	s.AddTool(&runtime.Tool{
+		Name:        "test_sampling",
+		Description: "Sampling asks the client's model to answer a prompt.",
+		InputSchema: testSamplingInputSchema,
+		Handler:     mcpimpl.Handle(Sampling, decodeSamplingInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_elicitation",
+		Description: "Elicitation asks the user for their name and email address.",
+		InputSchema: testElicitationInputSchema,
+		Handler:     mcpimpl.Handle(Elicitation, decodeElicitationInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_elicitation_sep1034_defaults",
+		Description: "ElicitationDefaults asks the user to review a form whose fields have\ndefaults.",
+		InputSchema: testElicitationSep1034DefaultsInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return ElicitationDefaults(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_elicitation_sep1330_enums",
+		Description: "ElicitationEnums asks the user to choose from enums of every kind.",
+		InputSchema: testElicitationSep1330EnumsInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return ElicitationEnums(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_elicitation",
+		Description: "InputRequiredElicitation asks the user's name and greets them.",
+		InputSchema: testInputRequiredResultElicitationInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredElicitation(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_sampling",
+		Description: "InputRequiredSampling asks the client's model a question.",
+		InputSchema: testInputRequiredResultSamplingInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredSampling(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_list_roots",
+		Description: "InputRequiredRoots asks the client for its roots.",
+		InputSchema: testInputRequiredResultListRootsInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredRoots(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_request_state",
+		Description: "InputRequiredState asks for a confirmation; the call's state, sealed by\nthe server, travels with the retry.",
+		InputSchema: testInputRequiredResultRequestStateInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredState(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_tampered_state",
+		Description: "InputRequiredTampered asks for a confirmation, like\ntest_input_required_result_request_state: the suite then changes the\nstate it echoes, which the server must refuse.",
+		InputSchema: testInputRequiredResultTamperedStateInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredTampered(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_multiple_inputs",
+		Description: "InputRequiredMultiple asks the user, the model and the client at once.",
+		InputSchema: testInputRequiredResultMultipleInputsInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredMultiple(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_multi_round",
+		Description: "InputRequiredRounds asks two questions, the second only once the first\nis answered.",
+		InputSchema: testInputRequiredResultMultiRoundInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredRounds(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_input_required_result_capabilities",
+		Description: "InputRequiredCapabilities asks only what the client can answer: the\nuser if it can elicit, else its model.",
+		InputSchema: testInputRequiredResultCapabilitiesInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredCapabilities(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_missing_capability",
+		Description: "MissingCapability asks the client's model, which a client that did not\ndeclare sampling cannot answer: under 2026-07-28 the call then fails\nwith the protocol's missing-capability error.",
+		InputSchema: testMissingCapabilityInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return MissingCapability(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_streaming_elicitation",
+		Description: "StreamingElicitation asks the user a question; the answer never comes\nas a request on the call's stream under 2026-07-28.",
+		InputSchema: testStreamingElicitationInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return StreamingElicitation(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_logging_tool",
+		Description: "LoggingTool logs a message: a request of revision 2026-07-28 gets it\nonly if it asked for a log level.",
+		InputSchema: testLoggingToolInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return LoggingTool(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_x_mcp_header",
+		Description: "XMCPHeader echoes its region, which the client repeats in a header.",
+		InputSchema: testXMcpHeaderInputSchema,
+		Handler:     mcpimpl.Handle(XMCPHeader, decodeHeaderInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_trigger_tool_change",
+		Description: "TriggerToolChange adds a tool and removes it again.",
+		InputSchema: testTriggerToolChangeInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return changes.TriggerToolChange(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_trigger_prompt_change",
+		Description: "TriggerPromptChange adds a prompt and removes it again.",
+		InputSchema: testTriggerPromptChangeInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return changes.TriggerPromptChange(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_simple_text",
 		Description: "SimpleText returns a simple text response for testing.",
@@ -119,6 +275,62 @@ func Register(s *runtime.Server) {
 	})
 }
 
+// decodeSamplingInput stores validated arguments in in, without reflection.
+func decodeSamplingInput(v mcpimpl.Value, in *SamplingInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "prompt":
+			err = mcpimpl.DecodeString(f, &in.Prompt)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeElicitationInput stores validated arguments in in, without reflection.
+func decodeElicitationInput(v mcpimpl.Value, in *ElicitationInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "message":
+			err = mcpimpl.DecodeString(f, &in.Message)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeHeaderInput stores validated arguments in in, without reflection.
+func decodeHeaderInput(v mcpimpl.Value, in *HeaderInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "region":
+			err = mcpimpl.DecodeString(f, &in.Region)
+		case "level":
+			err = mcpimpl.DecodeInt(f, &in.Level)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
 // decodePerson stores validated arguments in in, without reflection.
 func decodePerson(v mcpimpl.Value, in *Person) error {
 	for name, f := range v.Members() {
@@ -158,6 +370,175 @@ func decodeaddress(v mcpimpl.Value, in *address) error {
 	}
 	return nil
 }
+
+// testSamplingInputSchema is the JSON Schema of the arguments of test_sampling.
+const testSamplingInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "prompt": {
+      "type": "string",
+      "description": "Prompt is the text to send."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["prompt"],
+  "description": "SamplingInput is the prompt to send to the client's model."
+}`
+
+// testElicitationInputSchema is the JSON Schema of the arguments of test_elicitation.
+const testElicitationInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "message": {
+      "type": "string",
+      "description": "Message is the text shown to the user."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["message"],
+  "description": "ElicitationInput is what to ask the user."
+}`
+
+// testElicitationSep1034DefaultsInputSchema is the JSON Schema of the arguments of test_elicitation_sep1034_defaults.
+const testElicitationSep1034DefaultsInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testElicitationSep1330EnumsInputSchema is the JSON Schema of the arguments of test_elicitation_sep1330_enums.
+const testElicitationSep1330EnumsInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultElicitationInputSchema is the JSON Schema of the arguments of test_input_required_result_elicitation.
+const testInputRequiredResultElicitationInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultSamplingInputSchema is the JSON Schema of the arguments of test_input_required_result_sampling.
+const testInputRequiredResultSamplingInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultListRootsInputSchema is the JSON Schema of the arguments of test_input_required_result_list_roots.
+const testInputRequiredResultListRootsInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultRequestStateInputSchema is the JSON Schema of the arguments of test_input_required_result_request_state.
+const testInputRequiredResultRequestStateInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultTamperedStateInputSchema is the JSON Schema of the arguments of test_input_required_result_tampered_state.
+const testInputRequiredResultTamperedStateInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultMultipleInputsInputSchema is the JSON Schema of the arguments of test_input_required_result_multiple_inputs.
+const testInputRequiredResultMultipleInputsInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultMultiRoundInputSchema is the JSON Schema of the arguments of test_input_required_result_multi_round.
+const testInputRequiredResultMultiRoundInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testInputRequiredResultCapabilitiesInputSchema is the JSON Schema of the arguments of test_input_required_result_capabilities.
+const testInputRequiredResultCapabilitiesInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testMissingCapabilityInputSchema is the JSON Schema of the arguments of test_missing_capability.
+const testMissingCapabilityInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testStreamingElicitationInputSchema is the JSON Schema of the arguments of test_streaming_elicitation.
+const testStreamingElicitationInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testLoggingToolInputSchema is the JSON Schema of the arguments of test_logging_tool.
+const testLoggingToolInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testXMcpHeaderInputSchema is the JSON Schema of the arguments of test_x_mcp_header.
+const testXMcpHeaderInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "region": {
+      "type": "string",
+      "description": "Region is repeated in the Mcp-Param-Region header.",
+      "x-mcp-header": "Region"
+    },
+    "level": {
+      "type": "integer",
+      "description": "Level is not repeated."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "description": "HeaderInput has arguments that a client of revision 2026-07-28 repeats\nin HTTP headers, for proxies to route on."
+}`
+
+// testTriggerToolChangeInputSchema is the JSON Schema of the arguments of test_trigger_tool_change.
+const testTriggerToolChangeInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// testTriggerPromptChangeInputSchema is the JSON Schema of the arguments of test_trigger_prompt_change.
+const testTriggerPromptChangeInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
 
 // testSimpleTextInputSchema is the JSON Schema of the arguments of test_simple_text.
 const testSimpleTextInputSchema = `{
