@@ -45,7 +45,9 @@ type Changes struct {
 //mcp:tool test_trigger_tool_change
 func (c *Changes) TriggerToolChange(ctx context.Context) (string, error) {
 	c.srv.AddTool(&runtime.Tool{Name: "transient_tool", Description: "Exists for an instant.",
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) { return runtime.TextResult(""), nil }})
+		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			return runtime.TextResult(""), nil
+		}})
 	c.srv.RemoveTool("transient_tool")
 	return "The tool list changed", nil
 }
@@ -55,7 +57,9 @@ func (c *Changes) TriggerToolChange(ctx context.Context) (string, error) {
 //mcp:tool test_trigger_prompt_change
 func (c *Changes) TriggerPromptChange(ctx context.Context) (string, error) {
 	c.srv.AddPrompt(&runtime.Prompt{Name: "transient_prompt", Description: "Exists for an instant.",
-		Handler: func(ctx context.Context, req *runtime.PromptRequest) (*runtime.PromptResult, error) { return runtime.UserPrompt(""), nil }})
+		Handler: func(ctx context.Context, req *runtime.PromptRequest) (*runtime.PromptResult, error) {
+			return runtime.UserPrompt(""), nil
+		}})
 	c.srv.RemovePrompt("transient_prompt")
 	return "The prompt list changed", nil
 }
