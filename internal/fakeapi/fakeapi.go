@@ -24,8 +24,9 @@ import (
 
 // A Server is a running fake Messages API.
 type Server struct {
-	tool  string
-	input json.RawMessage
+	tool      string
+	input     json.RawMessage
+	perPrompt bool
 
 	srv *http.Server
 	url string
@@ -50,13 +51,23 @@ type ToolResult struct {
 	Text      string // the content, flattened to text
 }
 
+// An Option changes the fake's script.
+type Option func(*Server)
+
+// EachPrompt makes the model call the tool once for every user prompt of
+// a conversation, not once for the whole conversation.
+func EachPrompt() Option { return func(s *Server) { s.perPrompt = true } }
+
 // Start starts a fake that will make the model call tool with input.
-func Start(tool, input string) (*Server, error) {
+func Start(tool, input string, opts ...Option) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{tool: tool, input: json.RawMessage(input), url: "http://" + ln.Addr().String()}
+	for _, o := range opts {
+		o(s)
+	}
 	s.srv = &http.Server{Handler: s}
 	go s.srv.Serve(ln)
 	return s, nil
@@ -152,7 +163,19 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	called := map[string]bool{} // tool_use ids of the scripted tool
 	searched := false
-	for _, m := range body.Messages {
+	history := body.Messages
+	if s.perPrompt {
+		// Only what follows the last prompt (a user message that does not
+		// answer tool calls) counts.
+		for i := len(history) - 1; i >= 0; i-- {
+			m := history[i]
+			if m.Role == "user" && !slices.ContainsFunc(m.blocks(), func(b block) bool { return b.Type == "tool_result" }) {
+				history = history[i:]
+				break
+			}
+		}
+	}
+	for _, m := range history {
 		if m.Role != "assistant" {
 			continue
 		}
