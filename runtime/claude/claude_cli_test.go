@@ -118,7 +118,7 @@ func TestClaudeCLIEndToEnd(t *testing.T) {
 		t.Fatal("no system/init message")
 	case !slices.Contains(init.Tools, "mcp__demo_tools__greet"):
 		t.Errorf("system/init tools do not include mcp__demo_tools__greet: %v", init.Tools)
-	case !slices.Contains(init.MCPServers, claude.MCPServerStatus{Name: "demo_tools", Status: "connected"}):
+	case !slices.ContainsFunc(init.MCPServers, func(s claude.MCPServerStatus) bool { return s.Name == "demo_tools" && s.Status == "connected" }):
 		t.Errorf("system/init MCP servers: %+v, want demo_tools connected", init.MCPServers)
 	}
 	if got := g.calls(); !slices.Equal(got, []string{"Alice"}) {
