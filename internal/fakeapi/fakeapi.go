@@ -27,6 +27,10 @@ type Server struct {
 	tool      string
 	input     json.RawMessage
 	perPrompt bool
+	// finally, if set, is called with finallyInput after the tool's
+	// result, instead of answering with text.
+	finally      string
+	finallyInput json.RawMessage
 
 	srv *http.Server
 	url string
@@ -57,6 +61,13 @@ type Option func(*Server)
 // EachPrompt makes the model call the tool once for every user prompt of
 // a conversation, not once for the whole conversation.
 func EachPrompt() Option { return func(s *Server) { s.perPrompt = true } }
+
+// Finally makes the model call tool with input once the scripted tool has
+// answered, instead of answering with text: "StructuredOutput", say,
+// when the CLI asks for a structured result.
+func Finally(tool, input string) Option {
+	return func(s *Server) { s.finally, s.finallyInput = tool, json.RawMessage(input) }
+}
 
 // Start starts a fake that will make the model call tool with input.
 func Start(tool, input string, opts ...Option) (*Server, error) {
@@ -202,6 +213,8 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	var blocks []block
 	stop := "end_turn"
 	switch {
+	case len(rec.ToolResults) > 0 && s.finally != "" && slices.Contains(rec.Tools, s.finally):
+		blocks, rec.Answer, stop = []block{{Type: "tool_use", ID: newID("toolu_fake_"), Name: s.finally, Input: s.finallyInput}}, "finally", "tool_use"
 	case len(rec.ToolResults) > 0:
 		tr := rec.ToolResults[0]
 		blocks, rec.Answer = []block{{Type: "text", Text: fmt.Sprintf("The tool answered: %s (is_error=%v)", tr.Text, tr.IsError)}}, "final"
