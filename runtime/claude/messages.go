@@ -207,7 +207,7 @@ func (r *ResultMessage) DecodeStructuredOutput(v any) error {
 		if len(r.Errors) > 0 {
 			return fmt.Errorf("%w (%s: %s)", ErrNoStructuredOutput, r.Subtype, strings.Join(r.Errors, "; "))
 		}
-		return ErrNoStructuredOutput
+		return fmt.Errorf("%w (%s, %s)", ErrNoStructuredOutput, r.Subtype, r.TerminalReason)
 	}
 	if err := json.Unmarshal(r.StructuredOutput, v); err != nil {
 		return fmt.Errorf("claude: decoding the structured output: %w", err)
