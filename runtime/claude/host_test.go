@@ -420,7 +420,7 @@ func TestElicitationAnswers(t *testing.T) {
 func TestOptionFlags(t *testing.T) {
 	yes := true
 	opts := claude.Options{
-		Model: "claude-sonnet-4-5", FallbackModel: "claude-haiku-4-5", MaxTurns: 4, MaxBudgetUSD: 0.25,
+		Model: "claude-sonnet-4-5", Agent: "greeter", FallbackModel: "claude-haiku-4-5", MaxTurns: 4, MaxBudgetUSD: 0.25,
 		Thinking: claude.Thinking{BudgetTokens: 4096, Display: "summarized"}, Effort: "high", Betas: []string{"b1", "b2"},
 		SystemPrompt: "S", AppendSystemPrompt: "A",
 		Tools: []string{"Read", "Bash"}, AllowedTools: []string{"Read"}, DisallowedTools: []string{"Write"},
@@ -449,7 +449,7 @@ func TestOptionFlags(t *testing.T) {
 		"--output-format stream-json --verbose --input-format stream-json",
 		"--system-prompt S", "--append-system-prompt A",
 		"--max-thinking-tokens 4096", "--thinking-display summarized", "--effort high",
-		"--max-turns 4", "--max-budget-usd 0.25", "--model claude-sonnet-4-5", "--fallback-model claude-haiku-4-5", "--betas b1,b2",
+		"--max-turns 4", "--max-budget-usd 0.25", "--model claude-sonnet-4-5", "--agent greeter", "--fallback-model claude-haiku-4-5", "--betas b1,b2",
 		`--json-schema {"properties":{},"type":"object"}`,
 		"--permission-prompt-tool stdio", "--resume sid",
 		"--allowedTools Read", "--disallowedTools Write", "--tools Read,Bash",

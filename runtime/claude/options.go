@@ -51,6 +51,10 @@ type Options struct {
 	// Agents are subagents the model can hand work to with its Agent
 	// tool, by name.
 	Agents map[string]AgentDefinition
+	// Agent names the agent (one of Agents, or of the CLI's settings) that
+	// runs the main thread: its prompt, tools and model replace the
+	// session's.
+	Agent string
 
 	// Model is the model to use; empty means the CLI's default.
 	Model string
@@ -412,6 +416,9 @@ func (opts *Options) args() ([]string, error) {
 	}
 	if opts.Model != "" {
 		args = append(args, "--model", opts.Model)
+	}
+	if opts.Agent != "" {
+		args = append(args, "--agent", opts.Agent)
 	}
 	if opts.FallbackModel != "" {
 		if opts.FallbackModel == opts.Model {
