@@ -261,6 +261,26 @@ func TestCLIDiesMidHook(t *testing.T) {
 	}
 }
 
+// TestStartContextKills: cancelling Start's ctx (the Agent SDKs'
+// abortController) kills the CLI, and the conversation ends at once.
+func TestStartContextKills(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := claude.Start(ctx, standIn(t, "script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cancel()
+	wait, stop := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer stop()
+	_, err = c.Receive(wait)
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Receive after cancelling: %v, want the CLI killed", err)
+	}
+}
+
 // TestInitializeAndFlags: what the CLI takes only in initialize (hooks,
 // agents) goes there, with the ids, matchers and timeouts the Agent
 // SDKs send; the rest are flags and environment.

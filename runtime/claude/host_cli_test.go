@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -379,6 +380,9 @@ func TestCLIMCPStatus(t *testing.T) {
 	if err := s.SetMaxThinkingTokens(ctx, 2048); err != nil {
 		t.Errorf("SetMaxThinkingTokens: %v", err)
 	}
+	if err := s.Interrupt(ctx); err != nil {
+		t.Errorf("Interrupt when idle: %v", err)
+	}
 	if err := s.StopTask(ctx, "no-such-task"); err != nil {
 		t.Errorf("StopTask: %v", err)
 	}
@@ -509,6 +513,16 @@ func TestCLISessionID(t *testing.T) {
 	res, _ := h.query("Please greet Alice.")
 	if res.SessionID != h.opts.SessionID {
 		t.Errorf("session id %q, want %q", res.SessionID, h.opts.SessionID)
+	}
+	var home string
+	for _, kv := range h.opts.Env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	transcripts, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	if len(transcripts) != 0 {
+		t.Errorf("NoSessionPersistence, yet the CLI wrote %q", transcripts)
 	}
 }
 
@@ -745,6 +759,67 @@ func TestCLISetMCPServers(t *testing.T) {
 	}
 }
 
+// TestCLIHTTPServer: an MCP server the CLI reaches over Streamable HTTP
+// (this package's own HTTP transport, on 127.0.0.1), next to the
+// in-process one.
+func TestCLIHTTPServer(t *testing.T) {
+	h := newHost(t, "mcp__web__greet", `{"name":"Carol"}`)
+	h.allowAll()
+	web := &greetRecorder{}
+	srv := httptest.NewServer(web.server().HTTPHandler(nil))
+	t.Cleanup(srv.Close)
+	h.opts.MCPServers = map[string]claude.MCPServerConfig{"web": {Type: "http", URL: srv.URL + "/mcp"}}
+	s := h.start()
+	h.turn(s, "Please greet Carol.")
+	if got := web.calls(); !slices.Equal(got, []string{"Carol"}) {
+		t.Errorf("the HTTP server's tool ran with %q", got)
+	}
+	st, err := s.MCPStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]string{}
+	for _, s := range st {
+		status[s.Name] = s.Status + "/" + s.Transport
+	}
+	if status["web"] != "connected/http" || status["demo_tools"] != "connected/sdk" {
+		t.Errorf("MCPStatus: %v", status)
+	}
+}
+
+// TestCLIMainThreadAgent: Options.Agent runs the main thread as one of
+// Options.Agents: its prompt becomes the system prompt.
+func TestCLIMainThreadAgent(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+	h.allowAll()
+	const prompt = "You are the front desk agent of the test."
+	h.opts.Agents = map[string]claude.AgentDefinition{"desk": {Description: "Front desk", Prompt: prompt}}
+	h.opts.Agent = "desk"
+	h.query("Please greet Alice.")
+	if rs := requestsWith(h.api, jsonText(prompt)); len(rs) == 0 || rs[0].Answer != "tool_use" {
+		t.Errorf("the main thread's first request does not have the agent's prompt (%v)", answers(h.api))
+	}
+}
+
+// TestCLIIncludeHookEvents: with IncludeHookEvents, the hooks of the
+// settings (not the host's own) report their runs as system messages.
+func TestCLIIncludeHookEvents(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+	h.allowAll()
+	h.opts.IncludeHookEvents = true
+	h.opts.Settings = `{"hooks":{"PreToolUse":[{"matcher":"mcp__demo_tools__greet","hooks":[{"type":"command","command":"echo '{\"systemMessage\":\"from-settings\"}'"}]}]}}`
+	_, msgs := h.query("Please greet Alice.")
+	var subtypes []string
+	for _, m := range msgs {
+		if s, ok := m.(*claude.SystemMessage); ok && strings.HasPrefix(s.Subtype, "hook_") {
+			subtypes = append(subtypes, s.Subtype)
+		}
+	}
+	if !slices.Contains(subtypes, "hook_started") || !slices.Contains(subtypes, "hook_response") {
+		t.Errorf("hook messages %q", subtypes)
+	}
+}
+
 // TestCLIPartialMessages: with IncludePartialMessages the model's output
 // arrives as typed stream events before the complete message.
 func TestCLIPartialMessages(t *testing.T) {
@@ -820,9 +895,22 @@ func TestCLIOptionFlags(t *testing.T) {
 		h.allowAll()
 		h.opts.Thinking = claude.Thinking{BudgetTokens: 4096}
 		h.opts.Betas = []string{"context-1m-2025-08-07"}
+		h.opts.Tools = []string{"Read", "Bash"}
+		h.opts.DisallowedTools = []string{"Bash"}
+		h.opts.AppendSystemPrompt = "Always greet politely."
+		extra := t.TempDir()
+		h.opts.AddDirs = []string{extra}
 		_, msgs := h.query("Please greet Alice.")
 		if rs := requestsWith(h.api, `"budget_tokens":4096`); len(rs) == 0 {
 			t.Errorf("no API request has the thinking budget")
+		}
+		first := h.api.Requests()[0]
+		if !slices.Contains(first.Tools, "Read") || slices.Contains(first.Tools, "Bash") || slices.Contains(first.Tools, "Write") ||
+			!slices.Contains(first.Tools, "mcp__demo_tools__greet") {
+			t.Errorf("Tools and DisallowedTools: the model was offered %v", first.Tools)
+		}
+		if !strings.Contains(string(first.Body), "Always greet politely.") || !strings.Contains(string(first.Body), jsonText(extra)) {
+			t.Errorf("the first request lacks the appended system prompt or the added directory")
 		}
 		if !slices.ContainsFunc(msgs, func(m claude.Message) bool {
 			s, ok := m.(*claude.SystemMessage)
@@ -838,6 +926,50 @@ func TestCLIOptionFlags(t *testing.T) {
 		res, _ := h.query("Please greet Alice.")
 		if res.Subtype != "error_max_budget_usd" || res.TerminalReason != "budget_exhausted" {
 			t.Errorf("result %s (%s) %v", res.Subtype, res.TerminalReason, res.Errors)
+		}
+	})
+	t.Run("maxTurns", func(t *testing.T) {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		h.opts.MaxTurns = 1
+		res, _ := h.query("Please greet Alice.")
+		if res.Subtype != "error_max_turns" || res.TerminalReason != "max_turns" {
+			t.Errorf("result %s (%s) %v", res.Subtype, res.TerminalReason, res.Errors)
+		}
+	})
+	t.Run("bypassPermissions", func(t *testing.T) {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		// As root, the CLI refuses to bypass permissions outside a sandbox.
+		h.opts.Env = append(h.opts.Env, "IS_SANDBOX=1")
+		h.opts.PermissionMode = claude.PermissionBypass
+		h.query("Please greet Alice.")
+		if len(h.g.calls()) != 1 || len(h.permissionRequests()) != 0 {
+			t.Errorf("bypassPermissions: the tool ran %q, asked %d times", h.g.calls(), len(h.permissionRequests()))
+		}
+	})
+	t.Run("allowDangerouslySkipPermissions", func(t *testing.T) {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		h.opts.Env = append(h.opts.Env, "IS_SANDBOX=1")
+		h.opts.AllowDangerouslySkipPermissions = true
+		s := h.start()
+		if err := s.SetPermissionMode(context.Background(), claude.PermissionBypass); err != nil {
+			t.Fatalf("SetPermissionMode(bypassPermissions): %v", err)
+		}
+		h.turn(s, "Please greet Alice.")
+		if len(h.g.calls()) != 1 || len(h.permissionRequests()) != 0 {
+			t.Errorf("after switching to bypassPermissions: the tool ran %q, asked %d times", h.g.calls(), len(h.permissionRequests()))
+		}
+	})
+	t.Run("auto", func(t *testing.T) {
+		// With an API key and no classifier, the CLI runs auto as default.
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		h.opts.PermissionMode = claude.PermissionAuto
+		h.query("Please greet Alice.")
+		if len(h.g.calls()) != 1 || len(h.permissionRequests()) != 1 {
+			t.Errorf("auto: the tool ran %q, asked %d times", h.g.calls(), len(h.permissionRequests()))
 		}
 	})
 	t.Run("dontAsk", func(t *testing.T) {
