@@ -459,6 +459,9 @@ func TestCLIResume(t *testing.T) {
 
 	h.opts.Resume = first.SessionID
 	s := h.start()
+	if s.SessionID() != first.SessionID {
+		t.Errorf("before the first prompt, SessionID is %q", s.SessionID())
+	}
 	res, _ := h.turn(s, "SECOND PROMPT")
 	s.Close()
 	if !hasHistory(latest()) || !strings.Contains(string(latest().Body), "SECOND PROMPT") {

@@ -103,6 +103,13 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		onElicitation: opts.OnElicitation,
 		logger:        opts.logger(),
 	})
+	// The id is known before the CLI reports it, unless the CLI picks it.
+	switch {
+	case opts.SessionID != "":
+		c.conn.sessionID.Store(&opts.SessionID)
+	case opts.Resume != "" && !opts.ForkSession:
+		c.conn.sessionID.Store(&opts.Resume)
+	}
 	go func() {
 		<-c.conn.done // stdout is drained
 		stdout.Close()
@@ -219,8 +226,9 @@ func (c *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
 }
 
 // SessionID returns the id of the session, as the CLI last reported it
-// (in a system/init or a result message), or "" before the first. With
-// Options.ForkSession it is the new session's.
+// (in a system/init or a result message). Before the first report it is
+// Options.SessionID or Options.Resume, or "" when the CLI is to choose
+// (a new session, or a fork).
 func (c *Session) SessionID() string {
 	if p := c.conn.sessionID.Load(); p != nil {
 		return *p
