@@ -297,9 +297,23 @@ type PostCompactInput struct {
 	CompactSummary string `json:"compact_summary"`
 }
 
-// ModelSwitchInput is the input of PreModelSwitch and PostModelSwitch.
-type ModelSwitchInput struct {
+// PreModelSwitchInput is the input of PreModelSwitch, before the model
+// changes (Session.SetModel, say).
+type PreModelSwitchInput struct {
 	HookBase
+	ModelSwitch
+}
+
+// PostModelSwitchInput is the input of PostModelSwitch, at the start of
+// the first turn with the new model.
+type PostModelSwitchInput struct {
+	HookBase
+	ModelSwitch
+}
+
+// ModelSwitch holds the fields of PreModelSwitchInput and
+// PostModelSwitchInput.
+type ModelSwitch struct {
 	FromModel      string `json:"from_model"`
 	ToModel        string `json:"to_model"`
 	RequestedModel string `json:"requested_model"`
@@ -319,14 +333,32 @@ type SetupInput struct {
 	Trigger string `json:"trigger"`
 }
 
-// TeamInput is the input of TeammateIdle, TaskCreated and TaskCompleted.
-type TeamInput struct {
+// TeammateIdleInput is the input of TeammateIdle.
+type TeammateIdleInput struct {
 	HookBase
+	TeammateName string `json:"teammate_name"`
+	TeamName     string `json:"team_name"`
+}
+
+// TaskCreatedInput is the input of TaskCreated.
+type TaskCreatedInput struct {
+	HookBase
+	Task
+}
+
+// TaskCompletedInput is the input of TaskCompleted.
+type TaskCompletedInput struct {
+	HookBase
+	Task
+}
+
+// Task holds the fields of TaskCreatedInput and TaskCompletedInput.
+type Task struct {
+	TaskID          string `json:"task_id"`
+	TaskSubject     string `json:"task_subject"`
+	TaskDescription string `json:"task_description,omitempty"`
 	TeammateName    string `json:"teammate_name,omitempty"`
 	TeamName        string `json:"team_name,omitempty"`
-	TaskID          string `json:"task_id,omitempty"`
-	TaskSubject     string `json:"task_subject,omitempty"`
-	TaskDescription string `json:"task_description,omitempty"`
 }
 
 // ElicitationInput is the input of Elicitation, before an MCP server's
@@ -371,12 +403,16 @@ type InstructionsLoadedInput struct {
 	ParentFilePath  string   `json:"parent_file_path,omitempty"`
 }
 
-// WorktreeInput is the input of WorktreeCreate (Name) and WorktreeRemove
-// (WorktreePath).
-type WorktreeInput struct {
+// WorktreeCreateInput is the input of WorktreeCreate.
+type WorktreeCreateInput struct {
 	HookBase
-	Name         string `json:"name,omitempty"`
-	WorktreePath string `json:"worktree_path,omitempty"`
+	Name string `json:"name"`
+}
+
+// WorktreeRemoveInput is the input of WorktreeRemove.
+type WorktreeRemoveInput struct {
+	HookBase
+	WorktreePath string `json:"worktree_path"`
 }
 
 // CwdChangedInput is the input of CwdChanged.
@@ -455,12 +491,18 @@ func newHookInput(event HookEvent) HookInput {
 		return &PreCompactInput{}
 	case HookPostCompact:
 		return &PostCompactInput{}
-	case HookPreModelSwitch, HookPostModelSwitch:
-		return &ModelSwitchInput{}
+	case HookPreModelSwitch:
+		return &PreModelSwitchInput{}
+	case HookPostModelSwitch:
+		return &PostModelSwitchInput{}
 	case HookSetup:
 		return &SetupInput{}
-	case HookTeammateIdle, HookTaskCreated, HookTaskCompleted:
-		return &TeamInput{}
+	case HookTeammateIdle:
+		return &TeammateIdleInput{}
+	case HookTaskCreated:
+		return &TaskCreatedInput{}
+	case HookTaskCompleted:
+		return &TaskCompletedInput{}
 	case HookElicitation:
 		return &ElicitationInput{}
 	case HookElicitationResult:
@@ -469,8 +511,10 @@ func newHookInput(event HookEvent) HookInput {
 		return &ConfigChangeInput{}
 	case HookInstructionsLoaded:
 		return &InstructionsLoadedInput{}
-	case HookWorktreeCreate, HookWorktreeRemove:
-		return &WorktreeInput{}
+	case HookWorktreeCreate:
+		return &WorktreeCreateInput{}
+	case HookWorktreeRemove:
+		return &WorktreeRemoveInput{}
 	case HookCwdChanged:
 		return &CwdChangedInput{}
 	case HookFileChanged:

@@ -297,10 +297,10 @@ func TestCLIHookFailuresGoOn(t *testing.T) {
 func TestCLISetModel(t *testing.T) {
 	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
 	h.allowAll()
-	switches := make(chan *claude.ModelSwitchInput, 4)
+	switches := make(chan *claude.PreModelSwitchInput, 4)
 	h.opts.Hooks = map[claude.HookEvent][]claude.HookMatcher{
 		claude.HookPreModelSwitch: {{Hooks: []claude.HookFunc{func(ctx context.Context, in claude.HookInput) (claude.HookOutput, error) {
-			switches <- in.(*claude.ModelSwitchInput)
+			switches <- in.(*claude.PreModelSwitchInput)
 			return claude.HookOutput{}, nil
 		}}}},
 	}

@@ -195,17 +195,17 @@ func TestHookInputs(t *testing.T) {
 			return in.(*claude.PostCompactInput).CompactSummary == "sum"
 		}},
 		{claude.HookPreModelSwitch, `"from_model":"a","to_model":"b","requested_model":"b","source":"sdk","context_tokens":5,"prompt_cache_warm":true,"cache_ttl":"5m","estimated_cache_write_usd":0.1,"pricing":"catalog"`, func(in claude.HookInput) bool {
-			x := in.(*claude.ModelSwitchInput)
+			x := in.(*claude.PreModelSwitchInput)
 			return x.FromModel == "a" && x.ToModel == "b" && x.CacheTTL == "5m"
 		}},
 		{claude.HookPostModelSwitch, `"from_model":"a","to_model":"b","requested_model":null,"source":"resume","context_tokens":5,"prompt_cache_warm":false,"cache_ttl":"1h","estimated_cache_write_usd":0,"pricing":"default"`, func(in claude.HookInput) bool {
-			return in.(*claude.ModelSwitchInput).Source == "resume"
+			return in.(*claude.PostModelSwitchInput).Source == "resume"
 		}},
 		{claude.HookSetup, `"trigger":"init"`, func(in claude.HookInput) bool { return in.(*claude.SetupInput).Trigger == "init" }},
-		{claude.HookTeammateIdle, `"teammate_name":"t","team_name":"x"`, func(in claude.HookInput) bool { return in.(*claude.TeamInput).TeammateName == "t" }},
-		{claude.HookTaskCreated, `"task_id":"1","task_subject":"s"`, func(in claude.HookInput) bool { return in.(*claude.TeamInput).TaskID == "1" }},
+		{claude.HookTeammateIdle, `"teammate_name":"t","team_name":"x"`, func(in claude.HookInput) bool { return in.(*claude.TeammateIdleInput).TeammateName == "t" }},
+		{claude.HookTaskCreated, `"task_id":"1","task_subject":"s"`, func(in claude.HookInput) bool { return in.(*claude.TaskCreatedInput).TaskID == "1" }},
 		{claude.HookTaskCompleted, `"task_id":"1","task_subject":"s","task_description":"d"`, func(in claude.HookInput) bool {
-			return in.(*claude.TeamInput).TaskDescription == "d"
+			return in.(*claude.TaskCompletedInput).TaskDescription == "d"
 		}},
 		{claude.HookElicitation, `"mcp_server_name":"st","message":"Colour?","mode":"form","requested_schema":{"type":"object"}`, func(in claude.HookInput) bool {
 			x := in.(*claude.ElicitationInput)
@@ -218,8 +218,8 @@ func TestHookInputs(t *testing.T) {
 		{claude.HookConfigChange, `"source":"user_settings","file_path":"/s.json"`, func(in claude.HookInput) bool {
 			return in.(*claude.ConfigChangeInput).FilePath == "/s.json"
 		}},
-		{claude.HookWorktreeCreate, `"name":"w"`, func(in claude.HookInput) bool { return in.(*claude.WorktreeInput).Name == "w" }},
-		{claude.HookWorktreeRemove, `"worktree_path":"/w"`, func(in claude.HookInput) bool { return in.(*claude.WorktreeInput).WorktreePath == "/w" }},
+		{claude.HookWorktreeCreate, `"name":"w"`, func(in claude.HookInput) bool { return in.(*claude.WorktreeCreateInput).Name == "w" }},
+		{claude.HookWorktreeRemove, `"worktree_path":"/w"`, func(in claude.HookInput) bool { return in.(*claude.WorktreeRemoveInput).WorktreePath == "/w" }},
 		{claude.HookInstructionsLoaded, `"file_path":"/CLAUDE.md","memory_type":"Project","load_reason":"session_start","globs":["*.go"]`, func(in claude.HookInput) bool {
 			return in.(*claude.InstructionsLoadedInput).MemoryType == "Project"
 		}},
