@@ -33,7 +33,6 @@ func newCLISide(t *testing.T, servers map[string]*runtime.Server, canUseTool fun
 // opts would.
 func newCLISideOpts(t *testing.T, opts claude.Options) *cliSide {
 	t.Helper()
-	linepeer.CheckLeaks(t)
 	hostIn, cliOut := io.Pipe()
 	cliIn, hostOut := io.Pipe()
 	c := &cliSide{Peer: linepeer.New(t, cliIn, cliOut)}

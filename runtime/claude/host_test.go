@@ -132,6 +132,7 @@ func TestHookCallbackCancelled(t *testing.T) {
 // TestHookInputs: the input of every event of HOOK_EVENTS decodes into
 // its Go type (fields as sdk.d.ts declares them).
 func TestHookInputs(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	base := `"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","agent_id":"a1","agent_type":"greeter","effort":{"level":"high"}`
 	cases := []struct {
 		event  claude.HookEvent
@@ -314,17 +315,19 @@ func TestHookOutputs(t *testing.T) {
 		{claude.HookPreToolUse, claude.HookOutput{Async: true, AsyncTimeout: 5 * time.Second}, `{"async":true,"asyncTimeout":5000}`},
 	}
 	for i, c := range cases {
-		got := make(chan struct{})
-		out := c.out
-		cli := newCLISideOpts(t, claude.Options{Hooks: map[claude.HookEvent][]claude.HookMatcher{
-			c.event: {{Hooks: []claude.HookFunc{func(context.Context, claude.HookInput) (claude.HookOutput, error) { close(got); return out, nil }}}},
-		}})
-		cli.Send(hookCall("o", "hook_0", `{"hook_event_name":"`+string(c.event)+`","session_id":"s","transcript_path":"/t","cwd":"/"}`))
-		resp, e, _ := payload(t, cli.response("o"))
-		<-got
-		if e != "" || canonical(t, resp) != c.want {
-			t.Errorf("%d (%s):\n got %s %s\nwant %s", i, c.event, resp, e, c.want)
-		}
+		t.Run(fmt.Sprint(i, c.event), func(t *testing.T) {
+			linepeer.CheckLeaks(t)
+			got := make(chan struct{})
+			cli := newCLISideOpts(t, claude.Options{Hooks: map[claude.HookEvent][]claude.HookMatcher{
+				c.event: {{Hooks: []claude.HookFunc{func(context.Context, claude.HookInput) (claude.HookOutput, error) { close(got); return c.out, nil }}}},
+			}})
+			cli.Send(hookCall("o", "hook_0", `{"hook_event_name":"`+string(c.event)+`","session_id":"s","transcript_path":"/t","cwd":"/"}`))
+			resp, e, _ := payload(t, cli.response("o"))
+			<-got
+			if e != "" || canonical(t, resp) != c.want {
+				t.Errorf("got %s %s\nwant %s", resp, e, c.want)
+			}
+		})
 	}
 }
 
@@ -344,6 +347,7 @@ func TestHookOptionErrors(t *testing.T) {
 // TestPermissionAnswers: the answers to can_use_tool, as sdk.d.ts's
 // PermissionResult has them; the request's fields, typed.
 func TestPermissionAnswers(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	var asked claude.PermissionRequest
 	answer := claude.PermissionResult{}
 	cli := newCLISide(t, nil, func(ctx context.Context, req claude.PermissionRequest) (claude.PermissionResult, error) {
@@ -388,14 +392,18 @@ func TestPermissionAnswers(t *testing.T) {
 // declined, as the TypeScript SDK does.
 func TestElicitationAnswers(t *testing.T) {
 	req := `{"type":"control_request","request_id":"e1","request":{"subtype":"elicitation","mcp_server_name":"st","message":"Favourite colour?","mode":"form","requested_schema":{"type":"object","properties":{"colour":{"type":"string"}},"required":["colour"]},"property_order":["colour"]}}`
-	cli := newCLISide(t, nil, nil)
-	cli.Send(req)
-	if resp, _, _ := payload(t, cli.response("e1")); string(resp) != `{"action":"decline"}` {
-		t.Errorf("without OnElicitation: %s", resp)
-	}
+	t.Run("unset", func(t *testing.T) {
+		linepeer.CheckLeaks(t)
+		cli := newCLISide(t, nil, nil)
+		cli.Send(req)
+		if resp, _, _ := payload(t, cli.response("e1")); string(resp) != `{"action":"decline"}` {
+			t.Errorf("without OnElicitation: %s", resp)
+		}
+	})
 
+	linepeer.CheckLeaks(t)
 	var got claude.ElicitationRequest
-	cli = newCLISideOpts(t, claude.Options{OnElicitation: func(ctx context.Context, r claude.ElicitationRequest) (claude.ElicitationResult, error) {
+	cli := newCLISideOpts(t, claude.Options{OnElicitation: func(ctx context.Context, r claude.ElicitationRequest) (claude.ElicitationResult, error) {
 		got = r
 		if r.Message == "fail" {
 			return claude.ElicitationResult{}, errors.New("no one to ask")
@@ -552,6 +560,7 @@ func TestOutputType(t *testing.T) {
 // CLI 2.1.330 (notes §5, §9.3) parse into their types; a type this
 // package does not know is an *OtherMessage.
 func TestResultAndStreamMessages(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	cli := newCLISide(t, nil, nil)
 	cli.Send(`{"type":"result","subtype":"success","is_error":false,"result":"{\"city\":\"Paris\",\"celsius\":21}","structured_output":{"city":"Paris","celsius":21},"stop_reason":"tool_use","terminal_reason":"completed","session_id":"s1","permission_denials":[{"tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"rm"}}],"num_turns":1}`)
 	cli.Send(`{"type":"result","subtype":"error_max_structured_output_retries","is_error":true,"terminal_reason":"structured_output_retry_exhausted","errors":["Failed to provide valid structured output after 5 attempts"],"session_id":"s1"}`)
