@@ -66,9 +66,9 @@ func Env(t testing.TB, api *fakeapi.Server) []string {
 
 // API starts a fake Messages API that makes the model call tool with
 // input, and stops it when the test ends.
-func API(t testing.TB, tool, input string) *fakeapi.Server {
+func API(t testing.TB, tool, input string, opts ...fakeapi.Option) *fakeapi.Server {
 	t.Helper()
-	api, err := fakeapi.Start(tool, input)
+	api, err := fakeapi.Start(tool, input, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

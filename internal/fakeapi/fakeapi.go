@@ -24,8 +24,13 @@ import (
 
 // A Server is a running fake Messages API.
 type Server struct {
-	tool  string
-	input json.RawMessage
+	tool      string
+	input     json.RawMessage
+	perPrompt bool
+	// finally, if set, is called with finallyInput after the tool's
+	// result, instead of answering with text.
+	finally      string
+	finallyInput json.RawMessage
 
 	srv *http.Server
 	url string
@@ -50,13 +55,30 @@ type ToolResult struct {
 	Text      string // the content, flattened to text
 }
 
+// An Option changes the fake's script.
+type Option func(*Server)
+
+// EachPrompt makes the model call the tool once for every user prompt of
+// a conversation, not once for the whole conversation.
+func EachPrompt() Option { return func(s *Server) { s.perPrompt = true } }
+
+// Finally makes the model call tool with input once the scripted tool has
+// answered, instead of answering with text: "StructuredOutput", say,
+// when the CLI asks for a structured result.
+func Finally(tool, input string) Option {
+	return func(s *Server) { s.finally, s.finallyInput = tool, json.RawMessage(input) }
+}
+
 // Start starts a fake that will make the model call tool with input.
-func Start(tool, input string) (*Server, error) {
+func Start(tool, input string, opts ...Option) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{tool: tool, input: json.RawMessage(input), url: "http://" + ln.Addr().String()}
+	for _, o := range opts {
+		o(s)
+	}
 	s.srv = &http.Server{Handler: s}
 	go s.srv.Serve(ln)
 	return s, nil
@@ -152,7 +174,19 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	called := map[string]bool{} // tool_use ids of the scripted tool
 	searched := false
-	for _, m := range body.Messages {
+	history := body.Messages
+	if s.perPrompt {
+		// Only what follows the last prompt (a user message that does not
+		// answer tool calls) counts.
+		for i := len(history) - 1; i >= 0; i-- {
+			m := history[i]
+			if m.Role == "user" && !slices.ContainsFunc(m.blocks(), func(b block) bool { return b.Type == "tool_result" }) {
+				history = history[i:]
+				break
+			}
+		}
+	}
+	for _, m := range history {
 		if m.Role != "assistant" {
 			continue
 		}
@@ -179,6 +213,8 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	var blocks []block
 	stop := "end_turn"
 	switch {
+	case len(rec.ToolResults) > 0 && s.finally != "" && slices.Contains(rec.Tools, s.finally):
+		blocks, rec.Answer, stop = []block{{Type: "tool_use", ID: newID("toolu_fake_"), Name: s.finally, Input: s.finallyInput}}, "finally", "tool_use"
 	case len(rec.ToolResults) > 0:
 		tr := rec.ToolResults[0]
 		blocks, rec.Answer = []block{{Type: "text", Text: fmt.Sprintf("The tool answered: %s (is_error=%v)", tr.Text, tr.IsError)}}, "final"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/claudetest"
 	"github.com/mcpgen/mcpgen/internal/fakeapi"
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -68,6 +69,7 @@ func (g *greetRecorder) calls() []string {
 // returns the result and every message.
 func runGreet(t *testing.T, g *greetRecorder, decide func(claude.PermissionRequest) claude.PermissionResult) (*claude.ResultMessage, []claude.Message, *fakeapi.Server) {
 	t.Helper()
+	linepeer.CheckLeaks(t)
 	api := claudetest.API(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
 	opts := offline(t, api)
 	opts.Servers = map[string]*runtime.Server{"demo_tools": g.server()}
@@ -118,7 +120,7 @@ func TestClaudeCLIEndToEnd(t *testing.T) {
 		t.Fatal("no system/init message")
 	case !slices.Contains(init.Tools, "mcp__demo_tools__greet"):
 		t.Errorf("system/init tools do not include mcp__demo_tools__greet: %v", init.Tools)
-	case !slices.Contains(init.MCPServers, claude.MCPServerStatus{Name: "demo_tools", Status: "connected"}):
+	case !slices.ContainsFunc(init.MCPServers, func(s claude.MCPServerStatus) bool { return s.Name == "demo_tools" && s.Status == "connected" }):
 		t.Errorf("system/init MCP servers: %+v, want demo_tools connected", init.MCPServers)
 	}
 	if got := g.calls(); !slices.Equal(got, []string{"Alice"}) {

@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
 	"github.com/mcpgen/mcpgen/testdata/golden/greet"
+	"go.uber.org/goleak"
 )
 
 // The tests in this file start a scripted stand-in for the CLI as a real
@@ -24,18 +26,32 @@ import (
 // handling without the real CLI.
 
 func TestMain(m *testing.M) {
+	if os.Getenv("MCPGEN_STDIO_SERVER") != "" {
+		// An MCP server the real CLI starts itself (Options.MCPServers).
+		if err := askServer().ServeStdio(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if mode := os.Getenv("MCPGEN_FAKE_CLI"); mode != "" {
 		os.Exit(fakeCLI(mode))
 	}
-	os.Exit(m.Run())
+	// Besides the tests that check their own goroutines, no test may
+	// leave one behind.
+	goleak.VerifyTestMain(m)
 }
 
 // fakeCLI is the stand-in's main.
 func fakeCLI(mode string) int {
-	if f := os.Getenv("MCPGEN_FAKE_CLI_RECORD"); f != "" {
-		rec, _ := json.Marshal(map[string]any{"args": os.Args[1:], "entrypoint": os.Getenv("CLAUDE_CODE_ENTRYPOINT"), "claudecode": os.Getenv("CLAUDECODE")})
-		os.WriteFile(f, rec, 0o666)
+	record := func(init json.RawMessage) {
+		if f := os.Getenv("MCPGEN_FAKE_CLI_RECORD"); f != "" {
+			rec, _ := json.Marshal(map[string]any{"args": os.Args[1:], "entrypoint": os.Getenv("CLAUDE_CODE_ENTRYPOINT"),
+				"claudecode": os.Getenv("CLAUDECODE"), "checkpointing": os.Getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"), "initialize": init})
+			os.WriteFile(f, rec, 0o666)
+		}
 	}
+	record(nil)
 	if mode == "exit-early" {
 		fmt.Fprintln(os.Stderr, "Error: no credentials found; run claude /login")
 		return 3
@@ -55,7 +71,16 @@ func fakeCLI(mode string) int {
 		return m
 	}
 	init := next()
+	initReq, _ := json.Marshal(init["request"])
+	record(initReq)
 	send(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{"commands":[]}}}`, init["request_id"]))
+	if mode == "die-mid-hook" {
+		next() // the user turn
+		send(`{"type":"control_request","request_id":"h1","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"},"tool_use_id":"toolu_1"}}`)
+		time.Sleep(100 * time.Millisecond) // let the hook start
+		fmt.Fprintln(os.Stderr, "fatal: the stand-in crashed in a hook on purpose")
+		return 2
+	}
 	if next()["type"] != "user" {
 		return 4
 	}
@@ -189,6 +214,116 @@ func TestCLIDiesMidCall(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
+}
+
+// TestCLIDiesMidHook: the CLI exits while a hook it called is running;
+// the hook's ctx is cancelled, the session fails with the CLI's stderr,
+// and nothing hangs or leaks.
+func TestCLIDiesMidHook(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	opts := standIn(t, "die-mid-hook")
+	cancelled := make(chan error, 1)
+	opts.Hooks = map[claude.HookEvent][]claude.HookMatcher{
+		claude.HookPreToolUse: {{Hooks: []claude.HookFunc{func(ctx context.Context, in claude.HookInput) (claude.HookOutput, error) {
+			<-ctx.Done()
+			cancelled <- ctx.Err()
+			return claude.HookOutput{}, ctx.Err()
+		}}}},
+	}
+	c, err := claude.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer cancel()
+	var last error
+	for _, err := range c.Messages(ctx) {
+		if err != nil {
+			last = err
+			break
+		}
+	}
+	var cliErr *claude.CLIError
+	if !errors.As(last, &cliErr) || !strings.Contains(cliErr.Stderr, "crashed in a hook on purpose") {
+		t.Fatalf("the conversation ended with %v, want a *claude.CLIError carrying the stderr", last)
+	}
+	select {
+	case <-cancelled:
+	case <-ctx.Done():
+		t.Fatal("the hook's ctx was not cancelled when the CLI died")
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// TestStartContextKills: cancelling Start's ctx (the Agent SDKs'
+// abortController) kills the CLI, and the conversation ends at once.
+func TestStartContextKills(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := claude.Start(ctx, standIn(t, "script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cancel()
+	wait, stop := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer stop()
+	_, err = c.Receive(wait)
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("Receive after cancelling: %v, want the CLI killed", err)
+	}
+}
+
+// TestInitializeAndFlags: what the CLI takes only in initialize (hooks,
+// agents) goes there, with the ids, matchers and timeouts the Agent
+// SDKs send; the rest are flags and environment.
+func TestInitializeAndFlags(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	opts := standIn(t, "script")
+	record := filepath.Join(t.TempDir(), "args.json")
+	opts.Env = append(opts.Env, "MCPGEN_FAKE_CLI_RECORD="+record)
+	nop := func(context.Context, claude.HookInput) (claude.HookOutput, error) { return claude.HookOutput{}, nil }
+	opts.Hooks = map[claude.HookEvent][]claude.HookMatcher{
+		claude.HookStop:       {{Hooks: []claude.HookFunc{nop}}},
+		claude.HookPreToolUse: {{Matcher: "Bash", Hooks: []claude.HookFunc{nop, nop}, Timeout: 2500 * time.Millisecond, OnFailure: "block"}, {Hooks: []claude.HookFunc{nop}}},
+	}
+	opts.Agents = map[string]claude.AgentDefinition{"greeter": {Description: "Greets", Prompt: "You greet.", Tools: []string{"mcp__demo_tools__greet"}, Model: "haiku", MaxTurns: 3}}
+	opts.FileCheckpointing = true
+	if _, err := claude.Query(context.Background(), "hi", opts, nil); err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Initialize    json.RawMessage
+		Checkpointing string
+	}
+	data, _ := os.ReadFile(record)
+	json.Unmarshal(data, &rec)
+	want := `{"agents":{"greeter":{"description":"Greets","maxTurns":3,"model":"haiku","prompt":"You greet.","tools":["mcp__demo_tools__greet"]}},` +
+		`"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0","hook_1"],"matcher":"Bash","onFailure":"block","timeout":3},{"hookCallbackIds":["hook_2"]}],"Stop":[{"hookCallbackIds":["hook_3"]}]},` +
+		`"subtype":"initialize"}`
+	if got := canonical(t, rec.Initialize); got != want {
+		t.Errorf("initialize:\n got %s\nwant %s", got, want)
+	}
+	if rec.Checkpointing != "true" {
+		t.Errorf("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=%q", rec.Checkpointing)
+	}
+}
+
+// canonical re-encodes JSON with sorted keys.
+func canonical(t *testing.T, data []byte) string {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // TestReceiveAfterClose: after Close, Receive reports the end of the

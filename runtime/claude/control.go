@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -26,9 +27,11 @@ import (
 // as a conversation message. It knows nothing of processes, so tests
 // drive it over pipes.
 type controlConn struct {
-	servers    map[string]*runtime.Conn
-	canUseTool func(context.Context, PermissionRequest) (PermissionResult, error)
-	logger     *slog.Logger
+	servers       map[string]*runtime.Conn
+	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
+	hooks         *hookRegistry
+	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	logger        *slog.Logger
 
 	ctx    context.Context // cancelled when the connection ends
 	cancel context.CancelCauseFunc
@@ -41,9 +44,19 @@ type controlConn struct {
 	nextID   int
 	handlers sync.WaitGroup
 
-	msgs *messageQueue
-	done chan struct{} // closed when the read loop has ended
-	err  error         // why it ended; set before done is closed
+	msgs      *messageQueue
+	sessionID atomic.Pointer[string] // of the latest system/init or result
+	done      chan struct{}          // closed when the read loop has ended
+	err       error                  // why it ended; set before done is closed
+}
+
+// hostConfig is what the host answers the CLI's requests with.
+type hostConfig struct {
+	servers       map[string]*runtime.Server
+	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
+	hooks         *hookRegistry
+	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	logger        *slog.Logger
 }
 
 // controlReply is the CLI's answer to one of the host's requests.
@@ -52,19 +65,24 @@ type controlReply struct {
 	err      error
 }
 
-func newControlConn(ctx context.Context, r io.Reader, w io.Writer, servers map[string]*runtime.Server, canUseTool func(context.Context, PermissionRequest) (PermissionResult, error), logger *slog.Logger) *controlConn {
+func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfig) *controlConn {
 	cc := &controlConn{
-		servers:    map[string]*runtime.Conn{},
-		canUseTool: canUseTool,
-		logger:     logger,
-		pending:    map[string]chan controlReply{},
-		inflight:   map[string]context.CancelFunc{},
-		msgs:       newMessageQueue(),
-		done:       make(chan struct{}),
+		servers:       map[string]*runtime.Conn{},
+		canUseTool:    cfg.canUseTool,
+		hooks:         cfg.hooks,
+		onElicitation: cfg.onElicitation,
+		logger:        cfg.logger,
+		pending:       map[string]chan controlReply{},
+		inflight:      map[string]context.CancelFunc{},
+		msgs:          newMessageQueue(),
+		done:          make(chan struct{}),
+	}
+	if cc.hooks == nil {
+		cc.hooks = &hookRegistry{}
 	}
 	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
 	cc.out = lineio.NewWriter(w, func() { cc.cancel(errors.New("writing to the CLI failed")) })
-	for name, srv := range servers {
+	for name, srv := range cfg.servers {
 		cc.servers[name] = srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) })
 	}
 	go cc.readLoop(lineio.NewReader(r, maxControlLine))
@@ -170,7 +188,7 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 			if p := resp.Get("response"); p.Exists() {
 				payload = p.Raw()
 			}
-			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"))
+			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"), stringMember(resp, "error_code"))
 		}
 	case "control_cancel_request":
 		cc.mu.Lock()
@@ -181,7 +199,18 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		}
 	case "keep_alive", "transcript_mirror":
 	default:
-		cc.msgs.push(parseMessage(line))
+		m := parseMessage(line)
+		switch m := m.(type) {
+		case *SystemMessage:
+			if m.Subtype == "init" && m.SessionID != "" {
+				cc.sessionID.Store(&m.SessionID)
+			}
+		case *ResultMessage:
+			if m.SessionID != "" {
+				cc.sessionID.Store(&m.SessionID)
+			}
+		}
+		cc.msgs.push(m)
 	}
 	return nil
 }
@@ -194,7 +223,7 @@ func stringMember(v jsonvalue.Value, name string) string {
 	return ""
 }
 
-func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errText string) {
+func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errText, errCode string) {
 	cc.mu.Lock()
 	ch := cc.pending[id]
 	delete(cc.pending, id)
@@ -203,18 +232,25 @@ func (cc *controlConn) reply(id, subtype string, response json.RawMessage, errTe
 		return // a reply to a notification we forwarded, or to nothing
 	}
 	if subtype == "error" {
-		ch <- controlReply{err: &ControlError{Message: errText}}
+		ch <- controlReply{err: &ControlError{Message: errText, Code: errCode}}
 		return
 	}
 	ch <- controlReply{response: response}
 }
 
-// A ControlError is the CLI's refusal of a control request.
+// A ControlError is a refusal of a control request: the CLI's of the
+// host's, or the host's of the CLI's. Code, when set, is the refusal's
+// error_code, such as "unsupported_request" or "invalid_mode".
 type ControlError struct {
 	Message string
+	Code    string
 }
 
 func (e *ControlError) Error() string { return "claude: control request failed: " + e.Message }
+
+// Unsupported control requests are answered as the TypeScript SDK
+// answers them.
+const unsupportedCode = "unsupported_request"
 
 // startHandler registers one control request from the CLI and returns
 // the work that answers it, which the read loop runs (see runInline): a
@@ -243,7 +279,12 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value) (work func()
 		}
 		cancel()
 		if err != nil {
-			cc.writeLine(controlErrorLine(id, err.Error()))
+			var code string
+			if ce, ok := err.(*ControlError); ok {
+				code = ce.Code
+				err = errors.New(ce.Message)
+			}
+			cc.writeLine(controlErrorLine(id, err.Error(), code))
 			return
 		}
 		cc.writeLine(controlSuccessLine(id, resp))
@@ -259,12 +300,16 @@ func controlSuccessLine(id string, resp []byte) []byte {
 	return append(b, "}}"...)
 }
 
-func controlErrorLine(id, msg string) []byte {
-	b := make([]byte, 0, len(msg)+96)
+func controlErrorLine(id, msg, code string) []byte {
+	b := make([]byte, 0, len(msg)+128)
 	b = append(b, `{"type":"control_response","response":{"subtype":"error","request_id":`...)
 	b = jsonvalue.AppendString(b, id)
 	b = append(b, `,"error":`...)
 	b = jsonvalue.AppendString(b, msg)
+	if code != "" {
+		b = append(b, `,"error_code":`...)
+		b = jsonvalue.AppendString(b, code)
+	}
 	return append(b, "}}"...)
 }
 
@@ -276,8 +321,16 @@ func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte,
 		return cc.mcpMessage(ctx, stringMember(req, "server_name"), req.Get("message"))
 	case "can_use_tool":
 		return cc.permission(ctx, req.Raw())
+	case "hook_callback":
+		var input json.RawMessage
+		if in := req.Get("input"); in.Exists() {
+			input = in.Raw()
+		}
+		return cc.hookCallback(ctx, stringMember(req, "callback_id"), input)
+	case "elicitation":
+		return cc.elicitation(ctx, req.Raw())
 	default:
-		return nil, fmt.Errorf("unsupported control request subtype: %s", subtype)
+		return nil, &ControlError{Message: "Unsupported control request subtype: " + subtype, Code: unsupportedCode}
 	}
 }
 

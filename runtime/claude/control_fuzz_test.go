@@ -52,7 +52,7 @@ func FuzzControlProtocol(f *testing.F) {
 		}
 		hostIn, cliOut := io.Pipe()
 		cliIn, hostOut := io.Pipe()
-		cc := newControlConn(context.Background(), hostIn, hostOut, map[string]*runtime.Server{"s": s}, allow, slog.New(slog.DiscardHandler))
+		cc := newControlConn(context.Background(), hostIn, hostOut, hostConfig{servers: map[string]*runtime.Server{"s": s}, canUseTool: allow, logger: slog.New(slog.DiscardHandler)})
 
 		lines := make(chan string, 1024)
 		go func() {

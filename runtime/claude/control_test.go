@@ -26,10 +26,17 @@ type cliSide struct {
 
 func newCLISide(t *testing.T, servers map[string]*runtime.Server, canUseTool func(context.Context, claude.PermissionRequest) (claude.PermissionResult, error)) *cliSide {
 	t.Helper()
+	return newCLISideOpts(t, claude.Options{Servers: servers, CanUseTool: canUseTool})
+}
+
+// newCLISideOpts is newCLISide for a host answering as a session with
+// opts would.
+func newCLISideOpts(t *testing.T, opts claude.Options) *cliSide {
+	t.Helper()
 	hostIn, cliOut := io.Pipe()
 	cliIn, hostOut := io.Pipe()
 	c := &cliSide{Peer: linepeer.New(t, cliIn, cliOut)}
-	c.cc = claude.NewControlConn(context.Background(), hostIn, hostOut, servers, canUseTool)
+	c.cc = claude.NewControlConnOptions(context.Background(), hostIn, hostOut, opts)
 	t.Cleanup(func() {
 		cliOut.Close()
 		<-c.cc.Done()
@@ -244,7 +251,8 @@ func TestMCPCancelledNotification(t *testing.T) {
 func TestUnknownSubtypeAndServer(t *testing.T) {
 	cli := newCLISide(t, map[string]*runtime.Server{"demo_tools": greet.NewServer()}, nil)
 	cli.Send(`{"type":"control_request","request_id":"u1","request":{"subtype":"remote_frobnicate"}}`)
-	if got, want := cli.response("u1"), `{"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"unsupported control request subtype: remote_frobnicate"}}`; got != want {
+	// The TypeScript SDK's exact words and code.
+	if got, want := cli.response("u1"), `{"type":"control_response","response":{"subtype":"error","request_id":"u1","error":"Unsupported control request subtype: remote_frobnicate","error_code":"unsupported_request"}}`; got != want {
 		t.Errorf("unknown subtype:\n got %s\nwant %s", got, want)
 	}
 	cli.Send(mcpMessage("s1", "nope", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`))
@@ -312,7 +320,7 @@ func TestHostRequestsAndMessages(t *testing.T) {
 		}
 		switch m := m.(type) {
 		case *claude.SystemMessage:
-			got = append(got, fmt.Sprintf("system/%s %v %v", m.Subtype, m.Tools, m.MCPServers))
+			got = append(got, fmt.Sprintf("system/%s %v %s:%s", m.Subtype, m.Tools, m.MCPServers[0].Name, m.MCPServers[0].Status))
 		case *claude.AssistantMessage:
 			b := m.Message.Content[0]
 			got = append(got, fmt.Sprintf("assistant %s %s %s", b.Type, b.Name, b.Input))
@@ -325,7 +333,7 @@ func TestHostRequestsAndMessages(t *testing.T) {
 		}
 	}
 	want := []string{
-		"system/init [mcp__demo_tools__greet] [{demo_tools connected}]",
+		"system/init [mcp__demo_tools__greet] demo_tools:connected",
 		"other rate_limit_event",
 		`assistant tool_use mcp__demo_tools__greet {"name":"Alice"}`,
 		"user plain text prompt",

@@ -7,10 +7,21 @@
 //
 // Query runs one prompt and returns its result. Start returns a Session
 // for a conversation: Send user turns, read messages with Receive or
-// Messages, Interrupt a turn, and Close the session. Options.CanUseTool
-// answers the CLI's permission checks.
+// Messages, and Close the session. While it runs, the Session's methods
+// send the Agent SDKs' control requests (Interrupt, SetModel,
+// SetPermissionMode, MCPStatus, RewindFiles, …), each with a typed
+// answer.
+//
+// Options say what the CLI is started with and what the host answers:
+// CanUseTool decides the CLI's permission checks, Hooks are called at the
+// events of the session with a Go type per event, OnElicitation answers
+// the questions of MCP servers the CLI connects to itself, Agents define
+// subagents, and OutputType asks for the result as a Go type whose JSON
+// Schema mcpgen generates (//mcp:output).
 //
 // Every control request from the CLI is answered, concurrently, and
-// exactly once; a CLI that exits is reported as a *CLIError with the end
-// of its standard error.
+// exactly once; one the host does not know gets the TypeScript SDK's
+// error. A message type the package does not know reaches the caller as
+// an *OtherMessage. A CLI that exits is reported as a *CLIError with the
+// end of its standard error.
 package claude

@@ -2,12 +2,16 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 )
 
 // A Message is one message of a conversation with the Claude Code CLI:
-// *SystemMessage, *AssistantMessage, *UserMessage, *ResultMessage, or
-// *OtherMessage for any type this package does not model (which is never
-// an error: the CLI adds message types over time).
+// *SystemMessage, *AssistantMessage, *UserMessage, *ResultMessage,
+// *StreamEvent (with Options.IncludePartialMessages), or *OtherMessage
+// for any type this package does not model (which is never an error: the
+// CLI adds message types over time).
 type Message interface {
 	// Type is the message's "type" field: "system", "assistant", "user",
 	// "result", …
@@ -38,13 +42,44 @@ type SystemMessage struct {
 	Tools          []string          `json:"tools"`
 	MCPServers     []MCPServerStatus `json:"mcp_servers"`
 	Version        string            `json:"claude_code_version"`
+	// Agents are the names of the subagents the model can use.
+	Agents []string `json:"agents"`
 }
 
-// MCPServerStatus is one MCP server in a system/init message; Status is
-// "connected" when the CLI can use its tools.
+// MCPServerStatus is one MCP server of a session, as a system/init
+// message and MCPStatus report it. Status is "connected" when the CLI can
+// use its tools; else "failed", "needs-auth", "pending" or "disabled".
 type MCPServerStatus struct {
-	Name   string `json:"name"`
-	Status string `json:"status"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	ServerInfo *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"serverInfo,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Transport is "sdk" for a server of this process, else "stdio",
+	// "http", "sse", … (MCPStatus only).
+	Transport string `json:"transport,omitempty"`
+	// Scope and Source say where the server was configured: Source "sdk"
+	// is a server of this process, "dynamic" one of Options.MCPServers.
+	Scope  string `json:"scope,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Config is the server's configuration, for servers the CLI connects
+	// to itself (MCPStatus only).
+	Config *MCPServerConfig `json:"config,omitempty"`
+	// Tools are the server's tools (MCPStatus only).
+	Tools []MCPToolInfo `json:"tools,omitempty"`
+}
+
+// MCPToolInfo is one tool of an MCP server, as the CLI knows it.
+type MCPToolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Annotations *struct {
+		ReadOnly    bool `json:"readOnly,omitempty"`
+		Destructive bool `json:"destructive,omitempty"`
+		OpenWorld   bool `json:"openWorld,omitempty"`
+	} `json:"annotations,omitempty"`
 }
 
 // AssistantMessage is a message from the model.
@@ -119,8 +154,9 @@ type ContentBlock struct {
 }
 
 // ResultMessage ends a run: Subtype is "success" or the kind of error
-// ("error_max_turns", "error_during_execution", …). An API failure can be
-// Subtype "success" with IsError set.
+// ("error_max_turns", "error_during_execution", "error_max_budget_usd",
+// "error_max_structured_output_retries"). An API failure can be Subtype
+// "success" with IsError set.
 type ResultMessage struct {
 	raw
 	Subtype       string          `json:"subtype"`
@@ -133,10 +169,84 @@ type ResultMessage struct {
 	SessionID     string          `json:"session_id"`
 	StopReason    string          `json:"stop_reason"`
 	Usage         json.RawMessage `json:"usage"`
+	// ModelUsage is the usage and cost per model.
+	ModelUsage json.RawMessage `json:"modelUsage,omitempty"`
+	// Errors explain an error Subtype.
+	Errors []string `json:"errors,omitempty"`
+	// TerminalReason says why the run ended: "completed", "max_turns",
+	// "hook_stopped", "tool_deferred", "aborted_tools", …
+	TerminalReason string `json:"terminal_reason,omitempty"`
+	// PermissionDenials are the tool calls that were not allowed.
+	PermissionDenials []struct {
+		ToolName  string          `json:"tool_name"`
+		ToolUseID string          `json:"tool_use_id"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	} `json:"permission_denials,omitempty"`
+	// StructuredOutput is the object the model gave, with
+	// Options.OutputType or OutputSchema; see DecodeStructuredOutput.
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
+	// DeferredToolUse is the tool call a PreToolUse hook deferred
+	// (HookDefer), which ended the run.
+	DeferredToolUse *struct {
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"deferred_tool_use,omitempty"`
+}
+
+// ErrNoStructuredOutput reports a result without structured output: the
+// session did not ask for it, or the model failed to give a valid one.
+var ErrNoStructuredOutput = errors.New("claude: the result has no structured output")
+
+// DecodeStructuredOutput decodes the result's structured output into v,
+// a pointer to the type of Options.OutputType. The CLI has already
+// checked the output against the type's schema. Without one it returns
+// an error wrapping ErrNoStructuredOutput, with the result's Errors.
+func (r *ResultMessage) DecodeStructuredOutput(v any) error {
+	if len(r.StructuredOutput) == 0 || string(r.StructuredOutput) == "null" {
+		if len(r.Errors) > 0 {
+			return fmt.Errorf("%w (%s: %s)", ErrNoStructuredOutput, r.Subtype, strings.Join(r.Errors, "; "))
+		}
+		return fmt.Errorf("%w (%s, %s)", ErrNoStructuredOutput, r.Subtype, r.TerminalReason)
+	}
+	if err := json.Unmarshal(r.StructuredOutput, v); err != nil {
+		return fmt.Errorf("claude: decoding the structured output: %w", err)
+	}
+	return nil
+}
+
+// A StreamEvent is a piece of the model's output as it streams, with
+// Options.IncludePartialMessages: one event of the Messages API's stream
+// ("message_start", "content_block_start", "content_block_delta", …).
+// The complete *AssistantMessage follows the events.
+type StreamEvent struct {
+	raw
+	Event struct {
+		// Type is the event's type.
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+		// Delta, of a "content_block_delta": Type "text_delta" with Text,
+		// "input_json_delta" with PartialJSON, "thinking_delta" with
+		// Thinking. Of a "message_delta": StopReason.
+		Delta *struct {
+			Type        string `json:"type"`
+			Text        string `json:"text,omitempty"`
+			PartialJSON string `json:"partial_json,omitempty"`
+			Thinking    string `json:"thinking,omitempty"`
+			StopReason  string `json:"stop_reason,omitempty"`
+		} `json:"delta,omitempty"`
+		// ContentBlock is the block a "content_block_start" opens.
+		ContentBlock *ContentBlock `json:"content_block,omitempty"`
+		// Message is the message a "message_start" opens.
+		Message *APIMessage `json:"message,omitempty"`
+	} `json:"event"`
+	ParentToolUseID string `json:"parent_tool_use_id"`
+	SessionID       string `json:"session_id"`
+	UUID            string `json:"uuid"`
 }
 
 // OtherMessage is a message of a type this package does not model, such
-// as "stream_event" or "rate_limit_event".
+// as "rate_limit_event" or "tool_progress".
 type OtherMessage struct {
 	raw
 }
@@ -161,6 +271,8 @@ func parseMessage(line []byte) Message {
 		m = &UserMessage{raw: r}
 	case "result":
 		m = &ResultMessage{raw: r}
+	case "stream_event":
+		m = &StreamEvent{raw: r}
 	default:
 		return &OtherMessage{raw: r}
 	}

@@ -3,10 +3,12 @@ package claude
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,22 +16,66 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// Options configure a session with the Claude Code CLI.
+// Options configure a session with the Claude Code CLI. The zero value
+// runs the CLI found in PATH with an empty system prompt and no tools of
+// this process. What the CLI takes as a flag is passed on its command
+// line; what it takes only in the control protocol's initialize request
+// (Hooks, Agents) is sent there.
 type Options struct {
 	// Path is the CLI executable. Empty means "claude", looked up in PATH.
 	Path string
 	// Servers are the MCP servers hosted in this process, by name; the
 	// model sees their tools as mcp__<name>__<tool>.
 	Servers map[string]*runtime.Server
+	// MCPServers are MCP servers the CLI connects to itself (a command it
+	// starts, or a URL), by name, next to Servers.
+	MCPServers map[string]MCPServerConfig
+	// StrictMCPConfig makes the CLI use only Servers and MCPServers,
+	// ignoring the MCP servers of its settings files.
+	StrictMCPConfig bool
+
 	// CanUseTool, if set, decides whether the CLI may run a tool that
 	// AllowedTools does not already allow (the CLI is started with
 	// --permission-prompt-tool stdio). Without it, such tools are denied.
 	CanUseTool func(ctx context.Context, req PermissionRequest) (PermissionResult, error)
+	// Hooks are the functions the CLI calls at the events of a session
+	// (before a tool runs, after, when the turn stops, …), with the
+	// matchers that select them.
+	Hooks map[HookEvent][]HookMatcher
+	// OnElicitation, if set, answers the questions that MCPServers ask the
+	// user (MCP elicitation). Without it they are declined, as in the
+	// Agent SDKs. Servers in this process cannot ask: the CLI does not
+	// offer them elicitation (runtime.Elicit returns
+	// runtime.ErrNotSupported).
+	OnElicitation func(ctx context.Context, req ElicitationRequest) (ElicitationResult, error)
+	// Agents are subagents the model can hand work to with its Agent
+	// tool, by name.
+	Agents map[string]AgentDefinition
+	// Agent names the agent (one of Agents, or of the CLI's settings) that
+	// runs the main thread: its prompt, tools and model replace the
+	// session's.
+	Agent string
 
 	// Model is the model to use; empty means the CLI's default.
 	Model string
+	// FallbackModel is used when Model is overloaded.
+	FallbackModel string
 	// MaxTurns bounds the agentic turns of each prompt; 0 means no bound.
 	MaxTurns int
+	// MaxBudgetUSD ends a prompt's run, with a result of subtype
+	// "error_max_budget_usd", once its cost exceeds this many dollars; 0
+	// means no bound.
+	MaxBudgetUSD float64
+	// Thinking sets the model's extended thinking; the zero value leaves
+	// the CLI's default.
+	Thinking Thinking
+	// Effort is the model's reasoning effort ("low", "medium", "high",
+	// "xhigh", "max"), for models that have it.
+	Effort string
+	// Betas are Anthropic API beta headers to send, such as
+	// "context-1m-2025-08-07".
+	Betas []string
+
 	// SystemPrompt replaces the system prompt. Empty means an empty system
 	// prompt, as in the Agent SDKs, unless ClaudeCodePrompt is set.
 	SystemPrompt string
@@ -38,16 +84,83 @@ type Options struct {
 	ClaudeCodePrompt bool
 	// AppendSystemPrompt is appended to the system prompt.
 	AppendSystemPrompt string
+
+	// Tools, if non-nil, is the set of built-in tools the model has
+	// ("Read", "Bash", …); an empty non-nil slice means none. Nil means
+	// the CLI's default set.
+	Tools []string
 	// AllowedTools run without asking, such as "mcp__tickets__create_ticket"
 	// or "mcp__tickets__*".
 	AllowedTools []string
 	// DisallowedTools are removed from the model's tools.
 	DisallowedTools []string
-	// PermissionMode is "default", "acceptEdits", "plan" or
-	// "bypassPermissions"; empty means the CLI's default.
-	PermissionMode string
+	// PermissionMode says how the CLI asks before it runs a tool; empty
+	// means the CLI's default.
+	PermissionMode PermissionMode
+	// AllowDangerouslySkipPermissions lets SetPermissionMode switch to
+	// PermissionBypass later in the session.
+	AllowDangerouslySkipPermissions bool
+	// PermissionPromptTool names an MCP tool that answers permission
+	// checks, instead of CanUseTool (which takes precedence).
+	PermissionPromptTool string
+
+	// OutputType asks for a structured result: a value (or pointer) of a
+	// Go type marked //mcp:output, for which go generate writes an
+	// MCPSchema method returning the type's JSON Schema. The model then
+	// ends each prompt by giving an object of that schema, and
+	// ResultMessage.DecodeStructuredOutput decodes it. Start fails if the
+	// type has no MCPSchema method.
+	OutputType any
+	// OutputSchema is the JSON Schema of a structured result, as text,
+	// for types mcpgen does not generate. Set OutputType or OutputSchema,
+	// not both.
+	OutputSchema string
+
+	// Resume continues the session with this id: its earlier turns are
+	// sent to the model with the next prompt.
+	Resume string
+	// Continue continues the most recent session of Dir.
+	Continue bool
+	// ForkSession, with Resume or Continue, continues under a new session
+	// id, leaving the original session as it was.
+	ForkSession bool
+	// ResumeSessionAt, with Resume, resumes only up to the message with
+	// this uuid.
+	ResumeSessionAt string
+	// SessionID is the id (a UUID) of a new session; empty lets the CLI
+	// choose one.
+	SessionID string
+	// NoSessionPersistence keeps the CLI from saving the session to disk,
+	// so it cannot be resumed.
+	NoSessionPersistence bool
+
+	// IncludePartialMessages delivers the model's output as it streams,
+	// as *StreamEvent messages, before each complete *AssistantMessage.
+	IncludePartialMessages bool
+	// IncludeHookEvents delivers the progress of the hooks of settings
+	// files as system messages ("hook_started", "hook_response").
+	IncludeHookEvents bool
+
+	// SettingSources, if non-nil, are the settings files the CLI loads
+	// ("user", "project", "local"); an empty non-nil slice loads none.
+	// Nil leaves the CLI's default, all of them.
+	SettingSources []SettingSource
+	// Settings is more settings, as JSON text or the path of a file.
+	Settings string
+	// Sandbox, if set, runs the Bash tool in a sandbox with these
+	// settings. They are merged into Settings, which must then be JSON
+	// text, not a path.
+	Sandbox *SandboxSettings
+	// Plugins are local plugin folders to load.
+	Plugins []Plugin
+	// AddDirs are more folders, besides Dir, that the tools may use.
+	AddDirs []string
+	// FileCheckpointing makes the CLI keep a checkpoint of the files it
+	// changes at each user message, for Session.RewindFiles.
+	FileCheckpointing bool
 
 	// Dir is the CLI's working directory; empty means the current one.
+	// Sessions are kept per directory.
 	Dir string
 	// Env holds KEY=VALUE entries added to this process's environment for
 	// the CLI (set ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL here, say).
@@ -62,6 +175,212 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// A PermissionMode says how the CLI asks before it runs a tool.
+type PermissionMode string
+
+// The permission modes of the pinned CLI.
+const (
+	// PermissionDefault asks (CanUseTool) for what the rules do not allow.
+	PermissionDefault PermissionMode = "default"
+	// PermissionAcceptEdits allows file edits in the working directories
+	// without asking.
+	PermissionAcceptEdits PermissionMode = "acceptEdits"
+	// PermissionPlan lets the model plan: it asks before every tool that
+	// could change anything.
+	PermissionPlan PermissionMode = "plan"
+	// PermissionBypass runs every tool without asking. The CLI refuses it
+	// when run as root, outside a sandbox.
+	PermissionBypass PermissionMode = "bypassPermissions"
+	// PermissionDontAsk denies what the rules do not allow, without
+	// asking.
+	PermissionDontAsk PermissionMode = "dontAsk"
+	// PermissionAuto lets a classifier of the CLI decide; where it is not
+	// available the CLI falls back to PermissionDefault.
+	PermissionAuto PermissionMode = "auto"
+)
+
+// A SettingSource is a settings file of the CLI.
+type SettingSource string
+
+// The settings files.
+const (
+	SettingsUser    SettingSource = "user"    // ~/.claude/settings.json
+	SettingsProject SettingSource = "project" // .claude/settings.json
+	SettingsLocal   SettingSource = "local"   // .claude/settings.local.json
+)
+
+// MCPServerConfig is an MCP server the CLI connects to itself: a command
+// it starts and speaks to on stdin and stdout (Type "stdio" or empty), or
+// a URL (Type "http" for Streamable HTTP, "sse" for the older SSE
+// transport).
+type MCPServerConfig struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// AlwaysLoad offers the server's tools to the model from the first
+	// turn, never deferred behind the CLI's tool search.
+	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
+}
+
+// MarshalJSON writes c as the CLI reads it. A stdio server always
+// carries its type and "args": the CLI 2.1.330 fails an mcp_set_servers
+// entry without args ("Spread syntax requires ...iterable not be null or
+// undefined"), though --mcp-config accepts one.
+func (c MCPServerConfig) MarshalJSON() ([]byte, error) {
+	type plain MCPServerConfig
+	p := plain(c)
+	if p.Type == "" || p.Type == "stdio" {
+		p.Type = "stdio"
+		return json.Marshal(struct {
+			plain
+			Args []string `json:"args"`
+		}{p, append([]string{}, c.Args...)})
+	}
+	return json.Marshal(p)
+}
+
+// check reports what is missing from c.
+func (c MCPServerConfig) check() error {
+	switch c.Type {
+	case "", "stdio":
+		if c.Command == "" {
+			return errors.New("a stdio server needs a Command")
+		}
+	case "http", "sse":
+		if c.URL == "" {
+			return fmt.Errorf("an %s server needs a URL", c.Type)
+		}
+	default:
+		return fmt.Errorf("unknown type %q (want stdio, http or sse)", c.Type)
+	}
+	return nil
+}
+
+// Thinking sets the model's extended thinking.
+type Thinking struct {
+	// Mode is "adaptive" (the model decides), "enabled" (up to
+	// BudgetTokens) or "disabled"; empty leaves the CLI's default.
+	Mode string
+	// BudgetTokens bounds the thinking tokens of each request, with Mode
+	// "enabled" (or empty).
+	BudgetTokens int
+	// Display is "summarized" or "omitted": what the CLI shows of the
+	// thinking.
+	Display string
+}
+
+// A Plugin is a Claude Code plugin on disk.
+type Plugin struct {
+	// Path is the plugin's folder.
+	Path string
+	// SkipMCPDiscovery loads the plugin's skills, hooks, agents and
+	// commands, but not its MCP servers.
+	SkipMCPDiscovery bool
+}
+
+// SandboxSettings are the "sandbox" settings of the CLI, which confine
+// what the Bash tool may reach.
+type SandboxSettings struct {
+	Enabled                  bool               `json:"enabled,omitempty"`
+	FailIfUnavailable        *bool              `json:"failIfUnavailable,omitempty"`
+	AutoAllowBashIfSandboxed bool               `json:"autoAllowBashIfSandboxed,omitempty"`
+	AllowUnsandboxedCommands *bool              `json:"allowUnsandboxedCommands,omitempty"`
+	ExcludedCommands         []string           `json:"excludedCommands,omitempty"`
+	Network                  *SandboxNetwork    `json:"network,omitempty"`
+	Filesystem               *SandboxFilesystem `json:"filesystem,omitempty"`
+	// Extra holds settings this type does not name, merged in as given.
+	Extra map[string]any `json:"-"`
+}
+
+// SandboxNetwork is what sandboxed commands may reach on the network.
+type SandboxNetwork struct {
+	AllowedDomains    []string `json:"allowedDomains,omitempty"`
+	DeniedDomains     []string `json:"deniedDomains,omitempty"`
+	AllowUnixSockets  []string `json:"allowUnixSockets,omitempty"`
+	AllowLocalBinding bool     `json:"allowLocalBinding,omitempty"`
+	HTTPProxyPort     int      `json:"httpProxyPort,omitempty"`
+	SOCKSProxyPort    int      `json:"socksProxyPort,omitempty"`
+}
+
+// SandboxFilesystem is what sandboxed commands may read and write.
+type SandboxFilesystem struct {
+	AllowWrite []string `json:"allowWrite,omitempty"`
+	DenyWrite  []string `json:"denyWrite,omitempty"`
+	AllowRead  []string `json:"allowRead,omitempty"`
+	DenyRead   []string `json:"denyRead,omitempty"`
+}
+
+// settingsJSON merges opts.Sandbox into opts.Settings, as the
+// TypeScript SDK does. A sandbox that is enabled fails when the CLI
+// cannot sandbox, unless FailIfUnavailable says otherwise.
+func (opts *Options) settingsJSON() (string, error) {
+	if opts.Sandbox == nil {
+		return opts.Settings, nil
+	}
+	settings := map[string]any{}
+	if s := strings.TrimSpace(opts.Settings); s != "" {
+		if !strings.HasPrefix(s, "{") {
+			return "", errors.New("claude: Options.Sandbox needs Options.Settings to be JSON text, not a path: put the sandbox settings in the file instead")
+		}
+		if err := json.Unmarshal([]byte(s), &settings); err != nil {
+			return "", fmt.Errorf("claude: Options.Settings is not a JSON object: %w", err)
+		}
+	}
+	sb := *opts.Sandbox
+	if sb.Enabled && sb.FailIfUnavailable == nil {
+		t := true
+		sb.FailIfUnavailable = &t
+	}
+	b, err := json.Marshal(sb)
+	if err != nil {
+		return "", err
+	}
+	m := map[string]any{}
+	json.Unmarshal(b, &m)
+	for k, v := range sb.Extra {
+		if _, set := m[k]; !set {
+			m[k] = v
+		}
+	}
+	settings["sandbox"] = m
+	b, err = json.Marshal(settings)
+	return string(b), err
+}
+
+// outputSchema is the JSON Schema of the structured result opts ask
+// for, or "".
+func (opts *Options) outputSchema() (string, error) {
+	if opts.OutputType != nil && opts.OutputSchema != "" {
+		return "", errors.New("claude: set Options.OutputType or Options.OutputSchema, not both")
+	}
+	text := opts.OutputSchema
+	if opts.OutputType != nil {
+		s, ok := opts.OutputType.(interface{ MCPSchema() string })
+		if !ok {
+			// MCPSchema has a pointer receiver; accept a value too.
+			if t := reflect.TypeOf(opts.OutputType); t.Kind() != reflect.Pointer {
+				s, ok = reflect.New(t).Interface().(interface{ MCPSchema() string })
+			}
+		}
+		if !ok {
+			return "", fmt.Errorf("claude: Options.OutputType: %T has no MCPSchema method: mark the type with //mcp:output and run go generate (or give its JSON Schema in Options.OutputSchema)", opts.OutputType)
+		}
+		text = s.MCPSchema()
+	}
+	if text == "" {
+		return "", nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(text), &obj); err != nil {
+		return "", fmt.Errorf("claude: the structured output's schema is not a JSON object: %w", err)
+	}
+	compact, _ := json.Marshal(obj)
+	return string(compact), nil
+}
+
 // args builds the command line the way the Agent SDKs do.
 func (opts *Options) args() ([]string, error) {
 	args := []string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}
@@ -71,11 +390,63 @@ func (opts *Options) args() ([]string, error) {
 	if opts.AppendSystemPrompt != "" {
 		args = append(args, "--append-system-prompt", opts.AppendSystemPrompt)
 	}
-	if opts.Model != "" {
-		args = append(args, "--model", opts.Model)
+	switch opts.Thinking.Mode {
+	case "", "enabled":
+		if opts.Thinking.BudgetTokens > 0 {
+			args = append(args, "--max-thinking-tokens", strconv.Itoa(opts.Thinking.BudgetTokens))
+		} else if opts.Thinking.Mode == "enabled" {
+			args = append(args, "--thinking=adaptive") // as the TypeScript SDK does without a budget
+		}
+	case "adaptive", "disabled":
+		args = append(args, "--thinking="+opts.Thinking.Mode)
+	default:
+		return nil, fmt.Errorf("claude: Options.Thinking.Mode %q: want adaptive, enabled or disabled", opts.Thinking.Mode)
+	}
+	if opts.Thinking.Display != "" && opts.Thinking.Mode != "disabled" {
+		args = append(args, "--thinking-display", opts.Thinking.Display)
+	}
+	if opts.Effort != "" {
+		args = append(args, "--effort", opts.Effort)
 	}
 	if opts.MaxTurns > 0 {
 		args = append(args, "--max-turns", strconv.Itoa(opts.MaxTurns))
+	}
+	if opts.MaxBudgetUSD > 0 {
+		args = append(args, "--max-budget-usd", strconv.FormatFloat(opts.MaxBudgetUSD, 'f', -1, 64))
+	}
+	if opts.Model != "" {
+		args = append(args, "--model", opts.Model)
+	}
+	if opts.Agent != "" {
+		args = append(args, "--agent", opts.Agent)
+	}
+	if opts.FallbackModel != "" {
+		if opts.FallbackModel == opts.Model {
+			return nil, errors.New("claude: Options.FallbackModel is the same as Options.Model")
+		}
+		args = append(args, "--fallback-model", opts.FallbackModel)
+	}
+	if len(opts.Betas) > 0 {
+		args = append(args, "--betas", strings.Join(opts.Betas, ","))
+	}
+	schema, err := opts.outputSchema()
+	if err != nil {
+		return nil, err
+	}
+	if schema != "" {
+		args = append(args, "--json-schema", schema)
+	}
+	switch {
+	case opts.CanUseTool != nil:
+		args = append(args, "--permission-prompt-tool", "stdio")
+	case opts.PermissionPromptTool != "":
+		args = append(args, "--permission-prompt-tool", opts.PermissionPromptTool)
+	}
+	if opts.Continue {
+		args = append(args, "--continue")
+	}
+	if opts.Resume != "" {
+		args = append(args, "--resume", opts.Resume)
 	}
 	if len(opts.AllowedTools) > 0 {
 		args = append(args, "--allowedTools", strings.Join(opts.AllowedTools, ","))
@@ -83,36 +454,114 @@ func (opts *Options) args() ([]string, error) {
 	if len(opts.DisallowedTools) > 0 {
 		args = append(args, "--disallowedTools", strings.Join(opts.DisallowedTools, ","))
 	}
+	if opts.Tools != nil {
+		args = append(args, "--tools", strings.Join(opts.Tools, ","))
+	}
+	cfg, err := opts.mcpConfig()
+	if err != nil {
+		return nil, err
+	}
+	if cfg != "" {
+		args = append(args, "--mcp-config", cfg)
+	}
+	if opts.SettingSources != nil {
+		var names []string
+		for _, s := range opts.SettingSources {
+			names = append(names, string(s))
+		}
+		// One token: an empty list must stay an (empty) value.
+		args = append(args, "--setting-sources="+strings.Join(names, ","))
+	}
+	if opts.StrictMCPConfig {
+		args = append(args, "--strict-mcp-config")
+	}
 	if opts.PermissionMode != "" {
-		args = append(args, "--permission-mode", opts.PermissionMode)
+		args = append(args, "--permission-mode", string(opts.PermissionMode))
 	}
-	if opts.CanUseTool != nil {
-		args = append(args, "--permission-prompt-tool", "stdio")
+	if opts.AllowDangerouslySkipPermissions {
+		args = append(args, "--allow-dangerously-skip-permissions")
 	}
-	if len(opts.Servers) > 0 {
-		// Each entry needs "name": without it the CLI silently ignores the
-		// server.
-		type sdkServer struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+	if opts.IncludeHookEvents {
+		args = append(args, "--include-hook-events")
+	}
+	if opts.IncludePartialMessages {
+		args = append(args, "--include-partial-messages")
+	}
+	for _, d := range opts.AddDirs {
+		args = append(args, "--add-dir", d)
+	}
+	for _, p := range opts.Plugins {
+		if p.SkipMCPDiscovery {
+			args = append(args, "--plugin-dir-no-mcp", p.Path)
+		} else {
+			args = append(args, "--plugin-dir", p.Path)
 		}
-		servers := map[string]sdkServer{}
-		for name, srv := range opts.Servers {
-			if srv == nil {
-				return nil, fmt.Errorf("claude: server %q is nil", name)
-			}
-			if !validServerName(name) {
-				return nil, fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
-			}
-			servers[name] = sdkServer{Type: "sdk", Name: name}
+	}
+	if opts.ForkSession {
+		if opts.Resume == "" && !opts.Continue {
+			return nil, errors.New("claude: Options.ForkSession needs Options.Resume or Options.Continue")
 		}
-		cfg, err := json.Marshal(map[string]any{"mcpServers": servers})
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "--mcp-config", string(cfg))
+		args = append(args, "--fork-session")
+	}
+	if opts.ResumeSessionAt != "" {
+		args = append(args, "--resume-session-at", opts.ResumeSessionAt)
+	}
+	if opts.SessionID != "" {
+		args = append(args, "--session-id", opts.SessionID)
+	}
+	if opts.NoSessionPersistence {
+		args = append(args, "--no-session-persistence")
+	}
+	settings, err := opts.settingsJSON()
+	if err != nil {
+		return nil, err
+	}
+	if settings != "" {
+		args = append(args, "--settings", settings)
 	}
 	return append(args, opts.ExtraArgs...), nil
+}
+
+// mcpConfig is the --mcp-config JSON declaring Servers (as "sdk"
+// servers, which the CLI reaches through the host) and MCPServers, or ""
+// when there are none.
+func (opts *Options) mcpConfig() (string, error) {
+	if len(opts.Servers) == 0 && len(opts.MCPServers) == 0 {
+		return "", nil
+	}
+	servers := map[string]any{}
+	for name, srv := range opts.Servers {
+		if srv == nil {
+			return "", fmt.Errorf("claude: server %q is nil", name)
+		}
+		if !validServerName(name) {
+			return "", fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
+		}
+		servers[name] = sdkServer(name)
+	}
+	for name, c := range opts.MCPServers {
+		if _, dup := servers[name]; dup {
+			return "", fmt.Errorf("claude: server %q is in both Options.Servers and Options.MCPServers", name)
+		}
+		if !validServerName(name) {
+			return "", fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
+		}
+		if err := c.check(); err != nil {
+			return "", fmt.Errorf("claude: MCP server %q: %w", name, err)
+		}
+		servers[name] = c
+	}
+	cfg, err := json.Marshal(map[string]any{"mcpServers": servers})
+	return string(cfg), err
+}
+
+// sdkServer declares a server of this process to the CLI. It needs
+// "name": without it the CLI silently ignores the server.
+func sdkServer(name string) any {
+	return struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	}{"sdk", name}
 }
 
 // environ is this process's environment, without CLAUDECODE (which would
@@ -121,6 +570,10 @@ func (opts *Options) environ() []string {
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CLAUDECODE=") })
 	if !slices.ContainsFunc(opts.Env, func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_CODE_ENTRYPOINT=") }) {
 		env = append(env, "CLAUDE_CODE_ENTRYPOINT=sdk-go")
+	}
+	if opts.FileCheckpointing {
+		// The CLI takes this one only from its environment.
+		env = append(env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
 	}
 	return append(env, opts.Env...)
 }
@@ -133,9 +586,9 @@ func (opts *Options) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, nil))
 }
 
-// validServerName reports whether name can name an in-process server:
-// the CLI shows its tools as mcp__<name>__<tool>, and Claude Code requires
-// MCP names to match ^[a-zA-Z0-9_-]{1,64}$.
+// validServerName reports whether name can name an MCP server: the CLI
+// shows its tools as mcp__<name>__<tool>, and Claude Code requires MCP
+// names to match ^[a-zA-Z0-9_-]{1,64}$.
 func validServerName(name string) bool {
 	if len(name) == 0 || len(name) > 64 {
 		return false

@@ -3,6 +3,8 @@ package claude
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // A Session is a running Claude Code CLI with this process's MCP servers
@@ -19,6 +23,9 @@ import (
 type Session struct {
 	conn  *controlConn
 	stdin io.Closer
+	init  map[string]any // the initialize request's fields
+
+	sdkServers map[string]*runtime.Server
 
 	cmd      *exec.Cmd
 	stderr   *tailBuffer
@@ -41,6 +48,24 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	args, err := opts.args()
 	if err != nil {
 		return nil, err
+	}
+	hooks, err := newHookRegistry(opts.Hooks)
+	if err != nil {
+		return nil, err
+	}
+	// What the CLI takes only in initialize. "hooks": null is what the
+	// Python SDK sends without hooks.
+	init := map[string]any{"hooks": nil}
+	if hooks.decl != nil {
+		init["hooks"] = hooks.decl
+	}
+	if len(opts.Agents) > 0 {
+		for name, a := range opts.Agents {
+			if name == "" || a.Description == "" || a.Prompt == "" {
+				return nil, fmt.Errorf("claude: Options.Agents[%q] needs a name, a Description and a Prompt", name)
+			}
+		}
+		init["agents"] = opts.Agents
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = opts.Dir
@@ -70,8 +95,21 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
-	c := &Session{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{})}
-	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, opts.Servers, opts.CanUseTool, opts.logger())
+	c := &Session{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers}
+	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, hostConfig{
+		servers:       opts.Servers,
+		canUseTool:    opts.CanUseTool,
+		hooks:         hooks,
+		onElicitation: opts.OnElicitation,
+		logger:        opts.logger(),
+	})
+	// The id is known before the CLI reports it, unless the CLI picks it.
+	switch {
+	case opts.SessionID != "":
+		c.conn.sessionID.Store(&opts.SessionID)
+	case opts.Resume != "" && !opts.ForkSession:
+		c.conn.sessionID.Store(&opts.Resume)
+	}
 	go func() {
 		<-c.conn.done // stdout is drained
 		stdout.Close()
@@ -87,7 +125,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 }
 
 func (c *Session) initialize(ctx context.Context) error {
-	_, err := c.conn.request(ctx, "initialize", map[string]any{"hooks": nil})
+	_, err := c.conn.request(ctx, "initialize", c.init)
 	if err != nil {
 		return c.failure("initialize", err)
 	}
@@ -112,12 +150,33 @@ func (c *Session) failure(what string, err error) error {
 // Send sends one user turn. Read the conversation it starts with Receive
 // or Messages.
 func (c *Session) Send(ctx context.Context, prompt string) error {
-	line, err := json.Marshal(map[string]any{
+	return c.send(ctx, prompt, "")
+}
+
+// SendMessage sends one user turn, like Send, and returns the id (a
+// UUID) it gave the turn: with Options.FileCheckpointing, RewindFiles
+// takes it to restore the files as they were before the turn.
+func (c *Session) SendMessage(ctx context.Context, prompt string) (id string, err error) {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // variant 10
+	h := hex.EncodeToString(b[:])
+	id = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	return id, c.send(ctx, prompt, id)
+}
+
+func (c *Session) send(ctx context.Context, prompt, uuid string) error {
+	msg := map[string]any{
 		"type":               "user",
 		"session_id":         "default",
 		"message":            map[string]any{"role": "user", "content": prompt},
 		"parent_tool_use_id": nil,
-	})
+	}
+	if uuid != "" {
+		msg["uuid"] = uuid
+	}
+	line, err := json.Marshal(msg)
 	if err != nil {
 		return err
 	}
@@ -164,6 +223,17 @@ func (c *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
 			}
 		}
 	}
+}
+
+// SessionID returns the id of the session, as the CLI last reported it
+// (in a system/init or a result message). Before the first report it is
+// Options.SessionID or Options.Resume, or "" when the CLI is to choose
+// (a new session, or a fork).
+func (c *Session) SessionID() string {
+	if p := c.conn.sessionID.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // Interrupt asks the CLI to stop the current turn.
