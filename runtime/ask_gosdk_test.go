@@ -2,8 +2,12 @@ package runtime_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,5 +88,60 @@ func TestAskStatelessHTTP(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "elicit"})
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "not supported by this client") {
 		t.Errorf("%v %+v", err, res)
+	}
+}
+
+// TestAskTwoReplicas: a 2026-07-28 client (the official Go SDK's) reaches
+// two stateless replicas through a balancer that alternates between them,
+// so that the retry of a call that asks lands on the other replica than
+// the first round: the replicas share their StateKey, and the call
+// completes.
+func TestAskTwoReplicas(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	var replicas [2]*httptest.Server
+	var served [2]atomic.Int32
+	for i := range replicas {
+		s := askServer()
+		s.StateKey = []byte("the key every replica has")
+		h := s.HTTPHandler(nil)
+		replicas[i] = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			served[i].Add(1)
+			h.ServeHTTP(w, r)
+		}))
+		defer replicas[i].Close()
+	}
+	var next atomic.Int32
+	balancer := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		u, _ := url.Parse(replicas[next.Add(1)%2].URL)
+		r.SetURL(u)
+		r.Out.Host = u.Host // the replicas accept loopback hosts only
+	}})
+	defer balancer.Close()
+
+	asked := 0
+	client := mcp.NewClient(&mcp.Implementation{Name: "official", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked++
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
+		},
+	})
+	ctx := context.Background()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: balancer.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for i := range 3 {
+		before := [2]int32{served[0].Load(), served[1].Load()}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit"})
+		if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `accept {"name":"Grace"}`) {
+			t.Fatalf("call %d: %v %+v", i, err, res)
+		}
+		if served[0].Load() == before[0] || served[1].Load() == before[1] {
+			t.Errorf("call %d: its rounds did not reach both replicas: %v, then %d %d", i, before, served[0].Load(), served[1].Load())
+		}
+	}
+	if asked != 3 {
+		t.Errorf("the user was asked %d times for 3 calls", asked)
 	}
 }

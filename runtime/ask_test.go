@@ -118,6 +118,20 @@ func TestAskOverStdio(t *testing.T) {
 	if got := reply(p, "22"); !strings.Contains(got, `"text":"[{file:///src src}]"`) {
 		t.Errorf("roots: %s", got)
 	}
+
+	// Answers of the wrong shape are errors the handler gets.
+	p.Send(callTool(23, "roots"))
+	id, _ = question(p, "roots/list")
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":"everything"}}`)
+	if got := reply(p, "23"); !strings.Contains(got, `roots: the client's answer is malformed`) {
+		t.Errorf("malformed roots: %s", got)
+	}
+	p.Send(callTool(24, "sample"))
+	id, _ = question(p, "sampling/createMessage")
+	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"model":"m1"}}`)
+	if got := reply(p, "24"); !strings.Contains(got, `sampling: the client's answer is malformed`) {
+		t.Errorf("malformed sampling: %s", got)
+	}
 }
 
 // TestAskWithoutCapability: asking a client that did not declare the
