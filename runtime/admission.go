@@ -24,7 +24,10 @@ type admission struct {
 	mu      sync.Mutex
 	bytes   int64
 	calls   int
-	changed chan struct{} // closed and replaced when something is released
+	// changed, if not nil, is closed when something is released: admit
+	// makes it when it must wait, so that a server nobody waits on
+	// allocates nothing per message.
+	changed chan struct{}
 }
 
 // A ticket is what one admitted message holds until it is done.
@@ -34,7 +37,7 @@ type ticket struct {
 }
 
 func newAdmission(maxBytes int64, maxCalls int) *admission {
-	return &admission{maxBytes: maxBytes, maxCalls: maxCalls, changed: make(chan struct{})}
+	return &admission{maxBytes: maxBytes, maxCalls: maxCalls}
 }
 
 // fits reports whether t can be admitted now. A message is always
@@ -74,6 +77,9 @@ func (a *admission) admit(ctx context.Context, t ticket) error {
 			a.mu.Unlock()
 			return nil
 		}
+		if a.changed == nil {
+			a.changed = make(chan struct{})
+		}
 		changed := a.changed
 		a.mu.Unlock()
 		select {
@@ -91,8 +97,10 @@ func (a *admission) release(t ticket) {
 	if t.call {
 		a.calls--
 	}
-	close(a.changed)
-	a.changed = make(chan struct{})
+	if a.changed != nil {
+		close(a.changed)
+		a.changed = nil
+	}
 	a.mu.Unlock()
 }
 

@@ -80,8 +80,10 @@ func (ss *session) callTool(c *call) []byte {
 		if resp := ss.endModernCall(c, name, args, err); resp != nil {
 			return resp
 		}
-	} else if needURL := (*URLElicitationRequiredError)(nil); errors.As(err, &needURL) {
-		return jsonrpc.ErrorWithData(id, codeURLElicitationRequired, needURL.Error(), needURL.data())
+	} else if err != nil {
+		if needURL := (*URLElicitationRequiredError)(nil); errors.As(err, &needURL) {
+			return jsonrpc.ErrorWithData(id, codeURLElicitationRequired, needURL.Error(), needURL.data())
+		}
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil && (err != nil || res == nil):

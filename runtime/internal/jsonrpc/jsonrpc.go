@@ -124,7 +124,7 @@ func FromValue(v jsonvalue.Value) (Message, []byte) {
 	if method.Kind() != jsonvalue.String || len(method.Raw()) == 2 {
 		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
 	}
-	m.Method = method.Str()
+	m.Method = methodName(method)
 	if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object && m.Params.Kind() != jsonvalue.Null {
 		if m.IsRequest() {
 			return Message{}, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
@@ -135,6 +135,26 @@ func FromValue(v jsonvalue.Value) (Message, []byte) {
 		m.Params = jsonvalue.Value{}
 	}
 	return m, nil
+}
+
+// methodName returns the string method holds. The methods clients send
+// most come from constants, which saves decoding a string per message.
+func methodName(method jsonvalue.Value) string {
+	switch string(method.Raw()) { // no allocation: compared, not kept
+	case `"tools/call"`:
+		return "tools/call"
+	case `"tools/list"`:
+		return "tools/list"
+	case `"resources/read"`:
+		return "resources/read"
+	case `"prompts/get"`:
+		return "prompts/get"
+	case `"notifications/cancelled"`:
+		return "notifications/cancelled"
+	case `"notifications/progress"`:
+		return "notifications/progress"
+	}
+	return method.Str()
 }
 
 // AppendResult appends a success response to b.
