@@ -3,10 +3,15 @@
 // Streamable HTTP at http://ADDR/mcp instead, with sessions, or without
 // them with -stateless as well; with -prompt TEXT it runs one query
 // through the Claude Code CLI with the server's tools in-process.
+//
+// Replicas behind a load balancer share the key that seals a call's state
+// between the rounds of asking the client (runtime.Server.StateKey): set
+// MCPGEN_STATE_KEY to the same 32 random bytes, in hex, for each.
 package cli
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -26,12 +31,25 @@ var (
 	claudePath = flag.String("claude", "", "`path` of the Claude Code CLI for -prompt (default: claude in PATH)")
 )
 
+// StateKeyEnv names the environment variable that holds the key, in hex,
+// that replicas share to seal a call's state between the rounds of asking
+// the client (runtime.Server.StateKey).
+const StateKeyEnv = "MCPGEN_STATE_KEY"
+
 // Main serves s as the command line asks and exits.
 func Main(s *runtime.Server) {
 	flag.Parse()
 	if *stateless && *httpAddr == "" {
 		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
 		os.Exit(2)
+	}
+	if k := os.Getenv(StateKeyEnv); k != "" {
+		key, err := hex.DecodeString(k)
+		if err != nil || len(key) != 32 {
+			fmt.Fprintf(os.Stderr, "%s: %s must be 32 bytes in hex (64 hex digits), such as the output of openssl rand -hex 32\n", s.Name, StateKeyEnv)
+			os.Exit(2)
+		}
+		s.StateKey = key
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -180,3 +180,21 @@ func serveHTTP(t *testing.T, bin string, args ...string) string {
 }
 
 var servingURL = regexp.MustCompile(`msg="serving MCP over Streamable HTTP" url=(http:\S+)`)
+
+// TestStateKeyEnv checks that MCPGEN_STATE_KEY is read, and refused unless
+// it is 32 bytes in hex.
+func TestStateKeyEnv(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "greet")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../greet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, bad := range []string{"xyz", strings.Repeat("ab", 16)} {
+		cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-stateless")
+		cmd.Env = append(os.Environ(), "MCPGEN_STATE_KEY="+bad)
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "MCPGEN_STATE_KEY must be 32 bytes in hex") {
+			t.Errorf("MCPGEN_STATE_KEY=%s: %v: %s", bad, err, out)
+		}
+	}
+	t.Setenv("MCPGEN_STATE_KEY", strings.Repeat("ab", 32))
+	serveHTTP(t, bin, "-http", "127.0.0.1:0", "-stateless")
+}
