@@ -137,13 +137,13 @@ config() {
 	[[ -s $tmp/$1 ]] || die "deploy/README.md has no configuration marked \"balancer.sh: $1\""
 }
 
-# stats PORT prints HAProxy's status page as CSV.
-stats() {
-	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+# stats PORT prints HAProxy's status page as CSV (in a subshell, which
+# its connection does not outlive).
+stats() (
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
 	printf 'GET /stats;csv HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3
 	cat <&3
-	exec 3<&-
-}
+)
 
 # start_haproxy NAME starts HAProxy with configuration NAME (and the
 # MCP_* variables of the environment), and waits until it sees r1, r2 and
