@@ -21,9 +21,9 @@ type admission struct {
 	maxBytes int64
 	maxCalls int // 0: no bound
 
-	mu      sync.Mutex
-	bytes   int64
-	calls   int
+	mu    sync.Mutex
+	bytes int64
+	calls int
 	// changed, if not nil, is closed when something is released: admit
 	// makes it when it must wait, so that a server nobody waits on
 	// allocates nothing per message.

@@ -66,7 +66,18 @@ func newFuzzServer() *Server {
 		MaxInFlight:     2,
 		ShutdownTimeout: 2 * time.Second,
 		Logger:          slog.New(slog.DiscardHandler),
+		AskTimeout:      20 * time.Millisecond,
 	}
+	srv.AddTool(&Tool{
+		Name: "ask",
+		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+			action, content, err := Elicit(ctx, "?", `{"type":"object","properties":{"n":{"type":"integer"}}}`)
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(string(action) + string(content)), nil
+		},
+	})
 	srv.AddTool(&Tool{
 		Name:        "echo",
 		InputSchema: fuzzEchoSchema,
@@ -198,7 +209,7 @@ func checkServeOutput(t *testing.T, in, out []byte) {
 			if string(o["jsonrpc"]) != `"2.0"` || json.Unmarshal(o["method"], &method) != nil || method == "" {
 				continue
 			}
-			if method == "tools/call" && cancels {
+			if (method == "tools/call" || method == "subscriptions/listen") && cancels {
 				continue // it may have been cancelled: no response then
 			}
 			expected[string(id)]++
@@ -287,10 +298,21 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 	}
 	if method, ok := m["method"]; ok {
 		params := m["params"]
-		if !notificationOK || m["id"] != nil || m["result"] != nil || m["error"] != nil ||
-			(string(method) != `"notifications/progress"` && string(method) != `"notifications/message"`) ||
-			len(params) == 0 || params[0] != '{' {
-			t.Fatalf("malformed notification %s", b)
+		if !notificationOK || m["result"] != nil || m["error"] != nil || len(params) == 0 || params[0] != '{' {
+			t.Fatalf("malformed notification or request %s", b)
+		}
+		switch string(method) {
+		case `"notifications/progress"`, `"notifications/message"`, `"notifications/cancelled"`,
+			`"notifications/subscriptions/acknowledged"`:
+			if m["id"] != nil {
+				t.Fatalf("a notification with an id: %s", b)
+			}
+		case `"elicitation/create"`: // the ask tool's question
+			if m["id"] == nil {
+				t.Fatalf("a question without an id: %s", b)
+			}
+		default:
+			t.Fatalf("unexpected message %s", b)
 		}
 		return ""
 	}
@@ -310,8 +332,8 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 	answered[string(id)]++
 	if rpcErr != nil {
 		var e map[string]json.RawMessage
-		if err := json.Unmarshal(rpcErr, &e); err != nil || len(e) != 2 {
-			t.Fatalf("error is not {code, message}: %s", b)
+		if err := json.Unmarshal(rpcErr, &e); err != nil || len(e) != 2 && (len(e) != 3 || e["data"] == nil) {
+			t.Fatalf("error is not {code, message[, data]}: %s", b)
 		}
 		var code int
 		var msg string

@@ -297,7 +297,8 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		h.busy(w, r, "the server holds as many messages as it may")
 		return
 	}
-	defer adm.release(held)
+	hold := &heldRequest{adm: adm, msg: held}
+	defer hold.release(nil)
 	body, err := h.readBody(w, r, limit)
 	if err != nil {
 		switch {
@@ -328,10 +329,10 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 			h.busy(w, r, "the server runs and queues as many calls as it may")
 			return
 		}
-		defer adm.release(callTicket)
+		hold.call = true
 	}
 	if modern {
-		h.postModern(ctx, w, r, &m)
+		h.postModern(ctx, w, r, &m, hold)
 		return
 	}
 	if m.IsResponse() { // an answer to the server, or nothing to answer
@@ -408,4 +409,25 @@ func (h *httpHandler) busy(w http.ResponseWriter, r *http.Request, why string) {
 	h.srv.logger().Warn("mcp over http: request refused: "+why, "remote", r.RemoteAddr)
 	w.Header().Set("Retry-After", "1")
 	h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "server busy: "+why+"; retry later")
+}
+
+// A heldRequest is what a POST holds in the server's admission: its
+// message's bytes and, for a call, a call slot. The handler gives it back
+// when it returns, or a long request earlier (see call.detach).
+type heldRequest struct {
+	adm  *admission // nil once given back
+	msg  ticket
+	call bool
+}
+
+// release gives back what r holds, once; c is unused.
+func (r *heldRequest) release(*call) {
+	if r.adm == nil {
+		return
+	}
+	r.adm.release(r.msg)
+	if r.call {
+		r.adm.release(callTicket)
+	}
+	r.adm = nil
 }

@@ -28,7 +28,7 @@ const (
 // postModern answers a POST whose message belongs to the modern era (see
 // modern.go): each request is served on its own, whatever session header
 // it carries.
-func (h *httpHandler) postModern(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+func (h *httpHandler) postModern(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, hold *heldRequest) {
 	id := m.IDBytes()
 	fail := func(status, code int, msg string) {
 		h.srv.logger().Debug("mcp over http: request refused", "method", m.Method, "status", status, "reason", msg)
@@ -74,6 +74,7 @@ func (h *httpHandler) postModern(ctx context.Context, w http.ResponseWriter, r *
 	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
 	c.notify = rw.notify
 	c.keepAlive = func() bool { return rw.comment("keep-alive") }
+	c.holder = hold
 	resp := ss.run(c)
 	if resp == nil {
 		resp = jsonrpc.Error(id, jsonrpc.RequestCancelled, "request cancelled")

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -13,6 +14,17 @@ import (
 // session-wide notifications and resources/subscribe: a client opens a
 // request that lasts until it goes away, and gets on it the kinds of
 // notification it asked for, each tagged with the request's id.
+
+// A subscriptions/listen request gives back its share of the server's
+// admission once acknowledged, since it lasts as long as its client wants
+// (see call.detach); these bound what the open ones hold instead.
+const (
+	// maxListeners bounds the listen requests open on a server at once.
+	maxListeners = 256
+	// maxListenParams bounds the params of one listen request, which are
+	// kept while it is open.
+	maxListenParams = 64 << 10
+)
 
 // keepAliveInterval is how often a listen stream over HTTP sends a
 // comment, so that proxies do not take it for idle and close it.
@@ -53,6 +65,9 @@ func (ss *session) listen(c *call) []byte {
 	}
 	if !filter.Exists() || filter.Kind() != jsonvalue.Object {
 		return jsonrpc.Error(id, jsonrpc.InvalidParams, `invalid params: "notifications" must be an object saying which notifications to send`)
+	}
+	if n := len(c.msg.Params.Raw()); n > maxListenParams {
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, fmt.Sprintf("invalid params: the params of subscriptions/listen take %d bytes, more than the limit of %d", n, maxListenParams))
 	}
 	srv := ss.srv
 	tools, resources, prompts, _ := srv.features()
@@ -104,10 +119,14 @@ func (ss *session) listen(c *call) []byte {
 	ack = append(ack, "}}}"...)
 
 	l.mu.Lock()
-	srv.addListener(l)
+	if !srv.addListener(l) {
+		l.mu.Unlock()
+		return jsonrpc.Error(id, jsonrpc.InvalidRequest, fmt.Sprintf("invalid request: %d subscriptions/listen requests are open on this server, the most it keeps; end one first", maxListeners))
+	}
 	l.send(ack)
 	l.mu.Unlock()
 	defer srv.removeListener(l)
+	c.detach()
 
 	var tick <-chan time.Time
 	if c.keepAlive != nil {
@@ -133,6 +152,21 @@ func (ss *session) listen(c *call) []byte {
 	return jsonrpc.AppendResult(nil, id, b)
 }
 
+// endListens ends the subscriptions/listen requests in flight, as a
+// shutdown does: at the end of a stdio client's input nothing could cancel
+// them any more, and they would keep the server from returning.
+func (ss *session) endListens() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, c := range ss.inflight {
+		for ; c != nil; c = c.sameID {
+			if c.msg.Method == "subscriptions/listen" {
+				c.cancel()
+			}
+		}
+	}
+}
+
 // appendMeta writes the _meta member that names the subscription.
 func (l *listener) appendMeta(b []byte) []byte {
 	b = append(b, `"_meta":{"`+metaSubscriptionID+`":`...)
@@ -156,13 +190,18 @@ func (l *listener) notify(method, params string) {
 	}
 }
 
-func (s *Server) addListener(l *listener) {
+// addListener registers l, unless maxListeners are open already.
+func (s *Server) addListener(l *listener) bool {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
+	if len(s.listeners) >= maxListeners {
+		return false
+	}
 	if s.listeners == nil {
 		s.listeners = map[*listener]struct{}{}
 	}
 	s.listeners[l] = struct{}{}
+	return true
 }
 
 func (s *Server) removeListener(l *listener) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -364,5 +365,90 @@ func TestMethodsOfAbsentFeatures(t *testing.T) {
 		if code, _ := rpcError(t, reply(p, fmt.Sprint(i+1))); code != -32601 {
 			t.Errorf("%s: code %d", line, code)
 		}
+	}
+}
+
+// TestListenEndsAtEOF: a stdio client that closes its input while it
+// listens gets the listen's final result, and Serve returns.
+func TestListenEndsAtEOF(t *testing.T) {
+	in := modern(9, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}") + "\n"
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- outputServer().Serve(context.Background(), strings.NewReader(in), &out) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("Serve did not return at EOF while a listen was open")
+	}
+	want := `{"jsonrpc":"2.0","id":9,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":9}}}`
+	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[0], "acknowledged") || lines[1] != want {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestListenHoldsNoSlot: an open subscriptions/listen holds neither a
+// call slot nor message bytes, so that with the tightest bounds the
+// server still reads and answers the next call, and the cancellation that
+// ends the listen.
+func TestListenHoldsNoSlot(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	s := outputServer()
+	s.MaxInFlight = 1
+	s.MaxPendingBytes = 1 // one message at a time
+	p := serveStdio(t, s)
+	p.Send(modern("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	p.Take("the acknowledgement", func(l []byte) bool { return strings.Contains(string(l), "acknowledged") })
+	p.Send(modern(1, "tools/call", `"name":"primes"`, "{}"))
+	var res struct{ StructuredContent []int }
+	result(t, reply(p, "1"), &res)
+	if len(res.StructuredContent) != 3 {
+		t.Errorf("primes: %v", res.StructuredContent)
+	}
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
+	p.Send(modern(2, "tools/list", "", "{}"))
+	reply(p, "2")
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("unexpected lines: %q", pending)
+	}
+}
+
+// TestListenLimits: a server keeps at most 256 listen requests open, and
+// a listen request's params may take at most 64 KiB, since both are kept
+// for as long as the request lasts.
+func TestListenLimits(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, outputServer())
+	acked := func(l []byte) bool { return strings.Contains(string(l), "acknowledged") }
+	// A listen whose params take exactly 64 KiB is served; one byte more
+	// is refused.
+	sized := func(id string, size int) string {
+		pad := func(n int) string {
+			return modern(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true},"x":"`+strings.Repeat("a", n)+`"`, "{}")
+		}
+		var m struct{ Params json.RawMessage }
+		if err := json.Unmarshal([]byte(pad(0)), &m); err != nil {
+			t.Fatal(err)
+		}
+		return pad(size - len(m.Params))
+	}
+	p.Send(sized("big", 64<<10+1))
+	if code, _ := rpcError(t, reply(p, `"big"`)); code != -32602 {
+		t.Errorf("listen params of 64 KiB + 1: code %d, want -32602", code)
+	}
+	p.Send(sized("fits", 64<<10))
+	p.Take("the acknowledgement of 64 KiB of params", acked)
+	for i := 1; i < 256; i++ {
+		p.Send(modern(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+		p.Take("acknowledgement "+fmt.Sprint(i), acked)
+	}
+	p.Send(modern("L256", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	if code, _ := rpcError(t, reply(p, `"L256"`)); code != -32600 {
+		t.Errorf("listen 257: code %d, want -32600", code)
+	}
+	if pending := p.Pending(); len(pending) > 0 {
+		t.Errorf("unexpected lines: %q", pending)
 	}
 }

@@ -73,6 +73,27 @@ type call struct {
 	// What the transport gives back once the call is answered.
 	held ticket          // the call's message, in Server.admission
 	tree *jsonvalue.Tree // the tree msg points into
+	// holder, if set, holds the call's share of the server's admission
+	// (its message's bytes, its call slot) until the call is answered. A
+	// subscriptions/listen request, which lasts as long as its client
+	// wants, gives it back once acknowledged (see detach): it must not hold
+	// what other requests, its own cancellation among them, need.
+	holder admissionHolder
+}
+
+// An admissionHolder gives back what a call holds in the server's
+// admission.
+type admissionHolder interface {
+	release(c *call)
+}
+
+// detach gives back what c holds in the server's admission now, rather
+// than when it is answered.
+func (c *call) detach() {
+	if h := c.holder; h != nil {
+		c.holder = nil
+		h.release(c)
+	}
 }
 
 // cancel cancels the call's context.

@@ -31,7 +31,8 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // MaxMessageSize. Tool calls run concurrently, off the reading goroutine.
 //
 // When r reaches EOF, Serve waits for every call already received, writes
-// its response, and returns nil. When ctx is cancelled, Serve cancels the
+// its response, and returns nil; subscriptions/listen requests end then,
+// with their final result. When ctx is cancelled, Serve cancels the
 // calls in flight, waits up to ShutdownTimeout for them, and returns the
 // context's error; a goroutine blocked reading r is then left to return on
 // its own, since an io.Reader cannot be interrupted.
@@ -51,6 +52,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	select {
 	case readErr = <-readDone:
 		if readErr == nil {
+			c.ss.endListens()
 			c.wait(ctx.Done(), 0) // EOF: every call received gets its answer
 		}
 	case <-ctx.Done():
@@ -227,6 +229,7 @@ func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held tick
 		return nil
 	}
 	cl.held, cl.tree = held, tree
+	cl.holder = c
 	return cl
 }
 
@@ -237,10 +240,16 @@ func (c *stdioConn) answer(cl *call) {
 	if resp := c.ss.run(cl); resp != nil {
 		c.out.Send(resp)
 	}
-	srv := c.ss.srv
-	srv.admission().release(callTicket)
-	srv.admission().release(cl.held)
-	srv.freeTree(cl.tree)
+	cl.detach()
+	c.ss.srv.freeTree(cl.tree)
+}
+
+// release gives back what a call holds in the server's admission: its
+// message and its call slot.
+func (c *stdioConn) release(cl *call) {
+	adm := c.ss.srv.admission()
+	adm.release(callTicket)
+	adm.release(cl.held)
 }
 
 // maxBatch bounds the requests and notifications of one JSON-RPC batch.
