@@ -14,8 +14,10 @@ import (
 // after the slashes, so gofmt keeps them at the end of a doc comment and
 // (*ast.CommentGroup).Text leaves them out of the description.
 const (
-	directiveTool   = "tool"   // //mcp:tool [name] [option...]
-	directiveServer = "server" // //mcp:server [option...]
+	directiveTool     = "tool"     // //mcp:tool [name] [option...]
+	directiveResource = "resource" // //mcp:resource URI [option...]
+	directivePrompt   = "prompt"   // //mcp:prompt [name] [option...]
+	directiveServer   = "server"   // //mcp:server [option...]
 )
 
 // An arg is one argument of a directive: a bare word, a key=value pair,
@@ -307,4 +309,146 @@ func snakeCase(name string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// resourceOptions are the settings of one //mcp:resource directive.
+type resourceOptions struct {
+	uri         string
+	uriPos      token.Pos
+	name        string
+	title       string
+	description string
+	mimeType    string
+	size        int64
+	audience    []string
+	priority    *float64
+	complete    string // a completer function's name
+	completePos token.Pos
+}
+
+const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete"
+
+// parseResourceDirective reads //mcp:resource URI [option...].
+func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, bool) {
+	var o resourceOptions
+	args, ok := directiveArgs(d, "resource", ds)
+	if !ok {
+		return o, false
+	}
+	if len(args) == 0 || args[0].key != "" {
+		ds.errorf(d.Slash, "//mcp:resource needs a URI or a URI template first, such as //mcp:resource notes://{id}")
+		return o, false
+	}
+	o.uri, o.uriPos = args[0].value, args[0].valPos
+	for _, a := range args[1:] {
+		if a.key == "" {
+			ds.errorf(a.pos, "//mcp:resource: unexpected argument %q: the URI comes first; options are key=value (%s)", a.value, resourceOptionNames)
+			ok = false
+			continue
+		}
+		switch strings.ToLower(a.key) {
+		case "name":
+			o.name = a.value
+		case "title":
+			o.title = a.value
+		case "description":
+			o.description = a.value
+		case "mimetype":
+			o.mimeType = a.value
+		case "size":
+			n, err := strconv.ParseInt(a.value, 10, 64)
+			if err != nil || n <= 0 {
+				ds.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
+				ok = false
+			}
+			o.size = n
+		case "audience":
+			for _, who := range strings.Split(a.value, ",") {
+				if who != "user" && who != "assistant" {
+					ds.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
+					ok = false
+					break
+				}
+				o.audience = append(o.audience, who)
+			}
+		case "priority":
+			f, err := strconv.ParseFloat(a.value, 64)
+			if err != nil || f < 0 || f > 1 {
+				ds.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
+				ok = false
+			}
+			o.priority = &f
+		case "complete":
+			o.complete, o.completePos = a.value, a.valPos
+		default:
+			ds.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
+			ok = false
+		}
+	}
+	return o, ok
+}
+
+// promptOptions are the settings of one //mcp:prompt directive.
+type promptOptions struct {
+	name        string
+	namePos     token.Pos
+	title       string
+	description string
+	complete    string
+	completePos token.Pos
+}
+
+const promptOptionNames = "name, title, description, complete"
+
+// parsePromptDirective reads //mcp:prompt [name] [option...].
+func parsePromptDirective(d ast.Directive, ds *diagnostics) (promptOptions, bool) {
+	var o promptOptions
+	args, ok := directiveArgs(d, "prompt", ds)
+	if !ok {
+		return o, false
+	}
+	for i, a := range args {
+		if a.key == "" {
+			if i == 0 {
+				o.name, o.namePos = a.value, a.valPos
+				continue
+			}
+			ds.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
+			ok = false
+			continue
+		}
+		switch strings.ToLower(a.key) {
+		case "name":
+			o.name, o.namePos = a.value, a.valPos
+		case "title":
+			o.title = a.value
+		case "description":
+			o.description = a.value
+		case "complete":
+			o.complete, o.completePos = a.value, a.valPos
+		default:
+			ds.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
+			ok = false
+		}
+	}
+	return o, ok
+}
+
+// directiveArgs splits the arguments of //mcp:<name>, reporting a syntax
+// error or an option without a value.
+func directiveArgs(d ast.Directive, name string, ds *diagnostics) ([]arg, bool) {
+	args, err := parseArgs(d)
+	if err != nil {
+		pe := err.(*posError)
+		ds.errorf(pe.pos, "//mcp:%s: %v", name, pe.err)
+		return nil, false
+	}
+	ok := true
+	for _, a := range args {
+		if a.hasVal && a.value == "" {
+			ds.errorf(a.valPos, "//mcp:%s: %s= needs a value", name, a.key)
+			ok = false
+		}
+	}
+	return args, ok
 }

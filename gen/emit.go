@@ -74,6 +74,9 @@ type emitter struct {
 
 	quals    map[string]string // qual's answers
 	reformat bool              // whether register must format what it wrote
+	// argDecoderNames are the names of the decoders of resources'
+	// variables and prompts' arguments, by resource or prompt.
+	argDecoderNames map[string]string
 }
 
 // locals are the names the generated functions use for their own
@@ -108,10 +111,10 @@ func (e *emitter) isReceiverParam(name string) bool {
 //		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
 //	)
 func (e *emitter) guards() {
-	e.f.Comment("A compile error here means that a tool function's signature changed")
+	e.f.Comment("A compile error here means that a " + e.m.kinds("tool", "resource", "prompt", " or ") + " function's signature changed")
 	e.f.Comment("after this file was generated: re-run go generate.")
 	e.f.Var().DefsFunc(func(g *jen.Group) {
-		for _, t := range e.m.tools {
+		for _, t := range e.m.handlers() {
 			sig := t.fn.Type().(*types.Signature)
 			var params []jen.Code
 			fn := jen.Id(t.fn.Name())
@@ -174,8 +177,7 @@ func (e *emitter) newServer() {
 	for _, r := range m.receivers {
 		args = append(args, jen.Id(r.param))
 	}
-	e.f.Commentf("NewServer returns a server named %q that serves the tools of this", e.m.serverName())
-	e.f.Comment("package: " + e.toolList() + ".")
+	e.newServerDoc()
 	e.f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Qual(runtimePath, "Server").Block(
 		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields...),
 		jen.Id("Register").Call(args...),
@@ -241,7 +243,7 @@ func (e *emitter) register() ([]byte, error) {
 		e.consts[t] = [2]string{in, out}
 	}
 	var b bytes.Buffer
-	b.WriteString("\n// Register adds the tools of this package to " + l.server + ".\n")
+	b.WriteString("\n// Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + l.server + ".\n")
 	b.WriteString("func Register(" + l.server + " *" + e.qual(runtimePath, "Server"))
 	for _, r := range e.m.receivers {
 		b.WriteString(", " + r.param + " ")
@@ -256,7 +258,10 @@ func (e *emitter) register() ([]byte, error) {
 		writeElements(&b, "\t\t", e.toolFields(t, "\t\t"))
 		b.WriteString("\t})\n")
 	}
+	e.registerResources(&b)
+	e.registerPrompts(&b)
 	b.WriteString("}\n")
+	e.argDecoders(&b)
 	if e.reformat {
 		return format.Source(b.Bytes())
 	}
@@ -431,7 +436,7 @@ func (e *emitter) handler(t *tool, indent string) string {
 		fn = t.recv.param + "." + fn
 	}
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
-		fn = e.adapter(t, fn, indent)
+		fn = e.adapter(&t.handlerFunc, t.out, fn, indent)
 	}
 	e.qual(implPath, "Handle")
 	return "mcpimpl.Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", mcpimpl." + converters[t.out] + ")"
@@ -453,7 +458,7 @@ var converters = map[outKind]string{
 //	func(ctx context.Context, _ struct{}) (struct{}, error) {
 //		return struct{}{}, Ping(ctx)
 //	}
-func (e *emitter) adapter(t *tool, fn, indent string) string {
+func (e *emitter) adapter(t *handlerFunc, out outKind, fn, indent string) string {
 	l := e.locals
 	ctx, in, inType := "_", "_", "struct{}"
 	var args []string
@@ -468,10 +473,10 @@ func (e *emitter) adapter(t *tool, fn, indent string) string {
 	call := fn + "(" + strings.Join(args, ", ") + ")"
 	var outType, body string
 	switch {
-	case t.out == outNone:
+	case out == outNone:
 		outType = "struct{}"
 		body = "return struct{}{}, " + call
-	case t.out == outResult && !isPointer(t.output):
+	case out == outResult && !isPointer(t.output):
 		outType = "*runtime.Result"
 		body = l.out + ", " + l.err + " := " + call + "\n" + indent + "\treturn &" + l.out + ", " + l.err
 	default:

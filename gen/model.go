@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -31,6 +32,8 @@ type model struct {
 	pkg       *types.Package
 	server    serverOptions
 	tools     []*tool
+	resources []*resource
+	prompts   []*prompt
 	receivers []*receiver
 	// names in the package scope that the generated file must not
 	// redeclare (it would not compile); emit picks other names for its
@@ -48,18 +51,24 @@ type tool struct {
 	description string
 	pos         token.Pos // the directive
 
-	fn     *types.Func
-	recv   *receiver // nil for a plain function
-	hasCtx bool
-	input  types.Type // nil when the tool takes no input; else a named struct or a pointer to one
-	output types.Type // nil when the function returns only error
-	out    outKind
-
-	inputPos  token.Pos // the input parameter's type
-	outputPos token.Pos // the first result's type
+	handlerFunc
+	out outKind
 
 	inputSchema  string // indented JSON
 	outputSchema string // indented JSON, for structured outputs
+}
+
+// A handlerFunc is the Go function behind a tool, a resource or a prompt:
+// func([recv] [ctx context.Context,] [in In]) ([Out,] error).
+type handlerFunc struct {
+	fn     *types.Func
+	recv   *receiver // nil for a plain function
+	hasCtx bool
+	input  types.Type // nil when the function takes no input; else a named struct or a pointer to one
+	output types.Type // nil when the function returns only error
+
+	inputPos  token.Pos // the input parameter's type
+	outputPos token.Pos // the first result's type
 }
 
 // outKind says how a handler's result becomes a tools/call result.
@@ -94,7 +103,7 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 	}
 	m := &model{pkg: p.Types}
 	found := false
-	var funcs []*ast.FuncDecl
+	var funcs, resourceFuncs, promptFuncs []*ast.FuncDecl
 	for _, f := range files {
 		attached := map[*ast.Comment]bool{}
 		for _, decl := range f.Decls {
@@ -102,10 +111,22 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 			if !ok || fd.Doc == nil {
 				continue
 			}
+			kinds := 0
 			for _, c := range fd.Doc.List {
-				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveTool {
-					attached[c] = true
-					funcs = append(funcs, fd)
+				d, ok := ast.ParseDirective(c.Slash, c.Text)
+				if !ok || d.Tool != "mcp" {
+					continue
+				}
+				list := map[string]*[]*ast.FuncDecl{directiveTool: &funcs, directiveResource: &resourceFuncs, directivePrompt: &promptFuncs}[d.Name]
+				if list == nil {
+					continue
+				}
+				attached[c] = true
+				if len(*list) == 0 || (*list)[len(*list)-1] != fd {
+					*list = append(*list, fd)
+					if kinds++; kinds == 2 {
+						ds.errorf(c.Slash, "%s has directives of two kinds: a function is one tool, one resource or one prompt", fd.Name.Name)
+					}
 				}
 			}
 		}
@@ -135,17 +156,17 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 				}
 				found = true
 				switch d.Name {
-				case directiveTool:
-					ds.errorf(c.Slash, "//mcp:tool must be in the doc comment of a function or method declaration")
+				case directiveTool, directiveResource, directivePrompt:
+					ds.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
 				case directiveServer:
 					ds.errorf(c.Slash, "//mcp:server must be in the package doc comment, directly above the package clause")
 				default:
-					ds.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool and //mcp:server)", d.Name)
+					ds.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt and //mcp:server)", d.Name)
 				}
 			}
 		}
 	}
-	if len(funcs) == 0 && !found {
+	if len(funcs)+len(resourceFuncs)+len(promptFuncs) == 0 && !found {
 		return nil
 	}
 	ds.list = append(ds.list, lp.diags...)
@@ -177,22 +198,57 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		if q := "mcp__" + m.serverName() + "__" + t.name; len(q) > maxQualifiedLen {
 			ds.warnf(t.pos, "Claude Code shows this tool as %s, %d characters; it cuts names beyond %d: shorten the tool or server name", q, len(q), maxQualifiedLen)
 		}
-		if t.recv != nil {
-			t.recv = m.receiver(t.recv)
-		}
-		if t.input != nil {
-			t.inputPos = fd.Type.Params.List[len(fd.Type.Params.List)-1].Type.Pos()
-		}
-		if t.output != nil {
-			t.outputPos = fd.Type.Results.List[0].Type.Pos()
-		}
+		m.bind(&t.handlerFunc, fd)
 		m.tools = append(m.tools, t)
 	}
+	uris := map[string]token.Pos{}
+	for _, fd := range resourceFuncs {
+		r := buildResource(p.TypesInfo, ix, fd, ds)
+		if r == nil || !checkDuplicate(p.Fset, uris, r.opts.uri, "resource URI", r.opts.uriPos, ds) {
+			continue
+		}
+		if r.opts.complete != "" && (r.vars == nil || !checkCompleter(p.Types, r.opts.complete, r.opts.completePos, "resource "+r.name, ds)) {
+			if r.vars == nil {
+				ds.errorf(r.opts.completePos, "resource %s: complete= completes the variables of a URI template, and %q has none", r.name, r.opts.uri)
+			}
+			continue
+		}
+		m.bind(&r.handlerFunc, fd)
+		m.resources = append(m.resources, r)
+	}
+	names := map[string]token.Pos{}
+	for _, fd := range promptFuncs {
+		pr := buildPrompt(p.TypesInfo, ix, fd, ds)
+		if pr == nil || !checkDuplicate(p.Fset, names, pr.name, "prompt name", cmp.Or(pr.opts.namePos, pr.pos), ds) {
+			continue
+		}
+		if pr.opts.complete != "" && !checkCompleter(p.Types, pr.opts.complete, pr.opts.completePos, "prompt "+pr.name, ds) {
+			continue
+		}
+		m.bind(&pr.handlerFunc, fd)
+		m.prompts = append(m.prompts, pr)
+	}
 	m.fset, m.index = p.Fset, ix
-	if len(m.tools) == 0 && !ds.hasErrors() {
-		ds.warnf(m.server.pos, "//mcp:server without any //mcp:tool function in the package")
+	if len(m.tools)+len(m.resources)+len(m.prompts) == 0 && !ds.hasErrors() {
+		ds.warnf(m.server.pos, "//mcp:server without any //mcp:tool, //mcp:resource or //mcp:prompt function in the package")
 	}
 	return m
+}
+
+// handlers are the functions behind the package's tools, resources and
+// prompts, in that order.
+func (m *model) handlers() []*handlerFunc {
+	var hs []*handlerFunc
+	for _, t := range m.tools {
+		hs = append(hs, &t.handlerFunc)
+	}
+	for _, r := range m.resources {
+		hs = append(hs, &r.handlerFunc)
+	}
+	for _, p := range m.prompts {
+		hs = append(hs, &p.handlerFunc)
+	}
+	return hs
 }
 
 // buildSchemas derives every tool's schemas. Tools are independent, so
@@ -234,6 +290,20 @@ func (t *tool) buildSchemas(fset *token.FileSet, pkg *types.Package, ix *index, 
 // does when its results are structured.
 func (t *tool) hasOutputSchema() bool {
 	return t.out == outStructured || t.out == outValue
+}
+
+// bind completes h, whose signature checkSignature accepted: it shares
+// the model's receivers and notes where the input and output are.
+func (m *model) bind(h *handlerFunc, fd *ast.FuncDecl) {
+	if h.recv != nil {
+		h.recv = m.receiver(h.recv)
+	}
+	if h.input != nil {
+		h.inputPos = fd.Type.Params.List[len(fd.Type.Params.List)-1].Type.Pos()
+	}
+	if h.output != nil {
+		h.outputPos = fd.Type.Results.List[0].Type.Pos()
+	}
 }
 
 // receiver returns the model's receiver for r's type, adding it if new.
@@ -288,7 +358,7 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 		ds.errorf(fd.Name.Pos(), "cannot determine the type of %s", fd.Name.Name)
 		return nil
 	}
-	t := &tool{opts: opts, pos: dir.Slash, fn: fn, description: strings.TrimSpace(fd.Doc.Text())}
+	t := &tool{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}, description: strings.TrimSpace(fd.Doc.Text())}
 	t.name = opts.name
 	if t.name == "" {
 		t.name = snakeCase(fd.Name.Name)
@@ -303,19 +373,35 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 	} else if n := len([]rune(t.description)); n > maxDescription {
 		ds.warnf(fd.Doc.Pos(), "the description of tool %s is %d characters; Claude Code truncates tool descriptions at %d", t.name, n, maxDescription)
 	}
-	if !checkSignature(t, fd, ds) || !ok {
+	if !checkSignature("tool", t.name, &t.handlerFunc, fd, ds) || !checkToolOutput(t, fd, ds) || !ok {
 		return nil
 	}
 	return t
 }
 
-// checkSignature classifies the handler's parameters and results:
+// checkToolOutput classifies the Out of a tool whose signature
+// checkSignature accepted.
+func checkToolOutput(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
+	if t.output == nil {
+		t.out = outNone
+		return true
+	}
+	t.out = classifyOutput(t.output)
+	if t.out == outUnsupported {
+		ds.errorf(fd.Type.Results.Pos(), "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.Result", t.name, typeString(t.output, t.fn.Pkg()))
+		return false
+	}
+	return true
+}
+
+// checkSignature classifies the parameters and results of the function
+// behind the kind ("tool", "resource", "prompt") called name:
 // func([recv] [ctx context.Context,] [in In]) ([Out,] error).
-func checkSignature(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
+func checkSignature(kind, name string, t *handlerFunc, fd *ast.FuncDecl, ds *diagnostics) bool {
 	sig := t.fn.Type().(*types.Signature)
 	ok := true
 	if sig.TypeParams().Len() > 0 {
-		ds.errorf(fd.Type.TypeParams.Pos(), "tool %s: a generic function cannot be a tool; wrap an instantiation of it in a plain function", t.name)
+		ds.errorf(fd.Type.TypeParams.Pos(), "%s %s: a generic function cannot be a %s; wrap an instantiation of it in a plain function", kind, name, kind)
 		return false
 	}
 	if r := sig.Recv(); r != nil {
@@ -326,7 +412,7 @@ func checkSignature(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
 		}
 		named, _ := types.Unalias(rt).(*types.Named)
 		if named == nil || named.TypeParams().Len() > 0 {
-			ds.errorf(fd.Recv.Pos(), "tool %s: methods of generic types cannot be tools", t.name)
+			ds.errorf(fd.Recv.Pos(), "%s %s: methods of generic types cannot be %ss", kind, name, kind)
 			return false
 		}
 		t.recv = &receiver{named: named, pointer: ptr}
@@ -340,22 +426,22 @@ func checkSignature(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
 	}
 	for j := i; j < params.Len(); j++ {
 		if isContext(params.At(j).Type()) {
-			ds.errorf(fields[j].Pos(), "tool %s: context.Context must be the first parameter", t.name)
+			ds.errorf(fields[j].Pos(), "%s %s: context.Context must be the first parameter", kind, name)
 			return false
 		}
 	}
 	if sig.Variadic() {
-		ds.errorf(fields[params.Len()-1].Pos(), "tool %s: a variadic parameter cannot be a tool input; use a struct field holding a slice", t.name)
+		ds.errorf(fields[params.Len()-1].Pos(), "%s %s: a variadic parameter cannot be a %s input; use a struct field holding a slice", kind, name, kind)
 		return false
 	}
 	if params.Len()-i > 1 {
-		ds.errorf(fields[i+1].Pos(), "tool %s takes too many parameters: a tool function takes an optional context.Context and at most one input struct", t.name)
+		ds.errorf(fields[i+1].Pos(), "%s %s takes too many parameters: a %s function takes an optional context.Context and at most one input struct", kind, name, kind)
 		return false
 	}
 	if params.Len()-i == 1 {
 		in := params.At(i).Type()
 		if !isStructInput(in) {
-			ds.errorf(fields[i].Pos(), "tool %s: the input parameter must be a named struct type or a pointer to one, not %s", t.name, typeString(in, t.fn.Pkg()))
+			ds.errorf(fields[i].Pos(), "%s %s: the input parameter must be a named struct type or a pointer to one, not %s", kind, name, typeString(in, t.fn.Pkg()))
 			ok = false
 		}
 		t.input = in
@@ -367,17 +453,10 @@ func checkSignature(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
 	}
 	switch {
 	case results.Len() == 0 || results.Len() > 2 || !isError(results.At(results.Len()-1).Type()):
-		ds.errorf(resultPos, "tool %s must return (Out, error) or error, not %s", t.name, typeString(types.NewTuple(varsOf(results)...), t.fn.Pkg()))
+		ds.errorf(resultPos, "%s %s must return (Out, error) or error, not %s", kind, name, typeString(types.NewTuple(varsOf(results)...), t.fn.Pkg()))
 		return false
-	case results.Len() == 1:
-		t.out = outNone
-	default:
+	case results.Len() == 2:
 		t.output = results.At(0).Type()
-		t.out = classifyOutput(t.output)
-		if t.out == outUnsupported {
-			ds.errorf(resultPos, "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.Result", t.name, typeString(t.output, t.fn.Pkg()))
-			return false
-		}
 	}
 	return ok
 }

@@ -39,7 +39,8 @@ type PromptArgument struct {
 }
 
 // A PromptHandler fills a prompt. An error becomes a JSON-RPC error with
-// the error's text.
+// the error's text: -32603, or -32602 if the error has a method
+// InvalidParams() bool that returns true.
 type PromptHandler func(ctx context.Context, req *PromptRequest) (*PromptResult, error)
 
 // A PromptRequest is one prompts/get as a handler sees it.

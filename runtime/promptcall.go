@@ -81,6 +81,8 @@ func (ss *session) getPrompt(c *call) []byte {
 		}
 	}
 	switch {
+	case isInvalidParams(err):
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, fmt.Sprintf("prompt %s: %v", name, err))
 	case err != nil:
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("prompt %s: %v", name, err))
 	case res == nil:

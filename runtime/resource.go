@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -80,8 +81,9 @@ type Icon struct {
 }
 
 // A ResourceHandler reads a resource. An error becomes a JSON-RPC error
-// with the error's text; return a *ResourceNotFoundError for a URI that
-// names nothing.
+// with the error's text: -32603, or -32602 if the error has a method
+// InvalidParams() bool that returns true; return a *ResourceNotFoundError
+// for a URI that names nothing.
 type ResourceHandler func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error)
 
 // A ResourceRequest is one resources/read as a handler sees it.
@@ -377,4 +379,13 @@ func (c ResourceContents) appendJSON(b []byte) []byte {
 		b = jsonvalue.AppendString(b, c.Text)
 	}
 	return append(b, '}')
+}
+
+// isInvalidParams reports whether a resource or prompt handler's error
+// blames the request: an error with a method InvalidParams() bool that
+// returns true (as the argument errors of generated code have) is answered
+// with -32602 rather than -32603.
+func isInvalidParams(err error) bool {
+	var ip interface{ InvalidParams() bool }
+	return errors.As(err, &ip) && ip.InvalidParams()
 }

@@ -108,6 +108,8 @@ func (ss *session) readResource(c *call) (resp []byte) {
 	switch {
 	case errors.As(err, &notFound):
 		return resourceNotFound(id, cmp.Or(notFound.URI, uri), modern)
+	case isInvalidParams(err):
+		return jsonrpc.Error(id, jsonrpc.InvalidParams, fmt.Sprintf("reading %s: %v", uri, err))
 	case err != nil:
 		return jsonrpc.Error(id, jsonrpc.InternalError, fmt.Sprintf("reading %s: %v", uri, err))
 	case res == nil:
