@@ -55,7 +55,10 @@ inspector="$modules/@modelcontextprotocol/inspector-cli/build/index.js"
 required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
 	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
 	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection
-	tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums)
+	tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums
+	resources-list resources-read-text resources-read-binary resources-templates-read
+	resources-subscribe resources-unsubscribe prompts-list prompts-get-simple prompts-get-with-args
+	prompts-get-embedded-resource prompts-get-with-image completion-complete)
 # And those of revision 2026-07-28, which only the newer suite has.
 required_next=(server-stateless http-header-validation
 	http-custom-header-server-validation input-required-result-basic-elicitation
@@ -64,7 +67,8 @@ required_next=(server-stateless http-header-validation
 	input-required-result-multi-round input-required-result-missing-input-response
 	input-required-result-result-type input-required-result-unsupported-methods
 	input-required-result-tampered-state input-required-result-capability-check
-	input-required-result-ignore-extra-params input-required-result-validate-input)
+	input-required-result-ignore-extra-params input-required-result-validate-input
+	input-required-result-non-tool-request sep-2164-resource-not-found caching)
 
 tmp=$(mktemp -d)
 server_pid=
@@ -159,6 +163,24 @@ if ! got_call=$(inspect --method tools/call --tool-name json_schema_2020_12_tool
 	status=1
 elif [[ $got_call != "$want_call" ]]; then
 	log "FAIL: inspector tools/call: got $got_call, want $want_call"
+	status=1
+fi
+want_read='{"contents":[{"uri":"test://template/42/data","mimeType":"application/json","text":"{\"data\":\"Data for ID: 42\",\"id\":\"42\",\"templateTest\":\"true\"}"}]}'
+if ! got_read=$(inspect --method resources/read --uri test://template/42/data |
+	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
+	log "FAIL: inspector resources/read failed"
+	status=1
+elif [[ $got_read != "$want_read" ]]; then
+	log "FAIL: inspector resources/read: got $got_read, want $want_read"
+	status=1
+fi
+want_prompt='{"messages":[{"role":"user","content":{"type":"text","text":"Prompt with arguments: arg1='"'"'Ada'"'"', arg2='"'"'Lovelace'"'"'"}}]}'
+if ! got_prompt=$(inspect --method prompts/get --prompt-name test_prompt_with_arguments --prompt-args arg1=Ada arg2=Lovelace |
+	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
+	log "FAIL: inspector prompts/get failed"
+	status=1
+elif [[ $got_prompt != "$want_prompt" ]]; then
+	log "FAIL: inspector prompts/get: got $got_prompt, want $want_prompt"
 	status=1
 fi
 

@@ -11,40 +11,68 @@ import (
 // The code below needs this version of the mcpimpl package or a later one.
 const _ = mcpimpl.SupportPackageIsVersion1
 
-// A compile error here means that a tool function's signature changed
+// A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, SamplingInput) (string, error)    = Sampling
-	_ func(context.Context, ElicitationInput) (string, error) = Elicitation
-	_ func(context.Context) (string, error)                   = ElicitationDefaults
-	_ func(context.Context) (string, error)                   = ElicitationEnums
-	_ func(context.Context) (string, error)                   = InputRequiredElicitation
-	_ func(context.Context) (string, error)                   = InputRequiredSampling
-	_ func(context.Context) (string, error)                   = InputRequiredRoots
-	_ func(context.Context) (string, error)                   = InputRequiredState
-	_ func(context.Context) (string, error)                   = InputRequiredTampered
-	_ func(context.Context) (string, error)                   = InputRequiredMultiple
-	_ func(context.Context) (string, error)                   = InputRequiredRounds
-	_ func(context.Context) (string, error)                   = InputRequiredCapabilities
-	_ func(context.Context) (string, error)                   = MissingCapability
-	_ func(context.Context) (string, error)                   = StreamingElicitation
-	_ func(context.Context) (string, error)                   = LoggingTool
-	_ func(context.Context, HeaderInput) (string, error)      = XMCPHeader
-	_ func(*Changes, context.Context) (string, error)         = (*Changes).TriggerToolChange
-	_ func(*Changes, context.Context) (string, error)         = (*Changes).TriggerPromptChange
-	_ func(context.Context) (string, error)                   = SimpleText
-	_ func(context.Context) (*runtime.Result, error)          = ImageContent
-	_ func(context.Context) (*runtime.Result, error)          = AudioContent
-	_ func(context.Context) (*runtime.Result, error)          = EmbeddedResource
-	_ func(context.Context) (*runtime.Result, error)          = MultipleContentTypes
-	_ func(context.Context) (string, error)                   = ToolWithLogging
-	_ func(context.Context) (string, error)                   = ErrorHandling
-	_ func(context.Context) (string, error)                   = ToolWithProgress
-	_ func(context.Context, Person) (string, error)           = JSONSchema202012
+	_ func(context.Context, SamplingInput) (string, error)               = Sampling
+	_ func(context.Context, ElicitationInput) (string, error)            = Elicitation
+	_ func(context.Context) (string, error)                              = ElicitationDefaults
+	_ func(context.Context) (string, error)                              = ElicitationEnums
+	_ func(context.Context) (string, error)                              = InputRequiredElicitation
+	_ func(context.Context) (string, error)                              = InputRequiredSampling
+	_ func(context.Context) (string, error)                              = InputRequiredRoots
+	_ func(context.Context) (string, error)                              = InputRequiredState
+	_ func(context.Context) (string, error)                              = InputRequiredTampered
+	_ func(context.Context) (string, error)                              = InputRequiredMultiple
+	_ func(context.Context) (string, error)                              = InputRequiredRounds
+	_ func(context.Context) (string, error)                              = InputRequiredCapabilities
+	_ func(context.Context) (string, error)                              = MissingCapability
+	_ func(context.Context) (string, error)                              = StreamingElicitation
+	_ func(context.Context) (string, error)                              = LoggingTool
+	_ func(context.Context, HeaderInput) (string, error)                 = XMCPHeader
+	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerToolChange
+	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerPromptChange
+	_ func(context.Context) (string, error)                              = SimpleText
+	_ func(context.Context) (*runtime.Result, error)                     = ImageContent
+	_ func(context.Context) (*runtime.Result, error)                     = AudioContent
+	_ func(context.Context) (*runtime.Result, error)                     = EmbeddedResource
+	_ func(context.Context) (*runtime.Result, error)                     = MultipleContentTypes
+	_ func(context.Context) (string, error)                              = ToolWithLogging
+	_ func(context.Context) (string, error)                              = ErrorHandling
+	_ func(context.Context) (string, error)                              = ToolWithProgress
+	_ func(context.Context, Person) (string, error)                      = JSONSchema202012
+	_ func(context.Context) (string, error)                              = StaticText
+	_ func(context.Context) ([]byte, error)                              = StaticBinary
+	_ func(context.Context, TemplateID) (map[string]string, error)       = TemplateData
+	_ func(context.Context) (string, error)                              = WatchedResource
+	_ func(context.Context) (string, error)                              = SimplePrompt
+	_ func(context.Context, PromptArgs) (string, error)                  = PromptWithArguments
+	_ func(context.Context, EmbeddedArgs) (*runtime.PromptResult, error) = PromptWithEmbeddedResource
+	_ func(context.Context) (*runtime.PromptResult, error)               = PromptWithImage
+	_ func(context.Context) (string, error)                              = InputRequiredPrompt
 )
 
-// NewServer returns a server named "mcpgen-conformance" that serves the tools of this
-// package: test_sampling, test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums, test_input_required_result_elicitation, test_input_required_result_sampling, test_input_required_result_list_roots, test_input_required_result_request_state, test_input_required_result_tampered_state, test_input_required_result_multiple_inputs, test_input_required_result_multi_round, test_input_required_result_capabilities, test_missing_capability, test_streaming_elicitation, test_logging_tool, test_x_mcp_header, test_trigger_tool_change, test_trigger_prompt_change, test_simple_text, test_image_content, test_audio_content, test_embedded_resource, test_multiple_content_types, test_tool_with_logging, test_error_handling, test_tool_with_progress, json_schema_2020_12_tool.
+// NewServer returns a server named "mcpgen-conformance" that serves the
+// tools test_sampling, test_elicitation,
+// test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums,
+// test_input_required_result_elicitation,
+// test_input_required_result_sampling,
+// test_input_required_result_list_roots,
+// test_input_required_result_request_state,
+// test_input_required_result_tampered_state,
+// test_input_required_result_multiple_inputs,
+// test_input_required_result_multi_round,
+// test_input_required_result_capabilities, test_missing_capability,
+// test_streaming_elicitation, test_logging_tool, test_x_mcp_header,
+// test_trigger_tool_change, test_trigger_prompt_change, test_simple_text,
+// test_image_content, test_audio_content, test_embedded_resource,
+// test_multiple_content_types, test_tool_with_logging,
+// test_error_handling, test_tool_with_progress, json_schema_2020_12_tool;
+// the resources test://static-text, test://static-binary,
+// test://template/{id}/data, test://watched-resource; and the prompts
+// test_simple_prompt, test_prompt_with_arguments,
+// test_prompt_with_embedded_resource, test_prompt_with_image,
+// test_input_required_result_prompt.
 func NewServer(changes *Changes) *runtime.Server {
 	s := &runtime.Server{
 		Name:    "mcpgen-conformance",
@@ -54,7 +82,7 @@ func NewServer(changes *Changes) *runtime.Server {
 	return s
 }
 
-// Register adds the tools of this package to s.
+// Register adds the tools, resources and prompts of this package to s.
 func Register(s *runtime.Server, changes *Changes) {
 	s.AddTool(&runtime.Tool{
 		Name:        "test_sampling",
@@ -273,6 +301,101 @@ func Register(s *runtime.Server, changes *Changes) {
 		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
 		Handler:     mcpimpl.Handle(JSONSchema202012, decodePerson, mcpimpl.Text),
 	})
+	s.AddResource(&runtime.Resource{
+		URI:         "test://static-text",
+		Name:        "static_text",
+		Description: "StaticText is a static text resource for testing.",
+		MIMEType:    "text/plain",
+		Handler: mcpimpl.Read(func(ctx context.Context, _ struct{}) (string, error) {
+			return StaticText(ctx)
+		}, mcpimpl.NoInput, mcpimpl.TextContents, "text/plain"),
+	})
+	s.AddResource(&runtime.Resource{
+		URI:         "test://static-binary",
+		Name:        "static_binary",
+		Description: "StaticBinary is a static binary resource (a 1x1 PNG image) for testing.",
+		MIMEType:    "image/png",
+		Handler: mcpimpl.Read(func(ctx context.Context, _ struct{}) ([]byte, error) {
+			return StaticBinary(ctx)
+		}, mcpimpl.NoInput, mcpimpl.BlobContents, "image/png"),
+	})
+	s.AddResourceTemplate(&runtime.ResourceTemplate{
+		URITemplate: "test://template/{id}/data",
+		Name:        "template_data",
+		Description: "TemplateData is a resource template whose contents say which id was\nasked for.",
+		MIMEType:    "application/json",
+		Handler:     mcpimpl.Read(TemplateData, decodeTemplateDataVars, mcpimpl.JSONContents, "application/json"),
+	})
+	s.AddResource(&runtime.Resource{
+		URI:         "test://watched-resource",
+		Name:        "watched_resource",
+		Description: "WatchedResource is a resource clients subscribe to.",
+		MIMEType:    "text/plain",
+		Handler: mcpimpl.Read(func(ctx context.Context, _ struct{}) (string, error) {
+			return WatchedResource(ctx)
+		}, mcpimpl.NoInput, mcpimpl.TextContents, "text/plain"),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "test_simple_prompt",
+		Description: "SimplePrompt is a simple prompt without arguments.",
+		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (string, error) {
+			return SimplePrompt(ctx)
+		}, mcpimpl.NoInput, mcpimpl.UserMessage),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "test_prompt_with_arguments",
+		Description: "PromptWithArguments is a prompt with required arguments.",
+		Arguments: []runtime.PromptArgument{
+			{Name: "arg1", Description: "Arg1 is the first test argument.", Required: true},
+			{Name: "arg2", Description: "Arg2 is the second test argument.", Required: true},
+		},
+		Handler:  mcpimpl.Get(PromptWithArguments, decodeTestPromptWithArgumentsArgs, mcpimpl.UserMessage),
+		Complete: mcpimpl.Complete(map[string][]string{}, CompleteArg),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "test_prompt_with_embedded_resource",
+		Description: "PromptWithEmbeddedResource is a prompt that embeds a resource.",
+		Arguments: []runtime.PromptArgument{
+			{Name: "resourceUri", Description: "ResourceURI is the URI of the resource to embed.", Required: true},
+		},
+		Handler: mcpimpl.Get(PromptWithEmbeddedResource, decodeTestPromptWithEmbeddedResourceArgs, mcpimpl.PromptResult),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "test_prompt_with_image",
+		Description: "PromptWithImage is a prompt with an image.",
+		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (*runtime.PromptResult, error) {
+			return PromptWithImage(ctx)
+		}, mcpimpl.NoInput, mcpimpl.PromptResult),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "test_input_required_result_prompt",
+		Description: "InputRequiredPrompt asks the user what context the prompt should use\n(revision 2026-07-28).",
+		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (string, error) {
+			return InputRequiredPrompt(ctx)
+		}, mcpimpl.NoInput, mcpimpl.UserMessage),
+	})
+}
+
+// decodeTemplateDataVars reads the variables of test://template/{id}/data.
+func decodeTemplateDataVars(vars map[string]string) (TemplateID, error) {
+	var in TemplateID
+	in.ID = vars["id"]
+	return in, nil
+}
+
+// decodeTestPromptWithArgumentsArgs reads the arguments of prompt test_prompt_with_arguments.
+func decodeTestPromptWithArgumentsArgs(args map[string]string) (PromptArgs, error) {
+	var in PromptArgs
+	in.Arg1 = args["arg1"]
+	in.Arg2 = args["arg2"]
+	return in, nil
+}
+
+// decodeTestPromptWithEmbeddedResourceArgs reads the arguments of prompt test_prompt_with_embedded_resource.
+func decodeTestPromptWithEmbeddedResourceArgs(args map[string]string) (EmbeddedArgs, error) {
+	var in EmbeddedArgs
+	in.ResourceURI = args["resourceUri"]
+	return in, nil
 }
 
 // decodeSamplingInput stores validated arguments in in, without reflection.
