@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -126,7 +127,7 @@ func (e *emitter) registerResources(b *bytes.Buffer) {
 		fn := e.handlerRef(&r.handlerFunc, "\t\t")
 		fs = append(fs, element{"Handler", "mcpimpl.Read(" + fn + ", " + decode + ", mcpimpl." + r.contents + ", " + strconv.Quote(r.mimeType) + ")"})
 		if completes(r.args, r.opts.complete) {
-			fs = append(fs, element{"Complete", e.completer(r.args, r.opts.complete)})
+			fs = append(fs, element{"Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)})
 		}
 		b.WriteString("\t" + e.locals.server + ".Add" + kind + "(&runtime." + kind + "{\n")
 		writeElements(b, "\t\t", fs)
@@ -204,7 +205,7 @@ func (e *emitter) registerPrompts(b *bytes.Buffer) {
 		fn := e.handlerRef(&p.handlerFunc, "\t\t")
 		fs = append(fs, element{"Handler", "mcpimpl.Get(" + fn + ", " + decode + ", mcpimpl." + p.messages + ")"})
 		if completes(p.args, p.opts.complete) {
-			fs = append(fs, element{"Complete", e.completer(p.args, p.opts.complete)})
+			fs = append(fs, element{"Complete", e.completer(&p.handlerFunc, p.args, p.opts.complete, p.completeMethod)})
 		}
 		b.WriteString("\t" + e.locals.server + ".AddPrompt(&runtime.Prompt{\n")
 		writeElements(b, "\t\t", fs)
@@ -228,9 +229,15 @@ func (e *emitter) handlerRef(h *handlerFunc, indent string) string {
 
 // completer is the Complete handler of a template or prompt: the
 // constants of its arguments' types, and the directive's completer.
-func (e *emitter) completer(args []argField, fn string) string {
-	if fn == "" {
+func (e *emitter) completer(h *handlerFunc, args []argField, fn string, method bool) string {
+	switch {
+	case fn == "":
 		fn = "nil"
+	case method:
+		fn = h.recv.param + "." + fn
+	}
+	if !slices.ContainsFunc(args, func(a argField) bool { return a.enum != nil }) {
+		return "mcpimpl.Complete(nil, " + fn + ")"
 	}
 	var b strings.Builder
 	b.WriteString("mcpimpl.Complete(map[string][]string{\n")

@@ -207,13 +207,17 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		if r == nil || !checkDuplicate(p.Fset, uris, r.opts.uri, "resource URI", r.opts.uriPos, ds) {
 			continue
 		}
-		if r.opts.complete != "" && (r.vars == nil || !checkCompleter(p.Types, r.opts.complete, r.opts.completePos, "resource "+r.name, ds)) {
-			if r.vars == nil {
-				ds.errorf(r.opts.completePos, "resource %s: complete= completes the variables of a URI template, and %q has none", r.name, r.opts.uri)
-			}
+		if r.opts.complete != "" && r.vars == nil {
+			ds.errorf(r.opts.completePos, "resource %s: complete= completes the variables of a URI template, and %q has none", r.name, r.opts.uri)
 			continue
 		}
 		m.bind(&r.handlerFunc, fd)
+		if r.opts.complete != "" {
+			var ok bool
+			if r.completeMethod, ok = checkCompleter(p.Types, &r.handlerFunc, r.opts.complete, r.opts.completePos, "resource "+r.name, ds); !ok {
+				continue
+			}
+		}
 		m.resources = append(m.resources, r)
 	}
 	names := map[string]token.Pos{}
@@ -222,10 +226,13 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		if pr == nil || !checkDuplicate(p.Fset, names, pr.name, "prompt name", cmp.Or(pr.opts.namePos, pr.pos), ds) {
 			continue
 		}
-		if pr.opts.complete != "" && !checkCompleter(p.Types, pr.opts.complete, pr.opts.completePos, "prompt "+pr.name, ds) {
-			continue
-		}
 		m.bind(&pr.handlerFunc, fd)
+		if pr.opts.complete != "" {
+			var ok bool
+			if pr.completeMethod, ok = checkCompleter(p.Types, &pr.handlerFunc, pr.opts.complete, pr.opts.completePos, "prompt "+pr.name, ds); !ok {
+				continue
+			}
+		}
 		m.prompts = append(m.prompts, pr)
 	}
 	m.fset, m.index = p.Fset, ix

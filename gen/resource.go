@@ -22,6 +22,8 @@ type resource struct {
 	args        []argField // the input's fields, each bound to a variable
 	contents    string     // the mcpimpl function that turns Out into contents
 	mimeType    string     // the option, or the default for Out
+	// completeMethod says that opts.complete is a method of the receiver.
+	completeMethod bool
 }
 
 // A prompt is one //mcp:prompt function or method: its input struct's
@@ -34,6 +36,8 @@ type prompt struct {
 	description string
 	args        []argField
 	messages    string // the mcpimpl function that turns Out into messages
+	// completeMethod says that opts.complete is a method of the receiver.
+	completeMethod bool
 }
 
 // An argField is a field of the input of a resource template or a prompt:
@@ -365,24 +369,37 @@ func basicBits(k types.BasicKind) int {
 	return 64
 }
 
-// checkCompleter checks the completer a directive names: a function of
-// the package of the type runtime.CompleteHandler.
-func checkCompleter(pkg *types.Package, name string, pos token.Pos, owner string, ds *diagnostics) bool {
-	obj := pkg.Scope().Lookup(name)
-	fn, isFunc := obj.(*types.Func)
-	if !isFunc {
+// checkCompleter checks the completer a directive names: a method of the
+// receiver of h, if h is a method and the receiver has one of that name,
+// or else a function of the package; either of the type
+// runtime.CompleteHandler. It reports whether the completer is a method.
+func checkCompleter(pkg *types.Package, h *handlerFunc, name string, pos token.Pos, owner string, ds *diagnostics) (method, ok bool) {
+	var fn *types.Func
+	if h.recv != nil {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(h.recv.named), false, pkg, name)
+		fn, method = obj.(*types.Func), obj != nil
+	}
+	if !method {
+		fn, _ = pkg.Scope().Lookup(name).(*types.Func)
+	}
+	if fn == nil {
 		ds.errorf(pos, "%s: complete=%s: no function %s in package %s", owner, name, name, pkg.Name())
-		return false
+		return false, false
 	}
 	sig := fn.Type().(*types.Signature)
 	p, r := sig.Params(), sig.Results()
 	if sig.TypeParams().Len() == 0 && p.Len() == 2 && r.Len() == 2 && isContext(p.At(0).Type()) &&
 		isRuntimeType(p.At(1).Type(), "CompleteRequest") && isPointer(p.At(1).Type()) &&
 		isRuntimeType(r.At(0).Type(), "CompleteResult") && isPointer(r.At(0).Type()) && isError(r.At(1).Type()) {
-		return true
+		if method && h.recv != nil && !h.recv.pointer {
+			if _, ptrRecv := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptrRecv {
+				h.recv.pointer = true // Register must take *T to call it
+			}
+		}
+		return method, true
 	}
 	ds.errorf(pos, "%s: complete=%s: %s must be func(context.Context, *runtime.CompleteRequest) (*runtime.CompleteResult, error), not %s", owner, name, name, typeString(sig, pkg))
-	return false
+	return false, false
 }
 
 // completes reports whether something completes the arguments: a

@@ -250,6 +250,14 @@ func deleteFirst[T comparable](list []T, x T) []T {
 	return list
 }
 
+// ResourceListChanged tells the connected clients that the set of
+// resources changed, with notifications/resources/list_changed: call it
+// when what ListResources lists changes. AddResource and RemoveResource
+// send it themselves.
+func (s *Server) ResourceListChanged() {
+	s.listChanged("resources")
+}
+
 // ResourceUpdated tells the clients that subscribed to uri
 // (resources/subscribe) that the resource changed, with
 // notifications/resources/updated.

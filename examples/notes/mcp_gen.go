@@ -11,16 +11,19 @@ import (
 // The code below needs this version of the mcpimpl package or a later one.
 const _ = mcpimpl.SupportPackageIsVersion1
 
-// A compile error here means that a tool function's signature changed
+// A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(*Store, context.Context, AddNoteInput) (Note, error)         = (*Store).AddNote
-	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error) = (*Store).FindNotes
-	_ func(*Store, context.Context, DeleteNoteInput) error              = (*Store).DeleteNote
+	_ func(*Store, context.Context, AddNoteInput) (Note, error)                    = (*Store).AddNote
+	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error)            = (*Store).FindNotes
+	_ func(*Store, context.Context, DeleteNoteInput) error                         = (*Store).DeleteNote
+	_ func(*Store, context.Context, NoteRef) (string, error)                       = (*Store).ReadNote
+	_ func(*Store, context.Context, SummarizeInput) (*runtime.PromptResult, error) = (*Store).SummarizeNote
 )
 
-// NewServer returns a server named "notes" that serves the tools of this
-// package: add_note, find_notes, delete_note.
+// NewServer returns a server named "notes" that serves the tools add_note,
+// find_notes, delete_note; the resources notes://{id}; and the prompts
+// summarize_note.
 func NewServer(store *Store) *runtime.Server {
 	s := &runtime.Server{
 		Name:         "notes",
@@ -31,7 +34,7 @@ func NewServer(store *Store) *runtime.Server {
 	return s
 }
 
-// Register adds the tools of this package to s.
+// Register adds the tools, resources and prompts of this package to s.
 func Register(s *runtime.Server, store *Store) {
 	s.AddTool(&runtime.Tool{
 		Name:         "add_note",
@@ -58,6 +61,48 @@ func Register(s *runtime.Server, store *Store) {
 			return struct{}{}, store.DeleteNote(ctx, in)
 		}, decodeDeleteNoteInput, mcpimpl.Empty),
 	})
+	s.AddResourceTemplate(&runtime.ResourceTemplate{
+		URITemplate: "notes://{id}",
+		Name:        "note",
+		Description: "ReadNote is one note as Markdown: its title, priority, tags, due date\nand body.",
+		MIMEType:    "text/markdown",
+		Handler:     mcpimpl.Read(store.ReadNote, decodeNoteVars, mcpimpl.TextContents, "text/markdown"),
+		Complete:    mcpimpl.Complete(nil, store.NoteIDs),
+	})
+	s.AddPrompt(&runtime.Prompt{
+		Name:        "summarize_note",
+		Title:       "Summarize a note",
+		Description: "SummarizeNote asks the model to summarize a note, which the prompt\nembeds.",
+		Arguments: []runtime.PromptArgument{
+			{Name: "id", Description: "ID is the note to summarize.", Required: true},
+			{Name: "style", Description: "Style is how long the summary should be; brief when left out. One of: brief, detailed."},
+		},
+		Handler: mcpimpl.Get(store.SummarizeNote, decodeSummarizeNoteArgs, mcpimpl.PromptResult),
+		Complete: mcpimpl.Complete(map[string][]string{
+			"style": {"brief", "detailed"},
+		}, store.NoteIDs),
+	})
+}
+
+// decodeNoteVars reads the variables of notes://{id}.
+func decodeNoteVars(vars map[string]string) (NoteRef, error) {
+	var in NoteRef
+	in.ID = vars["id"]
+	return in, nil
+}
+
+// decodeSummarizeNoteArgs reads the arguments of prompt summarize_note.
+func decodeSummarizeNoteArgs(args map[string]string) (SummarizeInput, error) {
+	var in SummarizeInput
+	in.ID = args["id"]
+	if s, ok := args["style"]; ok {
+		v, err := mcpimpl.OneOf("style", s, "brief", "detailed")
+		if err != nil {
+			return in, err
+		}
+		in.Style = Style(v)
+	}
+	return in, nil
 }
 
 // decodeAddNoteInput stores validated arguments in in, without reflection.

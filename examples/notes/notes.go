@@ -1,6 +1,7 @@
 // Command notes keeps notes in memory and serves tools to add, find and
-// delete them. Its tools are methods of Store, which holds the state; the
-// generated NewServer takes the Store.
+// delete them, each note as a resource (notes://N1), and a prompt that
+// summarizes one. Its tools, resource and prompt are methods of Store,
+// which holds the state; the generated NewServer takes the Store.
 //
 //mcp:server name=notes version=1.0.0 instructions="Notes live in memory until the server exits. Search with find_notes before adding a note, to avoid duplicates."
 package main
@@ -45,6 +46,8 @@ type Store struct {
 	notes []Note
 	next  int
 	now   func() time.Time
+	// changed, if set, is told the ID of a note added or deleted.
+	changed func(id string)
 }
 
 // NewStore returns an empty store.
@@ -67,7 +70,6 @@ type AddNoteInput struct {
 //mcp:tool idempotent=false
 func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.next++
 	n := Note{
 		ID:       fmt.Sprintf("N%d", s.next),
@@ -79,8 +81,17 @@ func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
 		Created:  s.now().UTC(),
 	}
 	s.notes = append(s.notes, n)
+	s.mu.Unlock()
+	s.notify(n.ID)
 	runtime.Logger(ctx).Info("note added", "id", n.ID)
 	return n, nil
+}
+
+// notify tells s.changed, if set, that the note id was added or deleted.
+func (s *Store) notify(id string) {
+	if s.changed != nil {
+		s.changed(id)
+	}
 }
 
 // FindNotesInput says which notes to find.
@@ -156,12 +167,14 @@ type DeleteNoteInput struct {
 //mcp:tool destructive idempotent
 func (s *Store) DeleteNote(ctx context.Context, in DeleteNoteInput) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.notes, func(n Note) bool { return n.ID == in.ID })
 	if i < 0 {
+		s.mu.Unlock()
 		return fmt.Errorf("no note with ID %q", in.ID)
 	}
 	s.notes = slices.Delete(s.notes, i, i+1)
+	s.mu.Unlock()
+	s.notify(in.ID)
 	return nil
 }
 
@@ -174,5 +187,17 @@ func cmpOr[T comparable](v, fallback T) T {
 }
 
 func main() {
-	cli.Main(NewServer(NewStore()))
+	cli.Main(newServer(NewStore()))
+}
+
+// newServer serves store: the generated NewServer, with the notes listed
+// as resources and clients told when they change.
+func newServer(store *Store) *runtime.Server {
+	srv := NewServer(store)
+	srv.ListResources = store.ListNotes
+	store.changed = func(id string) {
+		srv.ResourceListChanged()
+		srv.ResourceUpdated(noteURI(id))
+	}
+	return srv
 }

@@ -1,0 +1,93 @@
+package runtime_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/testdata/golden/prompts"
+	"github.com/mcpgen/mcpgen/testdata/golden/resources"
+)
+
+// TestGeneratedResources reads the generated resources of the golden
+// package: fixed URIs of text, bytes and JSON, a template whose variables
+// convert to an int and an enum, and a reserved expansion; a variable that
+// does not convert is answered with -32602 naming it, and serving goes on.
+func TestGeneratedResources(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, resources.NewServer(&resources.Files{Root: "/srv"}))
+	p.Send(initialize(0, "2025-11-25"))
+	reply(p, "0")
+	read := func(id, uri string) string {
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"` + uri + `"}}`)
+		return reply(p, id)
+	}
+	for _, c := range []struct{ uri, want string }{
+		{"app://status", `"contents":[{"uri":"app://status","mimeType":"text/plain","text":"up"}]`},
+		{"app://logo.png", `"contents":[{"uri":"app://logo.png","mimeType":"image/png","blob":"iVBORw=="}]`},
+		{"file:///etc/app.json", `"contents":[{"uri":"file:///etc/app.json","mimeType":"application/json","text":"{\"workers\":4}"}]`},
+		{"repo://golang/go/issues/42/open", `"text":"{\"number\":42,\"title\":\"golang/go#42 (open)\"}"`},
+		{"file:///srv/a/b%20c.txt", `"text":"/srv/a/b c.txt"`},
+	} {
+		if got := read("1", c.uri); !strings.Contains(got, c.want) {
+			t.Errorf("read %s: %s, want it to hold %s", c.uri, got, c.want)
+		}
+	}
+	for _, c := range []struct{ uri, want string }{
+		{"repo://golang/go/issues/abc/open", `number=\"abc\": want a decimal integer of 64 bits`},
+		{"repo://golang/go/issues/99999999999999999999/open", `want a decimal integer of 64 bits`},
+		{"repo://golang/go/issues/42/stale", `state=\"stale\": want one of [\"open\" \"closed\"]`},
+	} {
+		got := read("2", c.uri)
+		if code, _ := rpcError(t, got); code != -32602 || !strings.Contains(got, c.want) {
+			t.Errorf("read %s: %s, want -32602 holding %s", c.uri, got, c.want)
+		}
+	}
+	if code, _ := rpcError(t, read("3", "repo://golang/go")); code != -32002 {
+		t.Errorf("a URI no template matches: code %d, want -32002", code)
+	}
+	if got := read("4", "app://status"); !strings.Contains(got, `"text":"up"`) {
+		t.Errorf("after bad input: %s", got)
+	}
+}
+
+// TestGeneratedPrompts gets the generated prompts of the golden package:
+// arguments converted to their fields' types, a missing or unconvertible
+// argument answered with -32602, and completion from the constants and
+// the completer.
+func TestGeneratedPrompts(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, prompts.NewServer())
+	p.Send(initialize(0, "2025-11-25"))
+	reply(p, "0")
+	send := func(id, method, params string) string {
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`)
+		return reply(p, id)
+	}
+	got := send("1", "prompts/get", `{"name":"summarize","arguments":{"id":"n1","style":"brief","words":"30"}}`)
+	if !strings.Contains(got, `"text":"Summarize note n1 (brief, 30 words)."`) {
+		t.Errorf("summarize: %s", got)
+	}
+	for _, c := range []struct{ args, want string }{
+		{`{"style":"brief"}`, `needs the argument \"id\"`},
+		{`{"id":"n1","words":"many"}`, `words=\"many\"`},
+		{`{"id":"n1","style":"long"}`, `style=\"long\"`},
+	} {
+		got := send("2", "prompts/get", `{"name":"summarize","arguments":`+c.args+`}`)
+		if code, _ := rpcError(t, got); code != -32602 || !strings.Contains(got, c.want) {
+			t.Errorf("summarize %s: %s, want -32602 holding %s", c.args, got, c.want)
+		}
+	}
+	if got := send("3", "prompts/get", `{"name":"hello"}`); !strings.Contains(got, `{"role":"assistant","content":{"type":"text","text":"Hello! What shall we do?"}}`) {
+		t.Errorf("hello: %s", got)
+	}
+	for _, c := range []struct{ arg, value, want string }{
+		{"style", "d", `"values":["detailed"]`},
+		{"id", "n", `"values":["n1","n2"]`},
+	} {
+		got := send("4", "completion/complete", `{"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"`+c.arg+`","value":"`+c.value+`"}}`)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("complete %s=%q: %s, want %s", c.arg, c.value, got, c.want)
+		}
+	}
+}
