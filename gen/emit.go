@@ -36,6 +36,7 @@ func emit(m *model, ds *diagnostics) ([]byte, error) {
 	}
 	code.Grow(size)
 	e.schemaConsts(&code)
+	e.typeSchemaConsts(&code)
 	return code.Bytes(), nil
 }
 
@@ -51,8 +52,10 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e.f.Comment("The code below needs this version of the mcpimpl package or a later one.")
 	e.f.Const().Id("_").Op("=").Qual(implPath, "SupportPackageIsVersion1")
 	e.f.Line()
-	e.guards()
-	e.newServer()
+	if len(m.handlers()) > 0 {
+		e.guards()
+		e.newServer()
+	}
 	register, err := e.register()
 	if err != nil {
 		return nil, err
@@ -243,6 +246,10 @@ func (e *emitter) register() ([]byte, error) {
 		e.consts[t] = [2]string{in, out}
 	}
 	var b bytes.Buffer
+	if len(e.m.handlers()) == 0 { // only //mcp:form and //mcp:output types
+		e.typeMethods(&b, used)
+		return b.Bytes(), nil
+	}
 	b.WriteString("\n// Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + l.server + ".\n")
 	b.WriteString("func Register(" + l.server + " *" + e.qual(runtimePath, "Server"))
 	for _, r := range e.m.receivers {
@@ -262,6 +269,7 @@ func (e *emitter) register() ([]byte, error) {
 	e.registerPrompts(&b)
 	b.WriteString("}\n")
 	e.argDecoders(&b)
+	e.typeMethods(&b, used)
 	if e.reformat {
 		return format.Source(b.Bytes())
 	}

@@ -34,6 +34,7 @@ type model struct {
 	tools     []*tool
 	resources []*resource
 	prompts   []*prompt
+	typeDirs  []*typeDirective // //mcp:form and //mcp:output types
 	receivers []*receiver
 	// names in the package scope that the generated file must not
 	// redeclare (it would not compile); emit picks other names for its
@@ -106,6 +107,7 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 	var funcs, resourceFuncs, promptFuncs []*ast.FuncDecl
 	for _, f := range files {
 		attached := map[*ast.Comment]bool{}
+		m.typeDirs = append(m.typeDirs, typeDirectives(p.TypesInfo, f, attached, ds)...)
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -158,15 +160,17 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 				switch d.Name {
 				case directiveTool, directiveResource, directivePrompt:
 					ds.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
+				case directiveForm, directiveOutput:
+					ds.errorf(c.Slash, "//mcp:%s must be in the doc comment of a type declaration", d.Name)
 				case directiveServer:
 					ds.errorf(c.Slash, "//mcp:server must be in the package doc comment, directly above the package clause")
 				default:
-					ds.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt and //mcp:server)", d.Name)
+					ds.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output and //mcp:server)", d.Name)
 				}
 			}
 		}
 	}
-	if len(funcs)+len(resourceFuncs)+len(promptFuncs) == 0 && !found {
+	if len(funcs)+len(resourceFuncs)+len(promptFuncs)+len(m.typeDirs) == 0 && !found {
 		return nil
 	}
 	ds.list = append(ds.list, lp.diags...)
@@ -235,8 +239,19 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		}
 		m.prompts = append(m.prompts, pr)
 	}
+	for _, td := range m.typeDirs {
+		for _, method := range td.methods() {
+			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(td.named), false, p.Types, method)
+			if obj != nil && (!lp.hadGenerated || p.Fset.Position(obj.Pos()).Filename != lp.output) {
+				ds.errorf(obj.Pos(), "%s.%s is declared here, but //mcp:%s generates it: remove this one, or the directive", td.named.Obj().Name(), method, td.kind)
+			}
+		}
+	}
 	m.fset, m.index = p.Fset, ix
-	if len(m.tools)+len(m.resources)+len(m.prompts) == 0 && !ds.hasErrors() {
+	for _, td := range m.typeDirs {
+		td.buildSchema(m, ds)
+	}
+	if len(m.tools)+len(m.resources)+len(m.prompts)+len(m.typeDirs) == 0 && !ds.hasErrors() {
 		ds.warnf(m.server.pos, "//mcp:server without any //mcp:tool, //mcp:resource or //mcp:prompt function in the package")
 	}
 	return m

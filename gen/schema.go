@@ -91,6 +91,14 @@ func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, wrap bo
 // finish adds the $defs that the schema refers to, builds the entries of
 // recursive types, and encodes the result.
 func (b *schemaBuilder) finish(s *jsonschema.Schema) string {
+	b.addDefs(s)
+	s.Version = jsonschema.Version
+	return encodeSchema(s)
+}
+
+// addDefs adds the $defs that the schema refers to, and builds the entries
+// of recursive types.
+func (b *schemaBuilder) addDefs(s *jsonschema.Schema) {
 	for len(b.pending) > 0 {
 		n := b.pending[0]
 		b.pending = b.pending[1:]
@@ -102,8 +110,6 @@ func (b *schemaBuilder) finish(s *jsonschema.Schema) string {
 	if len(b.defs) > 0 {
 		s.Definitions = b.defs
 	}
-	s.Version = jsonschema.Version
-	return encodeSchema(s)
 }
 
 // typePath names a type in diagnostics.

@@ -1,10 +1,12 @@
 package runtime_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/prompts"
 	"github.com/mcpgen/mcpgen/testdata/golden/resources"
 )
@@ -89,5 +91,36 @@ func TestGeneratedPrompts(t *testing.T) {
 		if !strings.Contains(got, c.want) {
 			t.Errorf("complete %s=%q: %s, want %s", c.arg, c.value, got, c.want)
 		}
+	}
+}
+
+// TestGeneratedForm asks the user to fill the form generated for a struct
+// marked //mcp:form: the client sees the elicitation schema, an accepted
+// answer is decoded into the struct, and one that breaks the form is
+// refused with what is wrong.
+func TestGeneratedForm(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, forms.NewServer())
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{}}}}}`)
+	reply(p, "0")
+	for i, c := range []struct{ answer, want string }{
+		{`{"action":"accept","content":{"name":"Ada","email":"ada@example.com","size":"M","colors":["red"]}}`, `"text":"Welcome, Ada"`},
+		{`{"action":"decline"}`, `"text":"decline"`},
+		{`{"action":"accept","content":{"name":"","email":"ada@example.com","size":"XL"}}`, `size: must be one of`},
+	} {
+		p.Send(callTool(10+i, "signup"))
+		id, params := question(p, "elicitation/create")
+		if !strings.Contains(string(params), `"requestedSchema":{"properties":{"name":{"type":"string","maxLength":50,"minLength":1,"title":"Your name"`) ||
+			strings.Contains(string(params), `$schema`) {
+			t.Errorf("params %s", params)
+		}
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":` + c.answer + `}`)
+		if got := reply(p, fmt.Sprint(10+i)); !strings.Contains(got, c.want) {
+			t.Errorf("answer %s: %s, want it to hold %s", c.answer, got, c.want)
+		}
+	}
+	var out forms.Reply
+	if s := out.MCPSchema(); !strings.Contains(s, `"summary"`) {
+		t.Errorf("Reply.MCPSchema: %s", s)
 	}
 }

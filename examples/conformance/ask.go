@@ -40,41 +40,67 @@ type ElicitationInput struct {
 	Message string `json:"message"`
 }
 
-// userInfoForm is the form test_elicitation asks the user to fill.
-const userInfoForm = `{"type":"object","properties":{
-	"username":{"type":"string","description":"User's response"},
-	"email":{"type":"string","description":"User's email address"}},
-	"required":["username","email"]}`
+// UserInfo is the form test_elicitation asks the user to fill.
+//
+//mcp:form
+type UserInfo struct {
+	Username string `json:"username"` // User's response
+	Email    string `json:"email"`    // User's email address
+}
 
 // Elicitation asks the user for their name and email address.
 //
 //mcp:tool test_elicitation
 func Elicitation(ctx context.Context, in ElicitationInput) (string, error) {
-	action, content, err := runtime.Elicit(ctx, in.Message, userInfoForm)
+	var info UserInfo
+	action, err := runtime.ElicitForm(ctx, in.Message, &info)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("User response: action=%s, content=%s", action, content), nil
+	return fmt.Sprintf("User response: action=%s, content=%s", action, answer(action, info)), nil
 }
 
-// defaultsForm has a default for every kind of field (SEP-1034).
-const defaultsForm = `{"type":"object","properties":{
-	"name":{"type":"string","description":"User name","default":"John Doe"},
-	"age":{"type":"integer","description":"User age","default":30},
-	"score":{"type":"number","description":"User score","default":95.5},
-	"status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
-	"verified":{"type":"boolean","description":"Verification status","default":true}}}`
+// Status is a user's status.
+type Status string
+
+const (
+	Active   Status = "active"
+	Inactive Status = "inactive"
+	Pending  Status = "pending"
+)
+
+// Profile is a form with a default for every kind of field (SEP-1034).
+//
+//mcp:form
+type Profile struct {
+	Name     string  `json:"name,omitempty" jsonschema:"default=John Doe"` // User name
+	Age      int     `json:"age,omitempty" jsonschema:"default=30"`        // User age
+	Score    float64 `json:"score,omitempty" jsonschema:"default=95.5"`    // User score
+	Status   Status  `json:"status,omitempty" jsonschema:"default=active"` // User status
+	Verified bool    `json:"verified,omitempty" jsonschema:"default=true"` // Verification status
+}
 
 // ElicitationDefaults asks the user to review a form whose fields have
 // defaults.
 //
 //mcp:tool test_elicitation_sep1034_defaults
 func ElicitationDefaults(ctx context.Context) (string, error) {
-	action, content, err := runtime.Elicit(ctx, "Please review and update the form fields with defaults", defaultsForm)
+	var p Profile
+	action, err := runtime.ElicitForm(ctx, "Please review and update the form fields with defaults", &p)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Elicitation completed: action=%s, content=%s", action, content), nil
+	return fmt.Sprintf("Elicitation completed: action=%s, content=%s", action, answer(action, p)), nil
+}
+
+// answer is the JSON of a form the user accepted, or "" for a declined or
+// cancelled one.
+func answer(action runtime.ElicitAction, form any) string {
+	if action != runtime.ElicitAccept {
+		return ""
+	}
+	b, _ := json.Marshal(form) // a form is strings, numbers and booleans
+	return string(b)
 }
 
 // enumsForm has every kind of enum field (SEP-1330).

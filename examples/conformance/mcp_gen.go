@@ -350,7 +350,7 @@ func Register(s *runtime.Server, changes *Changes) {
 			{Name: "arg2", Description: "Arg2 is the second test argument.", Required: true},
 		},
 		Handler:  mcpimpl.Get(PromptWithArguments, decodeTestPromptWithArgumentsArgs, mcpimpl.UserMessage),
-		Complete: mcpimpl.Complete(map[string][]string{}, CompleteArg),
+		Complete: mcpimpl.Complete(nil, CompleteArg),
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "test_prompt_with_embedded_resource",
@@ -396,6 +396,26 @@ func decodeTestPromptWithEmbeddedResourceArgs(args map[string]string) (EmbeddedA
 	var in EmbeddedArgs
 	in.ResourceURI = args["resourceUri"]
 	return in, nil
+}
+
+// MCPSchema returns the form that runtime.ElicitForm asks the user to
+// fill for a UserInfo.
+func (*UserInfo) MCPSchema() string { return userInfoFormSchema }
+
+// UnmarshalMCP decodes the user's answer, which the runtime has checked
+// against the form, into u.
+func (u *UserInfo) UnmarshalMCP(data []byte) error {
+	return mcpimpl.Unmarshal(data, u, decodeUserInfo)
+}
+
+// MCPSchema returns the form that runtime.ElicitForm asks the user to
+// fill for a Profile.
+func (*Profile) MCPSchema() string { return profileFormSchema }
+
+// UnmarshalMCP decodes the user's answer, which the runtime has checked
+// against the form, into p.
+func (p *Profile) UnmarshalMCP(data []byte) error {
+	return mcpimpl.Unmarshal(data, p, decodeProfile)
 }
 
 // decodeSamplingInput stores validated arguments in in, without reflection.
@@ -466,6 +486,52 @@ func decodePerson(v mcpimpl.Value, in *Person) error {
 			err = mcpimpl.DecodeString(f, &in.Name)
 		case "address":
 			err = mcpimpl.DecodePointer(f, &in.Address, decodeaddress)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeUserInfo stores validated arguments in in, without reflection.
+func decodeUserInfo(v mcpimpl.Value, in *UserInfo) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "username":
+			err = mcpimpl.DecodeString(f, &in.Username)
+		case "email":
+			err = mcpimpl.DecodeString(f, &in.Email)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeProfile stores validated arguments in in, without reflection.
+func decodeProfile(v mcpimpl.Value, in *Profile) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = mcpimpl.DecodeString(f, &in.Name)
+		case "age":
+			err = mcpimpl.DecodeInt(f, &in.Age)
+		case "score":
+			err = mcpimpl.DecodeFloat(f, &in.Score)
+		case "status":
+			err = mcpimpl.DecodeString(f, &in.Status)
+		case "verified":
+			err = mcpimpl.DecodeBool(f, &in.Verified)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -756,4 +822,55 @@ const jsonSchema202012ToolInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "description": "Person is someone with an optional postal address."
+}`
+
+// userInfoFormSchema is the elicitation form of UserInfo.
+const userInfoFormSchema = `{
+  "properties": {
+    "username": {
+      "type": "string",
+      "description": "User's response"
+    },
+    "email": {
+      "type": "string",
+      "description": "User's email address"
+    }
+  },
+  "type": "object",
+  "required": ["username", "email"],
+  "description": "UserInfo is the form test_elicitation asks the user to fill."
+}`
+
+// profileFormSchema is the elicitation form of Profile.
+const profileFormSchema = `{
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "User name",
+      "default": "John Doe"
+    },
+    "age": {
+      "type": "integer",
+      "description": "User age",
+      "default": 30
+    },
+    "score": {
+      "type": "number",
+      "description": "User score",
+      "default": 95.5
+    },
+    "status": {
+      "type": "string",
+      "enum": ["active", "inactive", "pending"],
+      "description": "User status",
+      "default": "active"
+    },
+    "verified": {
+      "type": "boolean",
+      "description": "Verification status",
+      "default": true
+    }
+  },
+  "type": "object",
+  "description": "Profile is a form with a default for every kind of field (SEP-1034)."
 }`

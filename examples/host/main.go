@@ -42,22 +42,23 @@ func LookupOrder(ctx context.Context, in LookupOrderInput) (string, error) {
 	return "", fmt.Errorf("there is no order %q", in.OrderID)
 }
 
-// Reply is the desk's answer to a customer.
-type Reply struct {
-	OrderID string `json:"order_id"` // The order the customer asked about.
-	Status  string `json:"status"`   // shipped, waiting or unknown.
-	Message string `json:"message"`  // The answer for the customer.
-}
+// OrderStatus is where an order is.
+type OrderStatus string
 
-// MCPSchema returns Reply's JSON Schema, which the model's answer must
-// fit. mcpgen generates this method for a type marked //mcp:output; it
-// is written by hand here until the example uses the generated one.
-func (*Reply) MCPSchema() string {
-	return `{"type":"object","properties":{` +
-		`"order_id":{"type":"string","description":"The order the customer asked about."},` +
-		`"status":{"type":"string","enum":["shipped","waiting","unknown"]},` +
-		`"message":{"type":"string","description":"The answer for the customer."}},` +
-		`"required":["order_id","status","message"],"additionalProperties":false}`
+const (
+	Shipped OrderStatus = "shipped"
+	Waiting OrderStatus = "waiting"
+	Unknown OrderStatus = "unknown"
+)
+
+// Reply is the desk's answer to a customer: the model's answer must fit
+// its JSON Schema, which mcpgen generates as Reply's MCPSchema method.
+//
+//mcp:output
+type Reply struct {
+	OrderID string      `json:"order_id"` // The order the customer asked about.
+	Status  OrderStatus `json:"status"`
+	Message string      `json:"message"` // The answer for the customer.
 }
 
 // audit is a PreToolUse hook: it logs every tool call and denies all

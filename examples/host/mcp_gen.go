@@ -38,6 +38,10 @@ func Register(s *runtime.Server) {
 	})
 }
 
+// MCPSchema returns the JSON Schema of Reply, which claude.Options.OutputType
+// asks the model's answer to follow.
+func (*Reply) MCPSchema() string { return replyOutputSchema }
+
 // decodeLookupOrderInput stores validated arguments in in, without reflection.
 func decodeLookupOrderInput(v mcpimpl.Value, in *LookupOrderInput) error {
 	for name, f := range v.Members() {
@@ -69,4 +73,27 @@ const lookupOrderInputSchema = `{
   "type": "object",
   "required": ["order_id"],
   "description": "LookupOrderInput names an order."
+}`
+
+// replyOutputSchema is the JSON Schema of Reply.
+const replyOutputSchema = `{
+  "properties": {
+    "order_id": {
+      "type": "string",
+      "description": "The order the customer asked about."
+    },
+    "status": {
+      "type": "string",
+      "enum": ["shipped", "waiting", "unknown"],
+      "description": "OrderStatus is where an order is."
+    },
+    "message": {
+      "type": "string",
+      "description": "The answer for the customer."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["order_id", "status", "message"],
+  "description": "Reply is the desk's answer to a customer: the model's answer must fit\nits JSON Schema, which mcpgen generates as Reply's MCPSchema method."
 }`

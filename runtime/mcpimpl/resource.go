@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // Read adapts a typed resource function to a runtime.ResourceHandler: it
@@ -163,4 +164,15 @@ func OneOf(name, s string, values ...string) (string, error) {
 		return "", &ArgError{name, s, fmt.Sprintf("one of %q", values)}
 	}
 	return s, nil
+}
+
+// Unmarshal decodes data, JSON that the runtime has checked against a
+// schema (the answer to a form), into dst with decode, the decoder mcpgen
+// generated for T.
+func Unmarshal[T any](data []byte, dst *T, decode func(Value, *T) error) error {
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return err
+	}
+	return decode(Value{v: v}, dst)
 }

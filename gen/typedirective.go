@@ -1,0 +1,172 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Directives on type declarations: //mcp:form makes a struct type a form
+// that runtime.ElicitForm asks the user to fill, and //mcp:output gives a
+// type the JSON Schema that claude.Options.OutputType asks the model's
+// answer to follow. Both generate methods of the type, so they need no
+// registration.
+const (
+	directiveForm   = "form"
+	directiveOutput = "output"
+)
+
+// A typeDirective is one //mcp:form or //mcp:output type.
+type typeDirective struct {
+	kind      string // directiveForm or directiveOutput
+	named     *types.Named
+	pos       token.Pos // the directive
+	schema    string    // indented JSON, once built
+	constName string    // the schema's constant in the generated file
+}
+
+// typeDirectives finds the //mcp:form and //mcp:output directives of a
+// file's type declarations; attached records the comments it used.
+func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]bool, ds *diagnostics) []*typeDirective {
+	var out []*typeDirective
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			doc := ts.Doc
+			if doc == nil && !gd.Lparen.IsValid() {
+				doc = gd.Doc
+			}
+			if doc == nil {
+				continue
+			}
+			for _, c := range doc.List {
+				d, ok := ast.ParseDirective(c.Slash, c.Text)
+				if !ok || d.Tool != "mcp" || d.Name != directiveForm && d.Name != directiveOutput {
+					continue
+				}
+				attached[c] = true
+				if strings.TrimSpace(d.Args) != "" {
+					ds.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
+					continue
+				}
+				tn, _ := info.Defs[ts.Name].(*types.TypeName)
+				named, _ := types.Unalias(tn.Type()).(*types.Named)
+				switch {
+				case named == nil || ts.TypeParams != nil:
+					ds.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
+				case d.Name == directiveForm && !isStruct(named):
+					ds.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
+				case slices.ContainsFunc(out, func(td *typeDirective) bool { return td.named == named }):
+					ds.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
+				default:
+					out = append(out, &typeDirective{kind: d.Name, named: named, pos: c.Slash})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// buildSchema derives td's schema: for an output, the JSON Schema of the
+// type, as a tool's output; for a form, the subset of JSON Schema that
+// elicitation allows, each field that falls outside it reported.
+func (td *typeDirective) buildSchema(m *model, ds *diagnostics) {
+	// Inline, and without "$schema": the Claude Code CLI checks an output
+	// schema with a validator that knows draft-07 only, and elicitation
+	// forms are flat.
+	sb := newSchemaBuilder(m.fset, m.pkg, m.index, ds, true)
+	if td.kind == directiveOutput {
+		var s *jsonschema.Schema
+		if isStruct(td.named) {
+			s = sb.expandNamed(td.named, typePath(td.named), td.pos)
+		} else {
+			s = sb.schema(td.named, typePath(td.named), td.pos)
+		}
+		sb.addDefs(s)
+		td.schema = encodeSchema(s)
+		return
+	}
+	s := sb.expandNamed(td.named, typePath(td.named), td.pos)
+	st := td.named.Underlying().(*types.Struct)
+	fields := sb.jsonFields(st, td.named, typePath(td.named), td.pos)
+	ok := true
+	for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
+		pos := td.pos
+		for _, f := range fields {
+			if f.name == pair.Key {
+				pos = f.v.Pos()
+			}
+		}
+		if why := formField(pair.Value); why != "" {
+			ds.errorf(pos, "form %s: field %q: %s; a form holds strings, numbers, integers, booleans, enums of strings and arrays of such enums, one level deep", td.named.Obj().Name(), pair.Key, why)
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	form := &jsonschema.Schema{Type: "object", Title: s.Title, Description: s.Description, Properties: s.Properties, Required: s.Required}
+	td.schema = encodeSchema(form)
+}
+
+// formField returns why s is not a field elicitation can ask for, or "".
+func formField(s *jsonschema.Schema) string {
+	switch {
+	case s.Ref != "":
+		return "a nested type"
+	case len(s.AnyOf) > 0 || len(s.AllOf) > 0 || s.Not != nil || s.If != nil:
+		return "a combination of schemas"
+	case len(s.OneOf) > 0 && !titledConsts(s.OneOf):
+		return "a combination of schemas"
+	}
+	switch s.Type {
+	case "string":
+		if s.Format != "" && !slices.Contains([]string{"email", "uri", "date", "date-time"}, s.Format) {
+			return "format " + s.Format + " (elicitation knows email, uri, date and date-time)"
+		}
+		if s.Pattern != "" {
+			return "a pattern (elicitation has none)"
+		}
+		return ""
+	case "number", "integer", "boolean":
+		return ""
+	case "array":
+		if s.Items == nil || s.Items.Type != "string" || len(s.Items.Enum) == 0 && !titledConsts(s.Items.AnyOf) {
+			return "an array of anything but an enum of strings"
+		}
+		return ""
+	case "":
+		if len(s.Enum) > 0 || len(s.OneOf) > 0 {
+			return ""
+		}
+		return "a value of any type"
+	}
+	return "a value of type " + s.Type
+}
+
+// titledConsts reports whether ss are {"const": …, "title": …} options, the
+// titled enum of elicitation.
+func titledConsts(ss []*jsonschema.Schema) bool {
+	for _, s := range ss {
+		if s.Const == nil {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// methods are the methods the directive generates.
+func (td *typeDirective) methods() []string {
+	if td.kind == directiveForm {
+		return []string{"MCPSchema", "UnmarshalMCP"}
+	}
+	return []string{"MCPSchema"}
+}
