@@ -1,11 +1,14 @@
 // Package gen is mcpgen's generator: it loads Go packages, finds the
-// functions marked with //mcp:tool, derives a JSON Schema for each tool's
-// input and output from go/types, and emits one Go file per package that
-// registers the tools into github.com/mcpgen/mcpgen/runtime.
+// functions marked with //mcp:tool, //mcp:resource and //mcp:prompt and
+// the types marked //mcp:form and //mcp:output, derives JSON Schemas from
+// go/types, and emits one Go file per package that registers the tools,
+// resources and prompts into github.com/mcpgen/mcpgen/runtime and gives
+// the marked types their methods.
 //
-// The pipeline is load (load.go) → model (model.go, directive.go) →
-// schema (schema.go, tags.go, docs.go) → emit (emit.go). Generate runs it
-// in memory; Result.Write puts a result on disk.
+// The pipeline is load (load.go) → model (model.go, directive.go,
+// resource.go, typedirective.go) → schema (schema.go, tags.go, docs.go) →
+// emit (emit.go, decoders.go, emitresource.go, emittype.go). Generate runs
+// it in memory; Result.Write puts a result on disk.
 package gen
 
 import (
