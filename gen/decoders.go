@@ -28,9 +28,9 @@ type decoderSet struct {
 func (d *decoderSet) inputDecoder(t *tool) string {
 	switch {
 	case t.input == nil:
-		return "mcpimpl.NoArguments"
+		return implRef + "NoArguments"
 	case isPointer(t.input):
-		return "mcpimpl.PointerTo(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
+		return implRef + "PointerTo(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
 	default:
 		return d.ref(t.input)
 	}
@@ -91,7 +91,7 @@ func (d *decoderSet) ref(t types.Type) string {
 	if n := namedStruct(t); n != nil && d.names[n] == name {
 		return name
 	}
-	return "mcpimpl." + name
+	return implRef + name
 }
 
 // call is the Go expression decoding v into dst, for a field of type t.
@@ -101,14 +101,14 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 		switch u := types.Unalias(t).(type) {
 		case *types.Slice:
 			if !isByte(u.Elem()) {
-				return "mcpimpl.DecodeSlice(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return implRef + "DecodeSlice(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
-				return "mcpimpl.DecodeMap(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return implRef + "DecodeMap(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Pointer:
-			return "mcpimpl.DecodePointer(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+			return implRef + "DecodePointer(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 		}
 	}
 	return d.ref(t) + "(" + v + ", " + dst + ")"
@@ -232,7 +232,7 @@ func (d *decoderSet) write(buf *bytes.Buffer) {
 		name := d.names[n]
 		st := n.Underlying().(*types.Struct)
 		buf.WriteString("\n// " + name + " stores validated arguments in in, without reflection.\n")
-		buf.WriteString("func " + name + "(v mcpimpl.Value, in *" + types.TypeString(n, types.RelativeTo(d.e.m.pkg)) + ") error {\n")
+		buf.WriteString("func " + name + "(v " + implRef + "Value, in *" + types.TypeString(n, types.RelativeTo(d.e.m.pkg)) + ") error {\n")
 		buf.WriteString("\tfor name, f := range v.Members() {\n\t\tif f.IsNull() {\n\t\t\tcontinue\n\t\t}\n")
 		buf.WriteString("\t\tvar err error\n\t\tswitch name {\n")
 		for j := range st.NumFields() {
@@ -244,6 +244,6 @@ func (d *decoderSet) write(buf *bytes.Buffer) {
 			buf.WriteString("\t\tcase " + strconv.Quote(cmp.Or(tags.name, f.Name())) + ":\n")
 			buf.WriteString("\t\t\terr = " + d.call(f.Type(), "f", "&in."+f.Name()) + "\n")
 		}
-		buf.WriteString("\t\t}\n\t\tif err != nil {\n\t\t\treturn mcpimpl.FieldError(name, err)\n\t\t}\n\t}\n\treturn nil\n}\n")
+		buf.WriteString("\t\t}\n\t\tif err != nil {\n\t\t\treturn " + implRef + "FieldError(name, err)\n\t\t}\n\t}\n\treturn nil\n}\n")
 	}
 }

@@ -45,8 +45,7 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()), quals: map[string]string{}}
 	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}, fast: map[*types.Named]bool{}}
 	e.f.HeaderComment(Header)
-	e.f.ImportName(runtimePath, "runtime")
-	e.f.ImportName(implPath, "mcpimpl")
+	e.pickImports()
 	e.locals = e.pickLocals()
 
 	e.f.Comment("The code below needs this version of the mcpimpl package or a later one.")
@@ -64,12 +63,24 @@ func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
 		return nil, err
 	}
 	buf.Write(register)
-	e.dec.write(buf)
+	var decoders bytes.Buffer
+	e.dec.write(&decoders)
+	buf.Write(e.names(decoders.Bytes()))
 	return e, nil
 }
 
+// The code written as text (Register, the decoders) names the runtime and
+// mcpimpl packages through these placeholders; register replaces them by
+// the names pickImports chose for the file.
+const (
+	rtRef   = "\x00runtime."
+	implRef = "\x00mcpimpl."
+)
+
 type emitter struct {
 	m      *model
+	rt     string // the runtime package's name in the generated file
+	impl   string // the mcpimpl package's name
 	f      *jen.File
 	dec    *decoderSet
 	locals locals
@@ -86,6 +97,43 @@ type emitter struct {
 // variables, chosen so as not to shadow anything the package declares.
 type locals struct {
 	server, ctx, in, out, err string
+}
+
+// pickImports names the packages the generated file imports: by their own
+// names, unless the package declares that name (a variable called
+// context, a type called runtime), which the import would clash with.
+func (e *emitter) pickImports() {
+	free := func(name string) string {
+		if !e.m.taken(name) {
+			return name
+		}
+		for alias := name + "pkg"; ; alias += "_" {
+			if !e.m.taken(alias) {
+				return alias
+			}
+		}
+	}
+	name := func(path, name string) string {
+		if alias := free(name); alias != name {
+			e.f.ImportAlias(path, alias)
+			return alias
+		}
+		e.f.ImportName(path, name)
+		return name
+	}
+	e.rt, e.impl = name(runtimePath, "runtime"), name(implPath, "mcpimpl")
+	for _, std := range []string{"context", "time"} {
+		if e.m.taken(std) {
+			e.f.ImportAlias(std, free(std))
+		}
+	}
+}
+
+// names replaces the placeholders rtRef and implRef in code by the
+// packages' names in the file.
+func (e *emitter) names(code []byte) []byte {
+	code = bytes.ReplaceAll(code, []byte(rtRef), []byte(e.rt+"."))
+	return bytes.ReplaceAll(code, []byte(implRef), []byte(e.impl+"."))
 }
 
 func (e *emitter) pickLocals() locals {
@@ -248,7 +296,7 @@ func (e *emitter) register() ([]byte, error) {
 	var b bytes.Buffer
 	if len(e.m.handlers()) == 0 { // only //mcp:form and //mcp:output types
 		e.typeMethods(&b, used)
-		return b.Bytes(), nil
+		return e.names(b.Bytes()), nil
 	}
 	b.WriteString("\n// Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + l.server + ".\n")
 	b.WriteString("func Register(" + l.server + " *" + e.qual(runtimePath, "Server"))
@@ -261,7 +309,7 @@ func (e *emitter) register() ([]byte, error) {
 	}
 	b.WriteString(") {\n")
 	for _, t := range e.m.tools {
-		b.WriteString("\t" + l.server + ".AddTool(&runtime.Tool{\n")
+		b.WriteString("\t" + l.server + ".AddTool(&" + rtRef + "Tool{\n")
 		writeElements(&b, "\t\t", e.toolFields(t, "\t\t"))
 		b.WriteString("\t})\n")
 	}
@@ -270,10 +318,11 @@ func (e *emitter) register() ([]byte, error) {
 	b.WriteString("}\n")
 	e.argDecoders(&b)
 	e.typeMethods(&b, used)
+	out := e.names(b.Bytes())
 	if e.reformat {
-		return format.Source(b.Bytes())
+		return format.Source(out)
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 func (e *emitter) constName(name string, used map[string]bool) string {
@@ -428,7 +477,7 @@ func annotations(t *tool) string {
 	if fs == nil {
 		return ""
 	}
-	return "&runtime.Annotations{" + strings.Join(fs, ", ") + "}"
+	return "&" + rtRef + "Annotations{" + strings.Join(fs, ", ") + "}"
 }
 
 // handler is the tool's handler: runtime.Handle adapts a function of the
@@ -447,7 +496,7 @@ func (e *emitter) handler(t *tool, indent string) string {
 		fn = e.adapter(&t.handlerFunc, t.out, fn, indent)
 	}
 	e.qual(implPath, "Handle")
-	return "mcpimpl.Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", mcpimpl." + converters[t.out] + ")"
+	return implRef + "Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", " + implRef + converters[t.out] + ")"
 }
 
 // converters name the runtime function that turns each kind of Out into a
@@ -485,7 +534,7 @@ func (e *emitter) adapter(t *handlerFunc, out outKind, fn, indent string) string
 		outType = "struct{}"
 		body = "return struct{}{}, " + call
 	case out == outResult && !isPointer(t.output):
-		outType = "*runtime.Result"
+		outType = "*" + rtRef + "Result"
 		body = l.out + ", " + l.err + " := " + call + "\n" + indent + "\treturn &" + l.out + ", " + l.err
 	default:
 		outType = e.typeText(t.output)

@@ -120,16 +120,16 @@ func (e *emitter) registerResources(b *bytes.Buffer) {
 		if ann := resourceAnnotations(r.opts); ann != "" {
 			fs = append(fs, element{"Annotations", ann})
 		}
-		decode := "mcpimpl.NoInput"
+		decode := implRef + "NoInput"
 		if r.input != nil {
 			decode = e.argDecoderName(r.name, "Vars")
 		}
 		fn := e.handlerRef(&r.handlerFunc, "\t\t")
-		fs = append(fs, element{"Handler", "mcpimpl.Read(" + fn + ", " + decode + ", mcpimpl." + r.contents + ", " + strconv.Quote(r.mimeType) + ")"})
+		fs = append(fs, element{"Handler", implRef + "Read(" + fn + ", " + decode + ", " + implRef + r.contents + ", " + strconv.Quote(r.mimeType) + ")"})
 		if completes(r.args, r.opts.complete) {
 			fs = append(fs, element{"Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)})
 		}
-		b.WriteString("\t" + e.locals.server + ".Add" + kind + "(&runtime." + kind + "{\n")
+		b.WriteString("\t" + e.locals.server + ".Add" + kind + "(&" + rtRef + kind + "{\n")
 		writeElements(b, "\t\t", fs)
 		b.WriteString("\t})\n")
 	}
@@ -148,7 +148,7 @@ func resourceAnnotations(o resourceOptions) string {
 	if fs == nil {
 		return ""
 	}
-	return "&runtime.ResourceAnnotations{" + strings.Join(fs, ", ") + "}"
+	return "&" + rtRef + "ResourceAnnotations{" + strings.Join(fs, ", ") + "}"
 }
 
 func quoteAll(ss []string) string {
@@ -180,7 +180,7 @@ func (e *emitter) registerPrompts(b *bytes.Buffer) {
 		}
 		if len(p.args) > 0 {
 			var list strings.Builder
-			list.WriteString("[]runtime.PromptArgument{\n")
+			list.WriteString("[]" + rtRef + "PromptArgument{\n")
 			for _, a := range p.args {
 				list.WriteString("\t\t\t{Name: " + strconv.Quote(a.name))
 				desc := a.description
@@ -198,16 +198,16 @@ func (e *emitter) registerPrompts(b *bytes.Buffer) {
 			list.WriteString("\t\t}")
 			fs = append(fs, element{"Arguments", list.String()})
 		}
-		decode := "mcpimpl.NoInput"
+		decode := implRef + "NoInput"
 		if p.input != nil {
 			decode = e.argDecoderName(p.name, "Args")
 		}
 		fn := e.handlerRef(&p.handlerFunc, "\t\t")
-		fs = append(fs, element{"Handler", "mcpimpl.Get(" + fn + ", " + decode + ", mcpimpl." + p.messages + ")"})
+		fs = append(fs, element{"Handler", implRef + "Get(" + fn + ", " + decode + ", " + implRef + p.messages + ")"})
 		if completes(p.args, p.opts.complete) {
 			fs = append(fs, element{"Complete", e.completer(&p.handlerFunc, p.args, p.opts.complete, p.completeMethod)})
 		}
-		b.WriteString("\t" + e.locals.server + ".AddPrompt(&runtime.Prompt{\n")
+		b.WriteString("\t" + e.locals.server + ".AddPrompt(&" + rtRef + "Prompt{\n")
 		writeElements(b, "\t\t", fs)
 		b.WriteString("\t})\n")
 	}
@@ -237,10 +237,10 @@ func (e *emitter) completer(h *handlerFunc, args []argField, fn string, method b
 		fn = h.recv.param + "." + fn
 	}
 	if !slices.ContainsFunc(args, func(a argField) bool { return a.enum != nil }) {
-		return "mcpimpl.Complete(nil, " + fn + ")"
+		return implRef + "Complete(nil, " + fn + ")"
 	}
 	var b strings.Builder
-	b.WriteString("mcpimpl.Complete(map[string][]string{\n")
+	b.WriteString(implRef + "Complete(map[string][]string{\n")
 	for _, a := range args {
 		if a.enum != nil {
 			b.WriteString("\t\t\t" + strconv.Quote(a.name) + ": {" + quoteAll(a.enum) + "},\n")
@@ -318,15 +318,15 @@ func (e *emitter) argDecoder(b *bytes.Buffer, name, param, doc string, in types.
 		var parse, result string
 		switch a.conv {
 		case convEnum:
-			parse, result = "mcpimpl.OneOf("+strconv.Quote(a.name)+", "+sV+", "+quoteAll(a.enum)+")", "string"
+			parse, result = implRef+"OneOf("+strconv.Quote(a.name)+", "+sV+", "+quoteAll(a.enum)+")", "string"
 		case convInt:
-			parse, result = "mcpimpl.ParseInt("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "int64"
+			parse, result = implRef+"ParseInt("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "int64"
 		case convUint:
-			parse, result = "mcpimpl.ParseUint("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "uint64"
+			parse, result = implRef+"ParseUint("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "uint64"
 		case convFloat:
-			parse, result = "mcpimpl.ParseFloat("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "float64"
+			parse, result = implRef+"ParseFloat("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "float64"
 		case convBool:
-			parse, result = "mcpimpl.ParseBool("+strconv.Quote(a.name)+", "+sV+")", "bool"
+			parse, result = implRef+"ParseBool("+strconv.Quote(a.name)+", "+sV+")", "bool"
 		}
 		b.WriteString("\tif " + sV + ", " + okV + " := " + lookup + "; " + okV + " {\n")
 		b.WriteString("\t\t" + vV + ", " + errV + " := " + parse + "\n")

@@ -34,7 +34,7 @@ func (e *emitter) typeMethods(b *bytes.Buffer, used map[string]bool) {
 		e.qual(implPath, "Unmarshal")
 		b.WriteString("\n// UnmarshalMCP decodes the user's answer, which the runtime has checked\n// against the form, into " + recv + ".\n")
 		b.WriteString("func (" + recv + " *" + name + ") UnmarshalMCP(data []byte) error {\n")
-		b.WriteString("\treturn mcpimpl.Unmarshal(data, " + recv + ", " + e.dec.ref(td.named) + ")\n}\n")
+		b.WriteString("\treturn " + implRef + "Unmarshal(data, " + recv + ", " + e.dec.ref(td.named) + ")\n}\n")
 	}
 }
 
