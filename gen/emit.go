@@ -12,22 +12,13 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// emit renders the generated file of a package. The code does not depend
-// on the schemas, so it is rendered while they are built; the schema
-// constants are appended once both are done.
+// emit renders the generated file of a package whose schemas are built:
+// the code, then the schema constants.
 func emit(m *model, ds *diagnostics) ([]byte, error) {
 	var code bytes.Buffer
 	code.Grow(len(m.tools) * 3 << 10) // a typical tool's code and schemas
-	var e *emitter
-	var err error
-	rendered := make(chan struct{})
-	go func() {
-		defer close(rendered)
-		e, err = renderCode(m, &code)
-	}()
-	m.buildSchemas(ds)
-	<-rendered
-	if err != nil || ds.hasErrors() {
+	e, err := renderCode(m, &code)
+	if err != nil {
 		return nil, err
 	}
 	size := 0

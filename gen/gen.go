@@ -211,6 +211,7 @@ func generatePackage(lp *loadedPackage) *Result {
 		return nil
 	case m == nil:
 		res.Stale = lp.hadGenerated && len(ds.list) == 0
+	case !ds.hasErrors() && !m.buildSchemas(ds):
 	case !ds.hasErrors():
 		content, err := emit(m, ds)
 		if err != nil {

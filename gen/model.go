@@ -6,10 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	stdruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 )
@@ -273,26 +271,16 @@ func (m *model) handlers() []*handlerFunc {
 	return hs
 }
 
-// buildSchemas derives every tool's schemas. Tools are independent, so
-// they are shared among as many goroutines as there are processors; each
-// collects its own diagnostics, merged (and sorted) afterwards.
-func (m *model) buildSchemas(ds *diagnostics) {
-	fset, ix := m.fset, m.index
-	workers := min(stdruntime.GOMAXPROCS(0), len(m.tools))
-	found := make([]*diagnostics, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		found[w] = &diagnostics{fset: fset}
-		wg.Go(func() {
-			for i := w; i < len(m.tools); i += workers {
-				m.tools[i].buildSchemas(fset, m.pkg, ix, found[w], m.server.inline)
-			}
-		})
+// buildSchemas derives every tool's schemas, one tool after another. On
+// two cores, sharing the tools among goroutines saved about 3% of
+// BenchmarkGenerate (200 tools: 73 ms against 76), not worth a lock in
+// the index and diagnostics to merge. It reports whether they were built
+// without errors.
+func (m *model) buildSchemas(ds *diagnostics) bool {
+	for _, t := range m.tools {
+		t.buildSchemas(m.fset, m.pkg, m.index, ds, m.server.inline)
 	}
-	wg.Wait()
-	for _, f := range found {
-		ds.list = append(ds.list, f.list...)
-	}
+	return !ds.hasErrors()
 }
 
 func (t *tool) buildSchemas(fset *token.FileSet, pkg *types.Package, ix *index, ds *diagnostics, inline bool) {

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -222,9 +221,8 @@ func (b *schemaBuilder) customSchema(n *types.Named, path string, pos token.Pos)
 
 // An index holds what the schema builders of one package look up again
 // and again: doc comments, the constants of enum types, method sets.
-// It is shared by the goroutines that build schemas, hence the lock.
+// Generation runs on one goroutine, so it needs no lock.
 type index struct {
-	mu           sync.Mutex
 	docs         *docIndex
 	enums        enumIndex
 	methods      map[*types.Named]map[string]bool
@@ -249,28 +247,20 @@ func newIndex(docs *docIndex) *index {
 
 // fields returns the JSON fields of a struct, computing them once.
 func (ix *index) fields(st *types.Struct, compute func() []jsonField) []jsonField {
-	ix.mu.Lock()
 	fs, ok := ix.structFields[st]
-	ix.mu.Unlock()
 	if !ok {
 		fs = compute()
-		ix.mu.Lock()
 		ix.structFields[st] = fs
-		ix.mu.Unlock()
 	}
 	return fs
 }
 
 func (ix *index) enumValues(n *types.Named) []any {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	return ix.enums.values(n)
 }
 
 // field returns the syntax of a struct field; see docIndex.field.
 func (ix *index) field(v *types.Var) (*ast.Field, bool) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	fs, ok := ix.syntax[v]
 	if !ok {
 		fs.field, fs.local = ix.docs.field(v)
@@ -280,15 +270,11 @@ func (ix *index) field(v *types.Var) (*ast.Field, bool) {
 }
 
 func (ix *index) typeDoc(tn *types.TypeName) string {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	return ix.docs.typeDoc(tn)
 }
 
 // hasMethod reports whether *n has a method of that name.
 func (ix *index) hasMethod(n *types.Named, name string) bool {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	names, ok := ix.methods[n]
 	if !ok {
 		names = map[string]bool{}
