@@ -24,8 +24,10 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/docs"
 	"github.com/mcpgen/mcpgen/testdata/golden/embedded"
 	"github.com/mcpgen/mcpgen/testdata/golden/enums"
+	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/generics"
 	"github.com/mcpgen/mcpgen/testdata/golden/greet"
+	"github.com/mcpgen/mcpgen/testdata/golden/import_clash"
 	"github.com/mcpgen/mcpgen/testdata/golden/inline"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
@@ -77,6 +79,15 @@ type oracleCase struct {
 
 var oracleCases = []oracleCase{
 	{schema: "greet/greetInputSchema.json", typ: reflect.TypeFor[greet.GreetInput]()},
+	{schema: "forms/signupInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "forms/replyOutputSchema.json", typ: reflect.TypeFor[forms.Reply](), allow: map[string]string{
+		"$schema": "//mcp:output leaves it out: the Claude Code CLI checks the schema with a draft-07 validator, which refuses the 2020-12 meta-schema",
+	}},
+	{schema: "forms/contactFormSchema.json", typ: reflect.TypeFor[forms.Contact](), allow: map[string]string{
+		"$schema":              "an elicitation form is the restricted schema MCP defines, without a meta-schema",
+		"additionalProperties": "an elicitation form is the restricted schema MCP defines, which has no additionalProperties",
+	}},
+	{schema: "import_clash/waitInputSchema.json", typ: reflect.TypeFor[import_clash.Input]()},
 	{schema: "tickets/createTicketInputSchema.json", typ: reflect.TypeFor[tickets.CreateTicketInput]()},
 	{schema: "shapes_plain/withCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
 	{schema: "shapes_plain/noCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
