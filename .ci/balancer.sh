@@ -206,11 +206,13 @@ log "HAProxy at 127.0.0.1:$lb_port, replicas $MCP_REPLICA1 $MCP_REPLICA2 $MCP_RE
 # baselines current.
 needs_session=(tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults
 	elicitation-sep1330-enums server-sse-polling server-sse-multiple-streams)
-# And one check, as scenario:check, that needs a single process: it changes
-# the tool list of the replica that runs the trigger tool and waits for
-# notifications/tools/list_changed on a stream another replica holds (each
-# replica has its own tool list).
-needs_one_process=(server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription)
+# And the checks, as scenario:check, that need a single process: they
+# change the tool or prompt list of the replica that runs the trigger tool
+# and wait for notifications/{tools,prompts}/list_changed on a stream that
+# another replica holds (each replica has its own lists; replicas would need
+# a shared bus to pass these).
+needs_one_process=(server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription
+	server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription)
 required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
 	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
 	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection)

@@ -6,7 +6,8 @@
 #     compared with its own committed baseline of expected failures, so that
 #     a regression or a newly passing scenario both fail;
 #  2. the MCP inspector's CLI (@modelcontextprotocol/inspector-cli) over stdio,
-#     for tools/list and tools/call.
+#     listing tools and resources, calling a tool, reading a resource and
+#     getting a prompt.
 # Node 22 and the packages are installed with npm, at pinned versions, into
 # ${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance, outside the repository; the
 # install is skipped when they are already there. Needs go, npm and bash.
@@ -165,6 +166,16 @@ elif [[ $got_call != "$want_call" ]]; then
 	log "FAIL: inspector tools/call: got $got_call, want $want_call"
 	status=1
 fi
+want_resources="test://static-text test://static-binary test://watched-resource"
+if ! got_resources=$(inspect --method resources/list | "$node" -e '
+	const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+	console.log(r.resources.map((x) => x.uri).join(" "));'); then
+	log "FAIL: inspector resources/list failed"
+	status=1
+elif [[ $got_resources != "$want_resources" ]]; then
+	log "FAIL: inspector resources/list: got [$got_resources], want [$want_resources]"
+	status=1
+fi
 want_read='{"contents":[{"uri":"test://template/42/data","mimeType":"application/json","text":"{\"data\":\"Data for ID: 42\",\"id\":\"42\",\"templateTest\":\"true\"}"}]}'
 if ! got_read=$(inspect --method resources/read --uri test://template/42/data |
 	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
@@ -185,6 +196,6 @@ elif [[ $got_prompt != "$want_prompt" ]]; then
 fi
 
 if ((status == 0)); then
-	log "PASS: conformance suite as the baseline expects; inspector CLI over stdio agrees"
+	log "PASS: conformance suite as the baseline expects; inspector CLI over stdio lists tools and resources, calls a tool, reads a resource and gets a prompt"
 fi
 exit "$status"
