@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -42,6 +43,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true}, out: out}
+	c.workers.init(c.answer)
+	defer c.workers.stop()
 	s.join(c.ss)
 	defer s.leave(c.ss)
 
@@ -87,6 +90,10 @@ type stdioConn struct {
 	mu      sync.Mutex
 	closing bool
 	calls   sync.WaitGroup
+	workers workerPool
+	// inline is the tool of the call that runs on the reading goroutine,
+	// if it was quick: the handoff marks it slow.
+	inline atomic.Pointer[Tool]
 }
 
 // begin counts a request that will be answered asynchronously; it fails
@@ -112,12 +119,18 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 
 // startReader makes the calling goroutine the reader: it reads and
 // dispatches lines until EOF (nil on done), a read error, or cancellation.
-// A tool call runs on the reading goroutine when no other line waits, and
-// the reading passes to another goroutine if the call takes long (see
-// lineio.Handoff); with a line waiting, the call starts on a goroutine of
-// its own at once.
+// A tool call runs on the reading goroutine when no other line waits, or
+// when its tool's recent calls were quick (Tool.quick), and the reading
+// passes to another goroutine if the call takes long (see
+// lineio.Handoff), which also marks its tool as not quick; any other call
+// with a line waiting starts on a worker at once (see workerPool).
 func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
-	h := lineio.NewHandoff(func() { c.startReader(ctx, lr, done) })
+	h := lineio.NewHandoff(func() {
+		if t := c.inline.Load(); t != nil {
+			t.recent.Store(int64(quickCall)) // it was not: run its next calls on workers
+		}
+		c.startReader(ctx, lr, done)
+	})
 	for {
 		line, size, err := lr.NextFor(c.out)
 		if ctx.Err() != nil {
@@ -132,28 +145,34 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 		} else if len(line) > 0 {
 			cl = c.handleLine(ctx, line)
 		}
-		switch {
-		case err == io.EOF:
-			done <- nil
-		case err != nil:
-			done <- fmt.Errorf("reading: %w", err)
-		case cl != nil && lr.Buffered():
-			go c.answer(cl)
+		if err != nil { // the last line, if any: answer it, and stop reading
+			if err == io.EOF {
+				done <- nil
+			} else {
+				done <- fmt.Errorf("reading: %w", err)
+			}
+			if cl != nil {
+				c.answer(cl)
+			}
+			return
+		}
+		if cl == nil {
 			continue
-		case cl != nil:
+		}
+		quick := c.quickTool(cl)
+		switch {
+		case quick == nil && lr.Buffered():
+			c.workers.run(cl)
+		default:
+			c.inline.Store(quick)
 			h.Arm()
 			c.answer(cl)
-			if h.Disarm() {
-				continue
+			stillReader := h.Disarm()
+			c.inline.Store(nil)
+			if !stillReader {
+				return // another goroutine reads now
 			}
-			return // another goroutine reads now
-		default:
-			continue
 		}
-		if cl != nil {
-			c.answer(cl)
-		}
-		return
 	}
 }
 
@@ -333,4 +352,73 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 			c.out.Send(append(b, ']'))
 		}
 	}()
+}
+
+// workerIdle is how long a worker of a workerPool waits for another call
+// before it exits.
+const workerIdle = time.Second
+
+// A workerPool runs calls on goroutines that outlive them. A goroutine
+// started for each call begins with a small stack and grows it, copying
+// it, through the deep frames of dispatch and validation: with 16 calls in
+// flight over stdio that copying took a fifth of the server's CPU. A
+// worker keeps its grown stack for the next call.
+//
+// Invariant: a call handed to run always runs, at once: run gives it to
+// an idle worker only if one is waiting (the channel is unbuffered), and
+// otherwise starts a new one. Idle workers exit after workerIdle, or at
+// stop.
+type workerPool struct {
+	answer func(*call)
+	work   chan *call
+	done   chan struct{}
+}
+
+func (p *workerPool) init(answer func(*call)) {
+	p.answer, p.work, p.done = answer, make(chan *call), make(chan struct{})
+}
+
+// stop makes the idle workers exit; busy ones exit when their call ends.
+func (p *workerPool) stop() { close(p.done) }
+
+// run answers cl on an idle worker, or on a new one.
+func (p *workerPool) run(cl *call) {
+	select {
+	case p.work <- cl:
+	default:
+		go p.worker(cl)
+	}
+}
+
+func (p *workerPool) worker(cl *call) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		p.answer(cl)
+		idle.Reset(workerIdle)
+		select {
+		case cl = <-p.work:
+		case <-idle.C:
+			return
+		case <-p.done:
+			return
+		}
+	}
+}
+
+// quickTool returns the tool cl calls if its recent calls were quick (see
+// Tool.quick), which then runs on the reading goroutine even while more
+// lines wait; else nil.
+func (c *stdioConn) quickTool(cl *call) *Tool {
+	if cl.msg.Method != "tools/call" || !cl.msg.Params.Exists() {
+		return nil
+	}
+	nv := cl.msg.Params.Get("name")
+	if !nv.Exists() || nv.Kind() != jsonvalue.String {
+		return nil
+	}
+	if t := c.ss.srv.toolNamed(nv); t != nil && t.quick() {
+		return t
+	}
+	return nil
 }

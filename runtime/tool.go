@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -63,6 +64,34 @@ type Tool struct {
 	output     *schema.Schema // compiled OutputSchema, or nil
 	wrapOutput bool           // OutputSchema's root is not an object
 	headers    []headerParam  // the input's x-mcp-header properties
+	// recent is how long the handler's recent calls took, in nanoseconds,
+	// a moving average; 0 until a call has ended. See quick.
+	recent atomic.Int64
+}
+
+// quickCall is the most a tool's recent calls may take, on average, for
+// stdio to run its next call on the reading goroutine (see quick).
+const quickCall = 20 * time.Microsecond
+
+// observe adds the duration of a call to t's moving average. Concurrent
+// calls may lose an update to each other: the average is a hint.
+func (t *Tool) observe(d time.Duration) {
+	old := t.recent.Load()
+	if old == 0 {
+		t.recent.Store(max(int64(d), 1))
+		return
+	}
+	t.recent.Store(max(old+(int64(d)-old)/8, 1))
+}
+
+// quick reports whether t's recent calls were quick enough to run the
+// next one on stdio's reading goroutine while more lines wait: running it
+// there saves handing it to a worker, and the reading it delays is short.
+// A tool that has not been called yet is not quick, so that the first
+// burst of calls to a slow tool never waits behind each other.
+func (t *Tool) quick() bool {
+	d := t.recent.Load()
+	return d > 0 && d < int64(quickCall)
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -166,7 +167,10 @@ func textOf(c Content) (string, bool) {
 // invoke runs the handler, turning a panic into an error.
 func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Result, err error) {
 	defer ss.recoverHandler("tool", t.Name, &err)
-	return t.Handler(ctx, req)
+	start := time.Now()
+	res, err = t.Handler(ctx, req)
+	t.observe(time.Since(start))
+	return res, err
 }
 
 // toolResult answers c with res, a result of the tool t (nil for an
