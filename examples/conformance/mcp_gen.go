@@ -350,7 +350,7 @@ func Register(s *runtime.Server, changes *Changes) {
 			{Name: "arg2", Description: "Arg2 is the second test argument.", Required: true},
 		},
 		Handler:  mcpimpl.Get(PromptWithArguments, decodeTestPromptWithArgumentsArgs, mcpimpl.UserMessage),
-		Complete: mcpimpl.Complete(map[string][]string{}, CompleteArg),
+		Complete: mcpimpl.Complete(nil, CompleteArg),
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "test_prompt_with_embedded_resource",
