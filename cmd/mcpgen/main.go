@@ -14,7 +14,9 @@
 // leaves files whose content has not changed untouched.
 //
 // Every mistake is reported as file:line:col: message, and nothing is
-// written for a package with errors; the exit status is then 1.
+// written for a package with errors; the exit status is then 1. A pattern
+// that names no package is reported in the go command's words, and the
+// exit status is 2.
 //
 // With -check, mcpgen writes nothing: it prints a unified diff between the
 // files on disk and what it would generate, and exits 0 when they are

@@ -83,6 +83,35 @@ func TestCheckErrorStatus(t *testing.T) {
 	}
 }
 
+// TestNoSuchPackage: a pattern that names no package is an error, in go
+// list's words, with or without -check, and nothing is written.
+func TestNoSuchPackage(t *testing.T) {
+	dir := testmodule.New(t, "example.com/tools", map[string]string{"tools.go": toolSource, "docs/README.md": "no Go here"})
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "x.go"), []byte(toolSource), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"./nosuch"}, "stat " + filepath.Join(dir, "nosuch") + ": directory not found\n"},
+		{[]string{"-check", "./nosuch"}, "stat " + filepath.Join(dir, "nosuch") + ": directory not found\n"},
+		{[]string{".", "example.com/nosuch"}, "no required module provides package example.com/nosuch"},
+		{[]string{outside}, " outside main module or its selected dependencies\n"}, // go list shortens the path
+		{[]string{"./nosuch/..."}, "pattern ./nosuch/...: lstat ./nosuch/: no such file or directory\n"},
+		{[]string{"./docs/..."}, `"./docs/..." matched no packages`},
+	} {
+		status, out, errOut := mcpgen(t, dir, c.args...)
+		if status != 2 || out != "" || !strings.HasPrefix(errOut, "mcpgen: ") || !strings.Contains(errOut, c.want) {
+			t.Errorf("mcpgen %s: status %d, stdout %q, stderr %q; want status 2 and %q", strings.Join(c.args, " "), status, out, errOut, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp_gen.go")); err == nil {
+		t.Error("mcpgen wrote the package it could load although another pattern named nothing")
+	}
+}
+
 // TestMistakesReportedNothingWritten: a package with several mistakes gets
 // every one of them, each with its position, exit status 1, and no file.
 func TestMistakesReportedNothingWritten(t *testing.T) {
