@@ -215,6 +215,8 @@ func generatePackage(lp *loadedPackage) *Result {
 			break
 		}
 		res.Content = content
+	default:
+		m.buildSchemas(ds) // for what they report: every mistake in one run
 	}
 	res.Diagnostics = ds.sorted()
 	if res.HasErrors() {

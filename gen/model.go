@@ -39,6 +39,11 @@ type model struct {
 	// redeclare (it would not compile); emit picks other names for its
 	// own identifiers.
 	taken func(name string) bool
+	// rejected are tools with errors whose input (a struct, or none) and
+	// output are known as far as their checks went: their schemas are
+	// built only for what they report, so that a mistake in a struct shows
+	// in the same run as the tool's own.
+	rejected []*tool
 
 	fset  *token.FileSet
 	index *index // shared by the schema builders
@@ -185,13 +190,17 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 	ix := newIndex(newDocIndex(p.Fset, files, lp.goFiles))
 	byName := map[string]*tool{}
 	for _, fd := range funcs {
-		t := buildTool(p.TypesInfo, fd, ds)
-		if t == nil {
-			continue
-		}
-		if prev := byName[t.name]; prev != nil {
-			prevPos := p.Fset.Position(prev.pos)
+		t, ok := buildTool(p.TypesInfo, fd, ds)
+		if ok && byName[t.name] != nil {
+			prevPos := p.Fset.Position(byName[t.name].pos)
 			ds.errorf(t.opts.namePos, "duplicate tool name %q: %s:%d already declares it", t.name, filepath.Base(prevPos.Filename), prevPos.Line)
+			ok = false
+		}
+		if !ok {
+			if t != nil && (t.input == nil || isStructInput(t.input)) {
+				m.bind(&t.handlerFunc, fd)
+				m.rejected = append(m.rejected, t)
+			}
 			continue
 		}
 		byName[t.name] = t
@@ -258,19 +267,21 @@ func (m *model) handlers() []*handlerFunc {
 	return hs
 }
 
-// buildSchemas derives every tool's schemas. Tools are independent, so
-// they are shared among as many goroutines as there are processors; each
-// collects its own diagnostics, merged (and sorted) afterwards.
+// buildSchemas derives every tool's schemas, and those of the rejected
+// tools for their diagnostics. Tools are independent, so they are shared
+// among as many goroutines as there are processors; each collects its own
+// diagnostics, merged (and sorted) afterwards.
 func (m *model) buildSchemas(ds *diagnostics) {
 	fset, ix := m.fset, m.index
-	workers := min(stdruntime.GOMAXPROCS(0), len(m.tools))
+	tools := slices.Concat(m.tools, m.rejected)
+	workers := min(stdruntime.GOMAXPROCS(0), len(tools))
 	found := make([]*diagnostics, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		found[w] = &diagnostics{fset: fset}
 		wg.Go(func() {
-			for i := w; i < len(m.tools); i += workers {
-				m.tools[i].buildSchemas(fset, m.pkg, ix, found[w], m.server.inline)
+			for i := w; i < len(tools); i += workers {
+				tools[i].buildSchemas(fset, m.pkg, ix, found[w], m.server.inline)
 			}
 		})
 	}
@@ -347,14 +358,16 @@ func paramName(typeName string) string {
 	return name
 }
 
-// buildTool checks a //mcp:tool function's directive and signature.
-func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
+// buildTool checks a //mcp:tool function's directive and signature. When
+// they have errors it reports false, with the tool as far as it could be
+// built (nil if not at all): its input is set if it could be identified.
+func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) (*tool, bool) {
 	var dir ast.Directive
 	for _, c := range fd.Doc.List {
 		if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveTool {
 			if dir.Slash.IsValid() {
 				ds.errorf(c.Slash, "%s has more than one //mcp:tool directive", fd.Name.Name)
-				return nil
+				return nil, false
 			}
 			dir = d
 		}
@@ -363,7 +376,7 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 	fn, _ := info.Defs[fd.Name].(*types.Func)
 	if fn == nil {
 		ds.errorf(fd.Name.Pos(), "cannot determine the type of %s", fd.Name.Name)
-		return nil
+		return nil, false
 	}
 	t := &tool{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}, description: strings.TrimSpace(fd.Doc.Text())}
 	t.name = opts.name
@@ -381,9 +394,9 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 		ds.warnf(fd.Doc.Pos(), "the description of tool %s is %d characters; Claude Code truncates tool descriptions at %d", t.name, n, maxDescription)
 	}
 	if !checkSignature("tool", t.name, &t.handlerFunc, fd, ds) || !checkToolOutput(t, fd, ds) || !ok {
-		return nil
+		return t, false
 	}
-	return t
+	return t, true
 }
 
 // checkToolOutput classifies the Out of a tool whose signature
