@@ -155,6 +155,10 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
+				if name, ok := spacedDirective(c.Text); ok {
+					ds.warnf(c.Slash, "// mcp:%s is a comment, not a directive: write //mcp:%[1]s without a space", name)
+					continue
+				}
 				d, ok := ast.ParseDirective(c.Slash, c.Text)
 				if !ok || d.Tool != "mcp" || attached[c] {
 					continue
