@@ -74,6 +74,34 @@ func TestGenerateThenCheck(t *testing.T) {
 	}
 }
 
+// TestVerbose: mcpgen is quiet, as go generate wants; -v says, for each
+// package, which file serves which tools and what became of it.
+func TestVerbose(t *testing.T) {
+	dir := testmodule.New(t, "example.com/tools", map[string]string{"tools.go": toolSource})
+	if status, out, errOut := mcpgen(t, dir); status != 0 || out != "" || errOut != "" {
+		t.Fatalf("mcpgen: status %d, stdout %q, stderr %q; want 0 and no output", status, out, errOut)
+	}
+	os.Remove(filepath.Join(dir, "mcp_gen.go"))
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"-v", "-check"}, 1, "mcp_gen.go: tool hello: out of date\n"},
+		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: written\n"},
+		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: unchanged\n"},
+		{[]string{"-v", "-check"}, 0, "mcp_gen.go: tool hello: current\n"},
+	} {
+		if status, _, errOut := mcpgen(t, dir, c.args...); status != c.status || errOut != c.want {
+			t.Errorf("mcpgen %s: status %d, stderr %q; want %d and %q", strings.Join(c.args, " "), status, errOut, c.status, c.want)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(strings.Replace(toolSource, "//mcp:tool\n", "", 1)), 0o666)
+	if status, _, errOut := mcpgen(t, dir, "-v"); status != 0 || errOut != "mcp_gen.go: removed: the package has no tools any more\n" {
+		t.Errorf("mcpgen -v without tools: status %d, stderr %q", status, errOut)
+	}
+}
+
 func TestCheckErrorStatus(t *testing.T) {
 	dir := testmodule.New(t, "example.com/tools", map[string]string{
 		"tools.go": strings.Replace(toolSource, "(string, error)", "string", 1),
