@@ -105,7 +105,11 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 			}
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
-				return implRef + "DecodeMap(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				decode := implRef + "DecodeMap("
+				if n := namedStruct(u.Key()); n != nil && d.e.m.index.hasMethod(n, "UnmarshalText") {
+					decode = implRef + "DecodeTextMap(" // encoding/json prefers UnmarshalText to the string
+				}
+				return decode + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Pointer:
 			return implRef + "DecodePointer(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"

@@ -20,6 +20,25 @@ const (
 	directiveServer   = "server"   // //mcp:server [option...]
 )
 
+// spacedDirective reports a comment that is one of mcpgen's directives
+// but for a space after the slashes, such as "// mcp:tool", which Go
+// reads as a plain comment; it returns the directive's name.
+func spacedDirective(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "//")
+	trimmed := strings.TrimLeft(rest, " \t")
+	if !ok || trimmed == rest {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(trimmed, "mcp:")
+	if fields := strings.Fields(rest); ok && len(fields) > 0 {
+		switch fields[0] {
+		case directiveTool, directiveResource, directivePrompt, directiveServer:
+			return fields[0], true
+		}
+	}
+	return "", false
+}
+
 // An arg is one argument of a directive: a bare word, a key=value pair,
 // or (for a name) a quoted string.
 type arg struct {

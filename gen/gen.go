@@ -63,6 +63,10 @@ type Result struct {
 	// Diagnostics are the problems found, errors and warnings, sorted by
 	// position.
 	Diagnostics []Diagnostic
+	// Tools, Resources and Prompts are what the generated file serves:
+	// tool names, resource URIs and URI templates, prompt names. They are
+	// set when Content is.
+	Tools, Resources, Prompts []string
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -219,6 +223,17 @@ func generatePackage(lp *loadedPackage) *Result {
 			break
 		}
 		res.Content = content
+		for _, t := range m.tools {
+			res.Tools = append(res.Tools, t.name)
+		}
+		for _, r := range m.resources {
+			res.Resources = append(res.Resources, r.opts.uri)
+		}
+		for _, p := range m.prompts {
+			res.Prompts = append(res.Prompts, p.name)
+		}
+	default:
+		m.buildSchemas(ds) // for what they report: every mistake in one run
 	}
 	res.Diagnostics = ds.sorted()
 	if res.HasErrors() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/printer"
@@ -66,8 +67,21 @@ func load(ctx context.Context, cfg Config) ([]*loadedPackage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%s matched no packages", quoteAll(patterns))
+	}
 	var out []*loadedPackage
+	var missing []error
 	for _, p := range pkgs {
+		if len(p.GoFiles)+len(p.IgnoredFiles) == 0 && len(p.Errors) > 0 {
+			// A pattern that names no package (a mistyped directory or
+			// import path, a directory outside the module): go list's
+			// own words say which.
+			for _, e := range p.Errors {
+				missing = append(missing, errors.New(e.Msg))
+			}
+			continue
+		}
 		lp, err := prepare(pcfg, p, output)
 		if err != nil {
 			return nil, err
@@ -75,6 +89,9 @@ func load(ctx context.Context, cfg Config) ([]*loadedPackage, error) {
 		if lp != nil {
 			out = append(out, lp)
 		}
+	}
+	if len(missing) > 0 {
+		return nil, errors.Join(missing...)
 	}
 	return out, nil
 }

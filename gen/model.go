@@ -38,6 +38,11 @@ type model struct {
 	// redeclare (it would not compile); emit picks other names for its
 	// own identifiers.
 	taken func(name string) bool
+	// rejected are tools with errors whose input (a struct, or none) and
+	// output are known as far as their checks went: their schemas are
+	// built only for what they report, so that a mistake in a struct shows
+	// in the same run as the tool's own.
+	rejected []*tool
 
 	fset  *token.FileSet
 	index *index // shared by the schema builders
@@ -150,6 +155,10 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
+				if name, ok := spacedDirective(c.Text); ok {
+					ds.warnf(c.Slash, "// mcp:%s is a comment, not a directive: write //mcp:%[1]s without a space", name)
+					continue
+				}
 				d, ok := ast.ParseDirective(c.Slash, c.Text)
 				if !ok || d.Tool != "mcp" || attached[c] {
 					continue
@@ -187,13 +196,17 @@ func buildModel(lp *loadedPackage, ds *diagnostics) *model {
 	ix := newIndex(newDocIndex(p.Fset, files, lp.goFiles))
 	byName := map[string]*tool{}
 	for _, fd := range funcs {
-		t := buildTool(p.TypesInfo, fd, ds)
-		if t == nil {
-			continue
-		}
-		if prev := byName[t.name]; prev != nil {
-			prevPos := p.Fset.Position(prev.pos)
+		t, ok := buildTool(p.TypesInfo, fd, ds)
+		if ok && byName[t.name] != nil {
+			prevPos := p.Fset.Position(byName[t.name].pos)
 			ds.errorf(t.opts.namePos, "duplicate tool name %q: %s:%d already declares it", t.name, filepath.Base(prevPos.Filename), prevPos.Line)
+			ok = false
+		}
+		if !ok {
+			if t != nil && (t.input == nil || isStructInput(t.input)) {
+				m.bind(&t.handlerFunc, fd)
+				m.rejected = append(m.rejected, t)
+			}
 			continue
 		}
 		byName[t.name] = t
@@ -271,13 +284,14 @@ func (m *model) handlers() []*handlerFunc {
 	return hs
 }
 
-// buildSchemas derives every tool's schemas, one tool after another. On
-// two cores, sharing the tools among goroutines saved about 3% of
-// BenchmarkGenerate (200 tools: 73 ms against 76), not worth a lock in
-// the index and diagnostics to merge. It reports whether they were built
-// without errors.
+// buildSchemas derives every tool's schemas, and those of the rejected
+// tools for their diagnostics, one tool after another. On two cores,
+// sharing the tools among goroutines saved about 3% of BenchmarkGenerate
+// (200 tools: 73 ms against 76), not worth a lock in the index and
+// diagnostics to merge. It reports whether they were built without
+// errors.
 func (m *model) buildSchemas(ds *diagnostics) bool {
-	for _, t := range m.tools {
+	for _, t := range slices.Concat(m.tools, m.rejected) {
 		t.buildSchemas(m.fset, m.pkg, m.index, ds, m.server.inline)
 	}
 	return !ds.hasErrors()
@@ -350,14 +364,16 @@ func paramName(typeName string) string {
 	return name
 }
 
-// buildTool checks a //mcp:tool function's directive and signature.
-func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
+// buildTool checks a //mcp:tool function's directive and signature. When
+// they have errors it reports false, with the tool as far as it could be
+// built (nil if not at all): its input is set if it could be identified.
+func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) (*tool, bool) {
 	var dir ast.Directive
 	for _, c := range fd.Doc.List {
 		if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveTool {
 			if dir.Slash.IsValid() {
 				ds.errorf(c.Slash, "%s has more than one //mcp:tool directive", fd.Name.Name)
-				return nil
+				return nil, false
 			}
 			dir = d
 		}
@@ -366,7 +382,7 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 	fn, _ := info.Defs[fd.Name].(*types.Func)
 	if fn == nil {
 		ds.errorf(fd.Name.Pos(), "cannot determine the type of %s", fd.Name.Name)
-		return nil
+		return nil, false
 	}
 	t := &tool{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}, description: strings.TrimSpace(fd.Doc.Text())}
 	t.name = opts.name
@@ -384,9 +400,9 @@ func buildTool(info *types.Info, fd *ast.FuncDecl, ds *diagnostics) *tool {
 		ds.warnf(fd.Doc.Pos(), "the description of tool %s is %d characters; Claude Code truncates tool descriptions at %d", t.name, n, maxDescription)
 	}
 	if !checkSignature("tool", t.name, &t.handlerFunc, fd, ds) || !checkToolOutput(t, fd, ds) || !ok {
-		return nil
+		return t, false
 	}
-	return t
+	return t, true
 }
 
 // checkToolOutput classifies the Out of a tool whose signature

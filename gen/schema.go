@@ -31,6 +31,10 @@ type schemaBuilder struct {
 	ix     *index
 	ds     *diagnostics
 	inline bool
+	// encoded says that the schema describes what encoding/json writes (a
+	// tool's result) rather than what it reads: a nil pointer or []byte
+	// is then null (see held).
+	encoded bool
 
 	defs     jsonschema.Definitions
 	defName  map[*types.TypeName]string // assigned $defs names
@@ -70,13 +74,17 @@ func (b *schemaBuilder) emptyRoot() string {
 // an object; any other value is wrapped as {"result": v}, which is what
 // runtime.StructuredValue sends.
 func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, wrap bool) string {
+	b.encoded = true
 	var s *jsonschema.Schema
 	if p, ok := types.Unalias(t).(*types.Pointer); ok && !wrap {
 		t = p.Elem()
 	}
-	if named, ok := types.Unalias(t).(*types.Named); ok && !wrap && isStruct(named) {
+	switch named, ok := types.Unalias(t).(*types.Named); {
+	case ok && !wrap && isStruct(named):
 		s = b.expandNamed(named, typePath(named), pos)
-	} else {
+	case wrap:
+		s = b.held(t, path, pos)
+	default:
 		s = b.schema(t, path, pos)
 	}
 	if wrap {
@@ -140,22 +148,22 @@ func (b *schemaBuilder) schema(t types.Type, path string, pos token.Pos) *jsonsc
 	case *types.Basic:
 		return b.basic(t, u, path, pos)
 	case *types.Pointer:
-		return b.schema(u.Elem(), path, pos)
+		return b.held(u.Elem(), path, pos)
 	case *types.Slice:
 		if isByte(u.Elem()) {
 			return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
 		}
-		return &jsonschema.Schema{Type: "array", Items: b.schema(u.Elem(), path+"[]", pos)}
+		return &jsonschema.Schema{Type: "array", Items: b.held(u.Elem(), path+"[]", pos)}
 	case *types.Array:
 		n := uint64(u.Len())
-		return &jsonschema.Schema{Type: "array", Items: b.schema(u.Elem(), path+"[]", pos), MinItems: &n, MaxItems: &n}
+		return &jsonschema.Schema{Type: "array", Items: b.held(u.Elem(), path+"[]", pos), MinItems: &n, MaxItems: &n}
 	case *types.Map:
 		if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Info()&types.IsString == 0 {
 			return b.errorf(t, pos, "%s: unsupported map key type %s: only string keys map to JSON object names", path, typeString(u.Key(), b.pkg))
 		}
 		s := &jsonschema.Schema{Type: "object"}
 		if !isEmptyInterface(u.Elem()) {
-			s.AdditionalProperties = b.schema(u.Elem(), path+"[]", pos)
+			s.AdditionalProperties = b.held(u.Elem(), path+"[]", pos)
 		}
 		return s
 	case *types.Struct:
@@ -175,6 +183,50 @@ func (b *schemaBuilder) schema(t types.Type, path string, pos token.Pos) *jsonsc
 	default:
 		return b.errorf(t, pos, "%s: unsupported type %s", path, typeString(t, b.pkg))
 	}
+}
+
+// held is the schema of a value of type t held by a pointer, a slice, an
+// array, a map or a wrapped result: in an encoded schema, it allows the
+// null that encoding/json writes for a nil t. (A struct field, which
+// omitempty may leave out instead, is handled by structSchema.)
+func (b *schemaBuilder) held(t types.Type, path string, pos token.Pos) *jsonschema.Schema {
+	s := b.schema(t, path, pos)
+	if b.encoded && encodesNil(t) {
+		return orNull(s)
+	}
+	return s
+}
+
+// encodesNil reports whether encoding/json writes null for some value of
+// type t: a nil pointer or []byte. (A nil slice or map is null too, but
+// the runtime sends it as [] or {}, as the schema says.)
+func encodesNil(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Slice:
+		return isByte(u.Elem())
+	}
+	return false
+}
+
+// orNull returns s extended to allow null as well. A schema that allows
+// null already is returned as it is: oneOf would refuse a null that both
+// of its alternatives accept.
+func orNull(s *jsonschema.Schema) *jsonschema.Schema {
+	if allowsNull(s) {
+		return s
+	}
+	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{s, {Type: "null"}}}
+}
+
+// allowsNull reports whether s, as the builder makes schemas, accepts
+// null: it is null, any value (true), or a oneOf with such an alternative.
+func allowsNull(s *jsonschema.Schema) bool {
+	if s.OneOf != nil {
+		return slices.ContainsFunc(s.OneOf, allowsNull)
+	}
+	return s.Type == "null" || s.Type == "" && s.Ref == "" && s.AnyOf == nil && s.AllOf == nil && s.Not == nil && s.Enum == nil && s.Const == nil
 }
 
 // special handles types whose JSON form is not what their Go structure
@@ -539,8 +591,8 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 				prop.Description = b.ix.typeDoc(n.Obj())
 			}
 		}
-		if f.tags.nullable {
-			prop = &jsonschema.Schema{OneOf: []*jsonschema.Schema{prop, {Type: "null"}}}
+		if f.tags.nullable || b.encoded && encodesNil(f.v.Type()) && !f.tags.omitEmpty {
+			prop = orNull(prop) // asked for, or what encoding/json writes for nil
 		}
 		s.Properties.Set(f.name, prop)
 		if f.required() {

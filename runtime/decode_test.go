@@ -27,6 +27,7 @@ func TestGeneratedDecoders(t *testing.T) {
 		`{"pi":7,"inner":{"name":"x","score":0.5,"next":{"name":"y"},"tags":["a",""]},"pinner":{"name":"z"}}`,
 		`{"inners":[{"name":"a"},{"name":"b","tags":[]}],"byName":{"k":{"name":"v"},"n":{"name":""}}}`,
 		`{"page":{"items":[{"name":"p1"},{"name":"p2","next":{"name":"p3"}}]}}`,
+		`{"upper":{"a":1,"b\u00e9":2,"":3,"\ud800":4}}`,
 		`{"when":"2026-11-21T10:00:00+01:00","raw":{"a":[1,{"b":null}]},"any":[1,"two",{"three":3}],"custom":{"V":"c"},"bytes":"aGVsbG8=","matrix":[[1,2],[3.5],[]]}`,
 	}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -52,6 +53,32 @@ func TestGeneratedDecoders(t *testing.T) {
 		}
 		if !reflect.DeepEqual(decoders.Last, want) {
 			t.Errorf("arguments %s:\ngenerated decoder %+v\nencoding/json     %+v", args, decoders.Last, want)
+		}
+	}
+}
+
+// TestGeneratedDecoderErrorsNameTheField: a value the schema accepts but
+// encoding/json refuses is reported with its path, down to a map key ""
+// and to a field whose type encoding/json decodes.
+func TestGeneratedDecoderErrorsNameTheField(t *testing.T) {
+	s := decoders.NewServer()
+	for args, want := range map[string]string{
+		`{"counts":{"":1e2}}`:                                 `invalid arguments: counts[""]: json: cannot unmarshal number 1e2 into Go value of type int`,
+		`{"when":"yesterday"}`:                                `invalid arguments: when: parsing time "yesterday"`,
+		`{"inners":[{"name":"a"},{"name":"b","score":1e39}]}`: `invalid arguments: inners[1].score: json: cannot unmarshal number 1e39 into Go value of type float32`,
+	} {
+		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keep","arguments":%s}}`, args)
+		var resp struct {
+			Result struct {
+				Content []struct{ Text string }
+				IsError bool
+			}
+		}
+		if err := json.Unmarshal(s.NewConn(nil).Handle(context.Background(), []byte(req)), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if r := resp.Result; !r.IsError || len(r.Content) != 1 || !strings.HasPrefix(r.Content[0].Text, want) {
+			t.Errorf("arguments %s: %+v; want an error starting %s", args, r, want)
 		}
 	}
 }
@@ -86,6 +113,13 @@ func randomInput(r *rand.Rand) string {
 		},
 		func() string {
 			return `"page":{"items":[` + join(r.IntN(3), func() string { return randomInner(r, 1) }) + `]}`
+		},
+		func() string {
+			k := 0
+			return `"upper":{` + join(r.IntN(4), func() string {
+				k++ // distinct names, which UnmarshalText keeps distinct
+				return fmt.Sprintf(`%s%d":%d`, strings.TrimSuffix(randomString(r), `"`), k, r.IntN(9))
+			}) + `}`
 		},
 	}
 	b.WriteByte('{')

@@ -51,6 +51,22 @@ func TestStructuredResultsHonourOutputSchema(t *testing.T) {
 	}
 }
 
+// TestNilPointersHonourOutputSchema: encoding/json writes a nil pointer
+// or []byte as null, and the output schema mcpgen generated allows it, so
+// the result goes out as it is instead of as an error.
+func TestNilPointersHonourOutputSchema(t *testing.T) {
+	s := outputs.NewServer()
+	for tool, want := range map[string]string{
+		"nils":       `{"note":null,"report":null,"deep":null,"reports":[null],"byName":{"none":null},"data":null,"any":null,"tagged":null}`,
+		"nil_number": `{"result":null}`,
+	} {
+		r := callResult(t, s, tool)
+		if r.IsError || string(r.StructuredContent) != want {
+			t.Errorf("%s: structuredContent %s, content %+v, isError %v; want %s", tool, r.StructuredContent, r.Content, r.IsError, want)
+		}
+	}
+}
+
 // TestStructuredResultBreakingItsSchema: a result that does not match the
 // tool's output schema is never sent; the client gets an error result
 // saying why.

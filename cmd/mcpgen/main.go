@@ -14,11 +14,18 @@
 // leaves files whose content has not changed untouched.
 //
 // Every mistake is reported as file:line:col: message, and nothing is
-// written for a package with errors; the exit status is then 1.
+// written for a package with errors; the exit status is then 1. A pattern
+// that names no package is reported in the go command's words, and the
+// exit status is 2.
 //
 // With -check, mcpgen writes nothing: it prints a unified diff between the
 // files on disk and what it would generate, and exits 0 when they are
 // identical, 1 when they differ, and 2 on any error.
+//
+// Like stringer, mcpgen prints nothing when all goes well. With -v, it
+// prints a line for each package it generates for, on standard error: the
+// file, the tools, resources and prompts it serves, and whether it was
+// written or unchanged (with -check: current or out of date).
 package main
 
 import (
@@ -47,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; print a diff and exit 1 if any generated file is out of date")
 	output := fs.String("o", gen.DefaultOutput, "name of the generated `file` in each package")
 	tags := fs.String("tags", "", "comma-separated build `tags`")
+	verbose := fs.Bool("v", false, "print each generated file, what it serves, and whether it was written")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcpgen [flags] [packages]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -81,26 +89,70 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if status != 0 {
 			return 2
 		}
-		return checkResults(results, wd, stdout, stderr)
+		return checkResults(results, wd, *verbose, stdout, stderr)
 	}
 	for _, r := range results {
-		if _, err := r.Write(); err != nil {
+		changed, err := r.Write()
+		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 			status = 2
+			continue
+		}
+		if *verbose && (r.Content != nil || changed) {
+			state := "unchanged"
+			switch {
+			case r.Stale:
+				state = "removed: the package has no tools any more"
+			case changed:
+				state = "written"
+			}
+			fmt.Fprintln(stderr, describe(r, wd, state))
 		}
 	}
 	return status
 }
 
+// describe is the line -v prints for a result: the file, what it serves,
+// and its state.
+//
+//	examples/notes/mcp_gen.go: tools add_note, find_notes, delete_note; resource notes://{id}; prompt summarize_note: written
+func describe(r *gen.Result, wd, state string) string {
+	var served []string
+	for _, kind := range []struct {
+		name  string
+		names []string
+	}{{"tool", r.Tools}, {"resource", r.Resources}, {"prompt", r.Prompts}} {
+		switch len(kind.names) {
+		case 0:
+		case 1:
+			served = append(served, kind.name+" "+kind.names[0])
+		default:
+			served = append(served, kind.name+"s "+strings.Join(kind.names, ", "))
+		}
+	}
+	line := relative(wd, r.OutputPath) + ": "
+	if len(served) > 0 {
+		line += strings.Join(served, "; ") + ": "
+	}
+	return line + state
+}
+
 // checkResults prints a unified diff for every result that differs from
 // the disk and returns the -check exit status.
-func checkResults(results []*gen.Result, wd string, stdout, stderr io.Writer) int {
+func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr io.Writer) int {
 	status := 0
 	for _, r := range results {
 		current, err := r.Current()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 			return 2
+		}
+		if verbose && (r.Content != nil || r.Stale) {
+			state := "out of date"
+			if current {
+				state = "current"
+			}
+			fmt.Fprintln(stderr, describe(r, wd, state))
 		}
 		if current {
 			continue

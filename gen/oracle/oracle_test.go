@@ -61,6 +61,8 @@ import (
 //   - int-bounds: sized integer types carry their range.
 //   - pointer-optional: a pointer field is optional; invopop requires every
 //     field without omitempty.
+//   - nil-is-null: in an output schema (what encoding/json writes), a
+//     pointer or a []byte that may be nil also allows null.
 //   - json-number: json.Number is a number on the wire; invopop sees a
 //     string type.
 //   - recursive-root: invopop leaves a $ref to a recursive root type
@@ -113,6 +115,10 @@ var oracleCases = []oracleCase{
 	{schema: "outputs/sliceOutputSchema.json", typ: reflect.TypeFor[[]outputs.Report](), wrap: true},
 	{schema: "outputs/numberInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/numberOutputSchema.json", typ: reflect.TypeFor[float64](), wrap: true},
+	{schema: "outputs/nilsInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "outputs/nilsOutputSchema.json", typ: reflect.TypeFor[outputs.Optional]()},
+	{schema: "outputs/nilNumberInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "outputs/nilNumberOutputSchema.json", typ: reflect.TypeFor[*int](), wrap: true},
 	{schema: "outputs/fullInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/fullValueInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "scalars/scalarsInputSchema.json", typ: reflect.TypeFor[scalars.Input]()},
@@ -187,7 +193,7 @@ func TestSchemasMatchReflector(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := &oracle{comments: r.CommentMap, allow: c.allow, used: map[string]bool{}}
+			o := &oracle{comments: r.CommentMap, allow: c.allow, used: map[string]bool{}, encoded: strings.HasSuffix(c.schema, "OutputSchema.json")}
 			o.compare("", resolve(decode(t, data)), resolve(decode(t, reflected)), typ)
 			for _, d := range o.diffs {
 				t.Error(d)
@@ -298,6 +304,7 @@ type oracle struct {
 	allow    map[string]string
 	used     map[string]bool
 	diffs    []string
+	encoded  bool // an output schema
 }
 
 func (o *oracle) errorf(path, format string, args ...any) {
@@ -328,6 +335,10 @@ func (o *oracle) compare(path string, static, reflected any, t reflect.Type) {
 		if canonicalJSON(static) != canonicalJSON(reflected) {
 			o.errorf(path, "mcpgen %s, Reflector %s", canonicalJSON(static), canonicalJSON(reflected))
 		}
+		return
+	}
+	if alt, ok := orNull(sm); ok && o.encoded && rm["oneOf"] == nil && t != nil && (t.Kind() == reflect.Pointer || t == reflect.TypeFor[[]byte]()) {
+		o.compare(path, alt, reflected, t) // nil-is-null
 		return
 	}
 	elem := deref(t)
@@ -387,6 +398,15 @@ func (o *oracle) compare(path string, static, reflected any, t reflect.Type) {
 			o.equal(at, sv, rv)
 		}
 	}
+}
+
+// orNull returns x when s is {"oneOf": [x, {"type": "null"}]}.
+func orNull(s map[string]any) (any, bool) {
+	alts := asList(s["oneOf"])
+	if len(s) != 1 || len(alts) != 2 || canonicalJSON(alts[1]) != `{"type":"null"}` {
+		return nil, false
+	}
+	return alts[0], true
 }
 
 func (o *oracle) equal(path string, a, b any) {

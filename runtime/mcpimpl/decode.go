@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"iter"
@@ -139,6 +140,35 @@ func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) err
 			}
 		}
 		m[K(v.clone(name))] = t // the name may share the request's memory
+	}
+	*dst = m
+	return nil
+}
+
+// DecodeTextMap stores a JSON object in a map whose key type decodes
+// itself from text (*K is an encoding.TextUnmarshaler): as in
+// encoding/json, each member name becomes a key through UnmarshalText,
+// given a copy of the name.
+func DecodeTextMap[K comparable, PK interface {
+	*K
+	encoding.TextUnmarshaler
+}, T any](v Value, dst *map[K]T, elem func(Value, *T) error) error {
+	if v.v.Kind() != jsonvalue.Object {
+		return DecodeJSON(v, dst)
+	}
+	m := make(map[K]T, v.v.Len())
+	for name, mv := range v.Members() {
+		var t T
+		if !mv.IsNull() {
+			if err := elem(mv, &t); err != nil {
+				return FieldError(name, err)
+			}
+		}
+		var k K
+		if err := PK(&k).UnmarshalText([]byte(name)); err != nil {
+			return FieldError(name, err)
+		}
+		m[k] = t
 	}
 	*dst = m
 	return nil

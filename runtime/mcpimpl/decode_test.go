@@ -54,6 +54,43 @@ func TestDecodedValuesDoNotAliasTheRequest(t *testing.T) {
 	}
 }
 
+// keptKey keeps the text UnmarshalText is given, as it may not: the text
+// is only lent to it.
+type keptKey string
+
+func (k *keptKey) UnmarshalText(text []byte) error {
+	if string(text) == "bad" {
+		return errors.New("bad key")
+	}
+	if len(text) > 0 {
+		*k = keptKey(unsafe.String(&text[0], len(text)))
+	}
+	return nil
+}
+
+// TestDecodeTextMap: a map key whose type has UnmarshalText is decoded by
+// it, as encoding/json does, from a copy of the member name, and an error
+// of UnmarshalText names the key.
+func TestDecodeTextMap(t *testing.T) {
+	buf := []byte(`{"plain":1,"esc\u0061ped":2,"":3}`)
+	var m map[keptKey]int
+	if err := DecodeTextMap(parse(t, buf), &m, DecodeInt); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 3 || m["plain"] != 1 || m["escaped"] != 2 || m[""] != 3 {
+		t.Fatalf("decoded %v", m)
+	}
+	for k := range m {
+		if aliases(string(k), buf) {
+			t.Errorf("%q shares memory with the request", k)
+		}
+	}
+	err := DecodeTextMap(parse(t, []byte(`{"good":1,"bad":2}`)), &m, DecodeInt)
+	if err == nil || FieldError("m", err).Error() != "m.bad: bad key" {
+		t.Errorf("a key UnmarshalText refuses: %v", err)
+	}
+}
+
 // TestFieldErrorKeepsNoAlias: an error names the member it is about
 // without holding on to the request.
 func TestFieldErrorKeepsNoAlias(t *testing.T) {

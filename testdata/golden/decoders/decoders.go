@@ -5,6 +5,7 @@ package decoders
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -43,6 +44,15 @@ func (c *Custom) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// Upper decodes itself from text, upper-cased: as a map key, encoding/json
+// (and so the generated decoder) calls its UnmarshalText.
+type Upper string
+
+func (u *Upper) UnmarshalText(b []byte) error {
+	*u = Upper(strings.ToUpper(string(b)))
+	return nil
+}
+
 // Input has one field of every kind the decoders handle, and some they
 // leave to encoding/json.
 type Input struct {
@@ -64,6 +74,7 @@ type Input struct {
 	Ints    []int             `json:"ints,omitempty"`
 	Counts  map[string]int    `json:"counts,omitempty"`
 	ByName  map[string]*Inner `json:"byName,omitempty"`
+	Upper   map[Upper]int     `json:"upper,omitempty"`
 	Page    Page[Inner]       `json:"page,omitzero"`
 	When    time.Time         `json:"when,omitzero"`
 	Raw     json.RawMessage   `json:"raw,omitempty"`

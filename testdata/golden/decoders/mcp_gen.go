@@ -83,6 +83,8 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 			err = mcpimpl.DecodeMap(f, &in.Counts, mcpimpl.DecodeInt)
 		case "byName":
 			err = mcpimpl.DecodeMap(f, &in.ByName, mcpimpl.DecodeJSON)
+		case "upper":
+			err = mcpimpl.DecodeTextMap(f, &in.Upper, mcpimpl.DecodeInt)
 		case "page":
 			err = decodePage_Inner(f, &in.Page)
 		case "when":
@@ -278,6 +280,12 @@ const keepInputSchema = `{
     "byName": {
       "additionalProperties": {
         "$ref": "#/$defs/Inner"
+      },
+      "type": "object"
+    },
+    "upper": {
+      "additionalProperties": {
+        "type": "integer"
       },
       "type": "object"
     },

@@ -21,12 +21,14 @@ var (
 	_ func() (map[string]int, error)                 = Map
 	_ func() ([]Report, error)                       = Slice
 	_ func() (float64, error)                        = Number
+	_ func() (Optional, error)                       = Nils
+	_ func() (*int, error)                           = NilNumber
 	_ func(context.Context) (*runtime.Result, error) = Full
 	_ func() (runtime.Result, error)                 = FullValue
 )
 
 // NewServer returns a server named "outputs" that serves the tools of this
-// package: text, named_text, struct, struct_pointer, map, slice, number, full, full_value.
+// package: text, named_text, struct, struct_pointer, map, slice, number, nils, nil_number, full, full_value.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "outputs",
@@ -96,6 +98,24 @@ func Register(s *runtime.Server) {
 		OutputSchema: numberOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (float64, error) {
 			return Number()
+		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "nils",
+		Description:  "Nils returns a struct whose pointers are nil.",
+		InputSchema:  nilsInputSchema,
+		OutputSchema: nilsOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (Optional, error) {
+			return Nils()
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "nil_number",
+		Description:  "NilNumber returns a nil pointer to a number, wrapped as {\"result\": null}.",
+		InputSchema:  nilNumberInputSchema,
+		OutputSchema: nilNumberOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*int, error) {
+			return NilNumber()
 		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
 	})
 	s.AddTool(&runtime.Tool{
@@ -266,6 +286,154 @@ const numberOutputSchema = `{
   "properties": {
     "result": {
       "type": "number"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["result"]
+}`
+
+// nilsInputSchema is the JSON Schema of the arguments of nils.
+const nilsInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// nilsOutputSchema is the JSON Schema of the structured results of nils.
+const nilsOutputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Report": {
+      "properties": {
+        "count": {
+          "type": "integer",
+          "description": "Number of items."
+        },
+        "names": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["count"],
+      "description": "Report is a structured result."
+    }
+  },
+  "properties": {
+    "note": {
+      "oneOf": [
+        {
+          "type": "string"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "report": {
+      "oneOf": [
+        {
+          "$ref": "#/$defs/Report"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "skipped": {
+      "type": "integer"
+    },
+    "deep": {
+      "oneOf": [
+        {
+          "type": "integer"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "reports": {
+      "items": {
+        "oneOf": [
+          {
+            "$ref": "#/$defs/Report"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "type": "array"
+    },
+    "byName": {
+      "additionalProperties": {
+        "oneOf": [
+          {
+            "type": "integer"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "type": "object"
+    },
+    "data": {
+      "oneOf": [
+        {
+          "type": "string",
+          "contentEncoding": "base64"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    },
+    "any": true,
+    "tagged": {
+      "oneOf": [
+        {
+          "type": "integer"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["reports", "byName", "data", "any"],
+  "description": "Optional has fields that can be nil, which encoding/json writes as\nnull unless omitempty leaves them out."
+}`
+
+// nilNumberInputSchema is the JSON Schema of the arguments of nil_number.
+const nilNumberInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// nilNumberOutputSchema is the JSON Schema of the structured results of nil_number.
+const nilNumberOutputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "result": {
+      "oneOf": [
+        {
+          "type": "integer"
+        },
+        {
+          "type": "null"
+        }
+      ]
     }
   },
   "additionalProperties": false,

@@ -16,6 +16,20 @@ type Report struct {
 	Names []string `json:"names,omitempty"`
 }
 
+// Optional has fields that can be nil, which encoding/json writes as
+// null unless omitempty leaves them out.
+type Optional struct {
+	Note    *string         `json:"note"`
+	Report  *Report         `json:"report"`
+	Skipped *int            `json:"skipped,omitempty"`
+	Deep    **int           `json:"deep,omitempty"`
+	Reports []*Report       `json:"reports"`
+	ByName  map[string]*int `json:"byName"`
+	Data    []byte          `json:"data"`
+	Any     any             `json:"any"`
+	Tagged  *int            `json:"tagged" jsonschema:"nullable"`
+}
+
 // Text returns a string.
 //
 //mcp:tool
@@ -50,6 +64,19 @@ func Slice() ([]Report, error) { return nil, nil }
 //
 //mcp:tool
 func Number() (float64, error) { return 0, nil }
+
+// Nils returns a struct whose pointers are nil.
+//
+//mcp:tool
+func Nils() (Optional, error) {
+	var none *int
+	return Optional{Deep: &none, Reports: []*Report{nil}, ByName: map[string]*int{"none": nil}}, nil
+}
+
+// NilNumber returns a nil pointer to a number, wrapped as {"result": null}.
+//
+//mcp:tool
+func NilNumber() (*int, error) { return nil, nil }
 
 // Full returns a runtime result: several blocks, images, isError.
 //
