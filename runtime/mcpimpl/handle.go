@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
@@ -79,12 +80,16 @@ func Text[S ~string](s S) (*runtime.Result, error) {
 // Structured returns a result whose structuredContent is v, with the same
 // JSON in a text block for clients that do not read structuredContent. v
 // must encode as a JSON object (a struct, a map, a pointer to a struct),
-// or as null (a nil map or pointer), which the runtime then checks against
-// the tool's output schema.
+// or as null for a nil map, which the runtime then sends as {} if the
+// tool's output schema allows it. A nil pointer is an error: there is no
+// object to send, and the tool should say why with an error of its own.
 func Structured[T any](v T) (*runtime.Result, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
+	}
+	if string(data) == "null" && reflect.TypeFor[T]().Kind() == reflect.Pointer {
+		return nil, fmt.Errorf("the tool returned a nil %v and no error: return a value, or an error that says why there is none", reflect.TypeFor[T]())
 	}
 	if len(data) == 0 || data[0] != '{' && string(data) != "null" {
 		return nil, fmt.Errorf("encoding result: structured content must be a JSON object, not %.20s", data)
