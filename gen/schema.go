@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"math"
@@ -271,74 +269,6 @@ func (b *schemaBuilder) customSchema(n *types.Named, path string, pos token.Pos)
 	return false
 }
 
-// An index holds what the schema builders of one package look up again
-// and again: doc comments, the constants of enum types, method sets.
-// Generation runs on one goroutine, so it needs no lock.
-type index struct {
-	docs         *docIndex
-	enums        enumIndex
-	methods      map[*types.Named]map[string]bool
-	structFields map[*types.Struct][]jsonField
-	syntax       map[*types.Var]fieldSyntax
-}
-
-type fieldSyntax struct {
-	field *ast.Field
-	local bool
-}
-
-func newIndex(docs *docIndex) *index {
-	return &index{
-		docs:         docs,
-		enums:        enumIndex{},
-		methods:      map[*types.Named]map[string]bool{},
-		structFields: map[*types.Struct][]jsonField{},
-		syntax:       map[*types.Var]fieldSyntax{},
-	}
-}
-
-// fields returns the JSON fields of a struct, computing them once.
-func (ix *index) fields(st *types.Struct, compute func() []jsonField) []jsonField {
-	fs, ok := ix.structFields[st]
-	if !ok {
-		fs = compute()
-		ix.structFields[st] = fs
-	}
-	return fs
-}
-
-func (ix *index) enumValues(n *types.Named) []any {
-	return ix.enums.values(n)
-}
-
-// field returns the syntax of a struct field; see docIndex.field.
-func (ix *index) field(v *types.Var) (*ast.Field, bool) {
-	fs, ok := ix.syntax[v]
-	if !ok {
-		fs.field, fs.local = ix.docs.field(v)
-		ix.syntax[v] = fs
-	}
-	return fs.field, fs.local
-}
-
-func (ix *index) typeDoc(tn *types.TypeName) string {
-	return ix.docs.typeDoc(tn)
-}
-
-// hasMethod reports whether *n has a method of that name.
-func (ix *index) hasMethod(n *types.Named, name string) bool {
-	names, ok := ix.methods[n]
-	if !ok {
-		names = map[string]bool{}
-		ms := types.NewMethodSet(types.NewPointer(n))
-		for i := range ms.Len() {
-			names[ms.At(i).Obj().Name()] = true
-		}
-		ix.methods[n] = names
-	}
-	return names[name]
-}
-
 func isByte(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Uint8
@@ -406,71 +336,6 @@ func intBounds(s *jsonschema.Schema, k types.BasicKind) {
 	}
 	s.Minimum = json.Number(strconv.FormatInt(lo, 10))
 	s.Maximum = json.Number(strconv.FormatInt(hi, 10))
-}
-
-// isStandard reports whether pkg belongs to the standard library, whose
-// named types' constants are units and flags (time.Second, os.ModeDir),
-// not enums.
-func isStandard(pkg *types.Package) bool {
-	if pkg == nil {
-		return true
-	}
-	first, _, _ := strings.Cut(pkg.Path(), "/")
-	return !strings.Contains(first, ".")
-}
-
-// enumIndex finds the constants of named types, scanning each package's
-// scope once however many fields use its types.
-type enumIndex map[*types.Package]map[*types.TypeName][]any
-
-// values returns the values of the constants of type n declared in n's
-// package, in declaration order: the enum of the type.
-func (ix enumIndex) values(n *types.Named) []any {
-	pkg := n.Obj().Pkg()
-	if _, ok := ix[pkg]; !ok {
-		ix.index(pkg)
-	}
-	return ix[pkg][n.Obj()]
-}
-
-func (ix enumIndex) index(pkg *types.Package) {
-	consts := map[*types.TypeName][]*types.Const{}
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		c, ok := scope.Lookup(name).(*types.Const)
-		if !ok {
-			continue
-		}
-		if tn, ok := types.Unalias(c.Type()).(*types.Named); ok && tn.Obj().Pkg() == pkg {
-			consts[tn.Obj()] = append(consts[tn.Obj()], c)
-		}
-	}
-	vals := map[*types.TypeName][]any{}
-	for tn, cs := range consts {
-		vals[tn] = constValues(cs)
-	}
-	ix[pkg] = vals
-}
-
-// constValues turns constants into enum values, in declaration order.
-func constValues(consts []*types.Const) []any {
-	slices.SortStableFunc(consts, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
-	var vals []any
-	for _, c := range consts {
-		var v any
-		switch c.Val().Kind() {
-		case constant.String:
-			v = constant.StringVal(c.Val())
-		case constant.Int:
-			v = json.Number(c.Val().ExactString())
-		default:
-			continue
-		}
-		if !slices.Contains(vals, v) {
-			vals = append(vals, v)
-		}
-	}
-	return vals
 }
 
 // namedStruct is the schema of a property of named struct type: a $ref to
