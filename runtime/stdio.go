@@ -43,8 +43,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true}, out: out}
-	c.workers.init(c.answer)
-	defer c.workers.stop()
+	c.workers = lineio.NewWorkers(c.answer)
+	defer c.workers.Stop()
 	s.join(c.ss)
 	defer s.leave(c.ss)
 
@@ -90,7 +90,7 @@ type stdioConn struct {
 	mu      sync.Mutex
 	closing bool
 	calls   sync.WaitGroup
-	workers workerPool
+	workers *lineio.Workers[*call]
 	// inline is the tool of the call that runs on the reading goroutine,
 	// if it was quick: the handoff marks it slow.
 	inline atomic.Pointer[Tool]
@@ -123,7 +123,7 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // when its tool's recent calls were quick (Tool.quick), and the reading
 // passes to another goroutine if the call takes long (see
 // lineio.Handoff), which also marks its tool as not quick; any other call
-// with a line waiting starts on a worker at once (see workerPool).
+// with a line waiting starts on a worker at once (see lineio.Workers).
 func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	h := lineio.NewHandoff(func() {
 		if t := c.inline.Load(); t != nil {
@@ -162,7 +162,7 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 		quick := c.quickTool(cl)
 		switch {
 		case quick == nil && lr.Buffered():
-			c.workers.run(cl)
+			c.workers.Run(cl)
 		default:
 			c.inline.Store(quick)
 			h.Arm()
@@ -352,58 +352,6 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 			c.out.Send(append(b, ']'))
 		}
 	}()
-}
-
-// workerIdle is how long a worker of a workerPool waits for another call
-// before it exits.
-const workerIdle = time.Second
-
-// A workerPool runs calls on goroutines that outlive them. A goroutine
-// started for each call begins with a small stack and grows it, copying
-// it, through the deep frames of dispatch and validation: with 16 calls in
-// flight over stdio that copying took a fifth of the server's CPU. A
-// worker keeps its grown stack for the next call.
-//
-// Invariant: a call handed to run always runs, at once: run gives it to
-// an idle worker only if one is waiting (the channel is unbuffered), and
-// otherwise starts a new one. Idle workers exit after workerIdle, or at
-// stop.
-type workerPool struct {
-	answer func(*call)
-	work   chan *call
-	done   chan struct{}
-}
-
-func (p *workerPool) init(answer func(*call)) {
-	p.answer, p.work, p.done = answer, make(chan *call), make(chan struct{})
-}
-
-// stop makes the idle workers exit; busy ones exit when their call ends.
-func (p *workerPool) stop() { close(p.done) }
-
-// run answers cl on an idle worker, or on a new one.
-func (p *workerPool) run(cl *call) {
-	select {
-	case p.work <- cl:
-	default:
-		go p.worker(cl)
-	}
-}
-
-func (p *workerPool) worker(cl *call) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		p.answer(cl)
-		idle.Reset(workerIdle)
-		select {
-		case cl = <-p.work:
-		case <-idle.C:
-			return
-		case <-p.done:
-			return
-		}
-	}
 }
 
 // quickTool returns the tool cl calls if its recent calls were quick (see

@@ -36,7 +36,8 @@ type controlConn struct {
 	ctx    context.Context // cancelled when the connection ends
 	cancel context.CancelCauseFunc
 
-	out *lineio.Writer // one writer, whole lines, batched when busy
+	out     *lineio.Writer          // one writer, whole lines, batched when busy
+	workers *lineio.Workers[func()] // answer requests while more lines wait
 
 	mu       sync.Mutex
 	pending  map[string]chan controlReply // the host's requests awaiting a reply
@@ -85,6 +86,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 	for name, srv := range cfg.servers {
 		cc.servers[name] = srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) })
 	}
+	cc.workers = lineio.NewWorkers(func(work func()) { work() })
 	go cc.readLoop(lineio.NewReader(r, maxControlLine))
 	return cc
 }
@@ -122,7 +124,7 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 		switch {
 		case work == nil:
 		case lr.Buffered(): // a line is waiting: do not hold it up
-			go work()
+			cc.workers.Run(work)
 		default:
 			h.Arm()
 			work()
@@ -154,6 +156,7 @@ func (cc *controlConn) finish(err error) {
 	case <-time.After(handlerGrace):
 	}
 	cc.out.Close()
+	cc.workers.Stop()
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
