@@ -44,7 +44,17 @@ func (c *callContext) init(parent context.Context, state *callctx.Call, watch bo
 		c.cancel(err)
 		return
 	}
-	c.stop = context.AfterFunc(parent, func() { c.cancel(parent.Err()) })
+	// The AfterFunc may run, and cancel c, before it returns: c.stop is
+	// set under the lock, and if c ended meanwhile there is nothing left
+	// to watch.
+	stop := context.AfterFunc(parent, func() { c.cancel(parent.Err()) })
+	c.mu.Lock()
+	c.stop = stop
+	ended := c.err != nil
+	c.mu.Unlock()
+	if ended {
+		stop()
+	}
 }
 
 func (c *callContext) Deadline() (time.Time, bool) { return c.parent.Deadline() }
@@ -109,14 +119,14 @@ func (c *callContext) cancel(err error) {
 	if c.done != nil {
 		close(c.done)
 	}
-	afters := c.afters
+	afters, stop := c.afters, c.stop
 	c.afters = nil
 	c.mu.Unlock()
 	for _, f := range afters {
 		go (*f)()
 	}
-	if c.stop != nil {
-		c.stop()
+	if stop != nil {
+		stop()
 	}
 }
 
