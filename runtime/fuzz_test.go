@@ -243,6 +243,7 @@ func messageSize(line []byte) int {
 // a member name twice, by encoding/json's reading of the names.
 func hasRepeatedName(data []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // a number out of float64's range (1e700) is still a token
 	type frame struct {
 		names map[string]bool // nil for an array
 		key   bool            // an object's next token is a member name
