@@ -167,11 +167,10 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 			c.inline.Store(quick)
 			h.Arm()
 			c.answer(cl)
-			stillReader := h.Disarm()
-			c.inline.Store(nil)
-			if !stillReader {
-				return // another goroutine reads now
+			if !h.Disarm() {
+				return // another goroutine reads now, and owns c.inline
 			}
+			c.inline.Store(nil)
 		}
 	}
 }
