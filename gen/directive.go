@@ -330,19 +330,42 @@ func snakeCase(name string) string {
 	return b.String()
 }
 
-// resourceOptions are the settings of one //mcp:resource directive.
-type resourceOptions struct {
-	uri         string
-	uriPos      token.Pos
+// primitiveOptions are the options //mcp:resource and //mcp:prompt share.
+type primitiveOptions struct {
 	name        string
+	namePos     token.Pos
 	title       string
 	description string
-	mimeType    string
-	size        int64
-	audience    []string
-	priority    *float64
-	complete    string // a completer function's name
+	complete    string // a completer's name
 	completePos token.Pos
+}
+
+// set reads a shared option, and reports whether key is one.
+func (o *primitiveOptions) set(key string, a arg) bool {
+	switch key {
+	case "name":
+		o.name, o.namePos = a.value, a.valPos
+	case "title":
+		o.title = a.value
+	case "description":
+		o.description = a.value
+	case "complete":
+		o.complete, o.completePos = a.value, a.valPos
+	default:
+		return false
+	}
+	return true
+}
+
+// resourceOptions are the settings of one //mcp:resource directive.
+type resourceOptions struct {
+	primitiveOptions
+	uri      string
+	uriPos   token.Pos
+	mimeType string
+	size     int64
+	audience []string
+	priority *float64
 }
 
 const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete"
@@ -365,23 +388,18 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 			ok = false
 			continue
 		}
-		switch strings.ToLower(a.key) {
-		case "name":
-			o.name = a.value
-		case "title":
-			o.title = a.value
-		case "description":
-			o.description = a.value
-		case "mimetype":
+		switch key := strings.ToLower(a.key); {
+		case o.set(key, a):
+		case key == "mimetype":
 			o.mimeType = a.value
-		case "size":
+		case key == "size":
 			n, err := strconv.ParseInt(a.value, 10, 64)
 			if err != nil || n <= 0 {
 				ds.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
 				ok = false
 			}
 			o.size = n
-		case "audience":
+		case key == "audience":
 			for _, who := range strings.Split(a.value, ",") {
 				if who != "user" && who != "assistant" {
 					ds.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
@@ -390,15 +408,13 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 				}
 				o.audience = append(o.audience, who)
 			}
-		case "priority":
+		case key == "priority":
 			f, err := strconv.ParseFloat(a.value, 64)
 			if err != nil || f < 0 || f > 1 {
 				ds.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
 				ok = false
 			}
 			o.priority = &f
-		case "complete":
-			o.complete, o.completePos = a.value, a.valPos
 		default:
 			ds.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
 			ok = false
@@ -407,45 +423,23 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 	return o, ok
 }
 
-// promptOptions are the settings of one //mcp:prompt directive.
-type promptOptions struct {
-	name        string
-	namePos     token.Pos
-	title       string
-	description string
-	complete    string
-	completePos token.Pos
-}
-
 const promptOptionNames = "name, title, description, complete"
 
 // parsePromptDirective reads //mcp:prompt [name] [option...].
-func parsePromptDirective(d ast.Directive, ds *diagnostics) (promptOptions, bool) {
-	var o promptOptions
+func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, bool) {
+	var o primitiveOptions
 	args, ok := directiveArgs(d, "prompt", ds)
 	if !ok {
 		return o, false
 	}
 	for i, a := range args {
-		if a.key == "" {
-			if i == 0 {
-				o.name, o.namePos = a.value, a.valPos
-				continue
-			}
+		switch {
+		case a.key == "" && i == 0:
+			o.name, o.namePos = a.value, a.valPos
+		case a.key == "":
 			ds.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
 			ok = false
-			continue
-		}
-		switch strings.ToLower(a.key) {
-		case "name":
-			o.name, o.namePos = a.value, a.valPos
-		case "title":
-			o.title = a.value
-		case "description":
-			o.description = a.value
-		case "complete":
-			o.complete, o.completePos = a.value, a.valPos
-		default:
+		case !o.set(strings.ToLower(a.key), a):
 			ds.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
 			ok = false
 		}

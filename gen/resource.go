@@ -30,7 +30,7 @@ type resource struct {
 // fields are the prompt's arguments.
 type prompt struct {
 	handlerFunc
-	opts        promptOptions
+	opts        primitiveOptions
 	pos         token.Pos
 	name        string
 	description string
