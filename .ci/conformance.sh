@@ -147,53 +147,29 @@ inspect() {
 	(cd "$(dirname "$inspector")" && "$node" "$inspector" go -C "$repo" run ./examples/conformance "$@")
 }
 want_tools="test_sampling test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_input_required_result_elicitation test_input_required_result_sampling test_input_required_result_list_roots test_input_required_result_request_state test_input_required_result_tampered_state test_input_required_result_multiple_inputs test_input_required_result_multi_round test_input_required_result_capabilities test_missing_capability test_streaming_elicitation test_logging_tool test_x_mcp_header test_trigger_tool_change test_trigger_prompt_change test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool"
-if ! got_tools=$(inspect --method tools/list | "$node" -e '
-	const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
-	console.log(r.tools.map((t) => t.name).join(" "));'); then
-	log "FAIL: inspector tools/list failed"
-	status=1
-elif [[ $got_tools != "$want_tools" ]]; then
-	log "FAIL: inspector tools/list: got tools [$got_tools], want [$want_tools]"
-	status=1
-fi
-want_call='{"content":[{"type":"text","text":"Ada lives at 1 Main St, Springfield"}]}'
-if ! got_call=$(inspect --method tools/call --tool-name json_schema_2020_12_tool \
-	--tool-arg name=Ada --tool-arg 'address={"street":"1 Main St","city":"Springfield"}' |
-	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
-	log "FAIL: inspector tools/call failed"
-	status=1
-elif [[ $got_call != "$want_call" ]]; then
-	log "FAIL: inspector tools/call: got $got_call, want $want_call"
-	status=1
-fi
-want_resources="test://static-text test://static-binary test://watched-resource"
-if ! got_resources=$(inspect --method resources/list | "$node" -e '
-	const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
-	console.log(r.resources.map((x) => x.uri).join(" "));'); then
-	log "FAIL: inspector resources/list failed"
-	status=1
-elif [[ $got_resources != "$want_resources" ]]; then
-	log "FAIL: inspector resources/list: got [$got_resources], want [$want_resources]"
-	status=1
-fi
-want_read='{"contents":[{"uri":"test://template/42/data","mimeType":"application/json","text":"{\"data\":\"Data for ID: 42\",\"id\":\"42\",\"templateTest\":\"true\"}"}]}'
-if ! got_read=$(inspect --method resources/read --uri test://template/42/data |
-	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
-	log "FAIL: inspector resources/read failed"
-	status=1
-elif [[ $got_read != "$want_read" ]]; then
-	log "FAIL: inspector resources/read: got $got_read, want $want_read"
-	status=1
-fi
-want_prompt='{"messages":[{"role":"user","content":{"type":"text","text":"Prompt with arguments: arg1='"'"'Ada'"'"', arg2='"'"'Lovelace'"'"'"}}]}'
-if ! got_prompt=$(inspect --method prompts/get --prompt-name test_prompt_with_arguments --prompt-args arg1=Ada arg2=Lovelace |
-	"$node" -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8"))))'); then
-	log "FAIL: inspector prompts/get failed"
-	status=1
-elif [[ $got_prompt != "$want_prompt" ]]; then
-	log "FAIL: inspector prompts/get: got $got_prompt, want $want_prompt"
-	status=1
-fi
+# expect WHAT WANT EXPR ARGS... runs the inspector with ARGS and checks that
+# EXPR, JavaScript over its parsed answer r, prints WANT.
+expect() {
+	local what=$1 want=$2 expr=$3 got
+	shift 3
+	if ! got=$(inspect "$@" | "$node" -e "const r = JSON.parse(require('fs').readFileSync(0, 'utf8')); console.log($expr);"); then
+		log "FAIL: inspector $what failed"
+		status=1
+	elif [[ $got != "$want" ]]; then
+		log "FAIL: inspector $what: got [$got], want [$want]"
+		status=1
+	fi
+}
+expect tools/list "$want_tools" 'r.tools.map((t) => t.name).join(" ")' --method tools/list
+expect tools/call '{"content":[{"type":"text","text":"Ada lives at 1 Main St, Springfield"}]}' 'JSON.stringify(r)' \
+	--method tools/call --tool-name json_schema_2020_12_tool \
+	--tool-arg name=Ada --tool-arg 'address={"street":"1 Main St","city":"Springfield"}'
+expect resources/list "test://static-text test://static-binary test://watched-resource" \
+	'r.resources.map((x) => x.uri).join(" ")' --method resources/list
+expect resources/read '{"contents":[{"uri":"test://template/42/data","mimeType":"application/json","text":"{\"data\":\"Data for ID: 42\",\"id\":\"42\",\"templateTest\":\"true\"}"}]}' \
+	'JSON.stringify(r)' --method resources/read --uri test://template/42/data
+expect prompts/get '{"messages":[{"role":"user","content":{"type":"text","text":"Prompt with arguments: arg1='"'"'Ada'"'"', arg2='"'"'Lovelace'"'"'"}}]}' \
+	'JSON.stringify(r)' --method prompts/get --prompt-name test_prompt_with_arguments --prompt-args arg1=Ada arg2=Lovelace
 
 if ((status == 0)); then
 	log "PASS: conformance suite as the baseline expects; inspector CLI over stdio lists tools and resources, calls a tool, reads a resource and gets a prompt"
