@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"go/types"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -236,7 +235,7 @@ func (e *emitter) completer(h *handlerFunc, args []argField, fn string, method b
 	case method:
 		fn = h.recv.param + "." + fn
 	}
-	if !slices.ContainsFunc(args, func(a argField) bool { return a.enum != nil }) {
+	if !hasEnum(args) {
 		return implRef + "Complete(nil, " + fn + ")"
 	}
 	var b strings.Builder

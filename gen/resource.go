@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -164,14 +165,14 @@ func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostic
 	}
 	args, ok := argFields(ix, r.input, "resource "+r.name, "URI variable", ds)
 	for _, v := range vars {
-		if !hasArg(args, v.name) {
+		if !slices.ContainsFunc(args, func(a argField) bool { return a.name == v.name }) {
 			ds.errorf(opts.uriPos, "resource %s: the URI template's variable {%s} has no field in %s: add one with json:%q", r.name, v.name, typeString(derefType(r.input), fn.Pkg()), v.name)
 			ok = false
 		}
 	}
 	for _, a := range args {
 		switch {
-		case hasVar(vars, a.name):
+		case slices.ContainsFunc(vars, func(v uriVar) bool { return v.name == a.name }):
 			r.args = append(r.args, a)
 		case a.required:
 			ds.errorf(a.pos, "resource %s: field %s (%q) is required, but the URI template has no {%s}: add the variable, or make the field optional with omitempty", r.name, a.field, a.name, a.name)
@@ -182,24 +183,6 @@ func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostic
 		return nil
 	}
 	return r
-}
-
-func hasArg(args []argField, name string) bool {
-	for _, a := range args {
-		if a.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func hasVar(vars []uriVar, name string) bool {
-	for _, v := range vars {
-		if v.name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // classifyOutput picks how the resource's Out becomes contents, and the
@@ -405,15 +388,12 @@ func checkCompleter(pkg *types.Package, h *handlerFunc, name string, pos token.P
 // completes reports whether something completes the arguments: a
 // completer, or an argument with constants.
 func completes(args []argField, completer string) bool {
-	if completer != "" {
-		return true
-	}
-	for _, a := range args {
-		if a.enum != nil {
-			return true
-		}
-	}
-	return false
+	return completer != "" || hasEnum(args)
+}
+
+// hasEnum reports whether an argument's type has constants.
+func hasEnum(args []argField) bool {
+	return slices.ContainsFunc(args, func(a argField) bool { return a.enum != nil })
 }
 
 // checkDuplicate reports a second declaration of key (a URI, a prompt
