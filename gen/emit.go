@@ -398,7 +398,7 @@ func (e *emitter) toolFields(t *tool, indent string) []element {
 	return append(fs, element{"Handler", e.handler(t, indent)})
 }
 
-// annotations is &runtime.Annotations{ReadOnlyHint: new(true), …}, or ""
+// annotations is &runtime.ToolAnnotations{ReadOnlyHint: new(true), …}, or ""
 // when the directive sets no hint.
 func annotations(t *tool) string {
 	var fs []string
@@ -418,7 +418,7 @@ func annotations(t *tool) string {
 	if fs == nil {
 		return ""
 	}
-	return "&" + rtRef + "Annotations{" + strings.Join(fs, ", ") + "}"
+	return "&" + rtRef + "ToolAnnotations{" + strings.Join(fs, ", ") + "}"
 }
 
 // handler is the tool's handler: runtime.Handle adapts a function of the
@@ -475,7 +475,7 @@ func (e *emitter) adapter(t *handlerFunc, out outKind, fn, indent string) string
 		outType = "struct{}"
 		body = "return struct{}{}, " + call
 	case out == outResult && !isPointer(t.output):
-		outType = "*" + rtRef + "Result"
+		outType = "*" + rtRef + "ToolResult"
 		body = l.out + ", " + l.err + " := " + call + "\n" + indent + "\treturn &" + l.out + ", " + l.err
 	default:
 		outType = e.typeText(t.output)

@@ -83,7 +83,7 @@ const (
 	outText                      // a string: one text block
 	outStructured                // a JSON object: structuredContent and a text block
 	outValue                     // another JSON value: structuredContent {"result": v}
-	outResult                    // *runtime.Result or runtime.Result: as returned
+	outResult                    // *runtime.ToolResult or runtime.ToolResult: as returned
 	outUnsupported
 )
 
@@ -414,7 +414,7 @@ func checkToolOutput(t *tool, fd *ast.FuncDecl, ds *diagnostics) bool {
 	}
 	t.out = classifyOutput(t.output)
 	if t.out == outUnsupported {
-		ds.errorf(fd.Type.Results.Pos(), "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.Result", t.name, typeString(t.output, t.fn.Pkg()))
+		ds.errorf(fd.Type.Results.Pos(), "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.ToolResult", t.name, typeString(t.output, t.fn.Pkg()))
 		return false
 	}
 	return true
@@ -541,7 +541,7 @@ func isRuntimeResult(t types.Type) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == runtimePath && n.Obj().Name() == "Result"
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == runtimePath && n.Obj().Name() == "ToolResult"
 }
 
 func isStructInput(t types.Type) bool {

@@ -210,7 +210,7 @@ func (r *resource) classifyOutput(fd *ast.FuncDecl, ds *diagnostics) bool {
 		r.contents, mime = "JSONContents", "application/json"
 	case *types.Pointer:
 		if isRuntimeType(r.output, "ResourceResult") {
-			r.contents = "ResultContents"
+			r.contents = "VerbatimContents"
 		} else {
 			r.contents, mime = "JSONContents", "application/json"
 		}
@@ -258,7 +258,7 @@ func buildPrompt(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostics)
 	switch {
 	case p.output == nil:
 	case isRuntimeType(p.output, "PromptResult") && isPointer(p.output):
-		p.messages = "PromptResult"
+		p.messages = "VerbatimMessages"
 	case isStringKind(p.output):
 		p.messages = "UserMessage"
 	}

@@ -48,7 +48,7 @@ var ErrInputRequired = errors.New("the client must answer first; the call is mad
 const defaultAskTimeout = 10 * time.Minute
 
 // A Question is something a handler asks the client: an *ElicitQuestion,
-// a *URLQuestion, a *SampleQuestion or a *RootsQuestion. Ask fills in its
+// a *ElicitURLQuestion, a *SampleQuestion or a *RootsQuestion. Ask fills in its
 // answer.
 type Question interface {
 	// what names the kind of question, for errors and generated keys.

@@ -19,7 +19,7 @@ const formSchema = `{"type":"object","properties":{"name":{"type":"string"},"age
 func askServer() *runtime.Server {
 	s := &runtime.Server{Name: "ask", Logger: linepeer.DiscardLogger(), AskTimeout: time.Second}
 	tool := func(name string, f func(ctx context.Context) (string, error)) {
-		s.AddTool(&runtime.Tool{Name: name, Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		s.AddTool(&runtime.Tool{Name: name, Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			text, err := f(ctx)
 			if err != nil {
 				return nil, err
@@ -36,7 +36,7 @@ func askServer() *runtime.Server {
 		return string(action), err
 	})
 	tool("sample", func(ctx context.Context) (string, error) {
-		r, err := runtime.Sample(ctx, &runtime.SamplingRequest{MaxTokens: 10, Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "hi"}}}})
+		r, err := runtime.Sample(ctx, &runtime.SampleRequest{MaxTokens: 10, Messages: []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "hi"}}}})
 		if err != nil {
 			return "", err
 		}

@@ -25,7 +25,7 @@
 //		Name:        "greet",
 //		Description: "Greet a person by name.",
 //		InputSchema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`,
-//		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+//		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 //			var in struct{ Name string }
 //			if err := req.Bind(&in); err != nil {
 //				return nil, err

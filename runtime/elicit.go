@@ -146,16 +146,16 @@ func compact(text string) []byte {
 	return b.Bytes()
 }
 
-// A URLQuestion asks the user, through the client, to go to a URL (to
+// A ElicitURLQuestion asks the user, through the client, to go to a URL (to
 // sign in, to pay, to consent), out of band: elicitation/create in URL
 // mode.
-type URLQuestion struct {
+type ElicitURLQuestion struct {
 	// Key names the question under revision 2026-07-28 (see Ask).
 	Key     string
 	Message string
 	URL     string
 	// ElicitationID names the interaction under 2025-11-25, for
-	// ElicitationComplete; revision 2026-07-28 has no such id.
+	// ElicitURLDone; revision 2026-07-28 has no such id.
 	ElicitationID string
 
 	// Action is the user's answer: accept means they agreed to go, not
@@ -163,18 +163,18 @@ type URLQuestion struct {
 	Action ElicitAction
 }
 
-func (q *URLQuestion) what() string   { return "URL elicitation" }
-func (q *URLQuestion) key() string    { return q.Key }
-func (q *URLQuestion) method() string { return "elicitation/create" }
+func (q *ElicitURLQuestion) what() string   { return "URL elicitation" }
+func (q *ElicitURLQuestion) key() string    { return q.Key }
+func (q *ElicitURLQuestion) method() string { return "elicitation/create" }
 
-func (q *URLQuestion) needs(c clientCaps) []byte {
+func (q *ElicitURLQuestion) needs(c clientCaps) []byte {
 	if c.elicitURL {
 		return nil
 	}
 	return []byte(`{"elicitation":{"url":{}}}`)
 }
 
-func (q *URLQuestion) params(modern bool) ([]byte, error) {
+func (q *ElicitURLQuestion) params(modern bool) ([]byte, error) {
 	b := jsonvalue.AppendString([]byte(`{"mode":"url","message":`), q.Message)
 	b = append(b, `,"url":`...)
 	b = jsonvalue.AppendString(b, q.URL)
@@ -185,7 +185,7 @@ func (q *URLQuestion) params(modern bool) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func (q *URLQuestion) answer(result []byte) error {
+func (q *ElicitURLQuestion) answer(result []byte) error {
 	var out struct {
 		Action ElicitAction `json:"action"`
 	}
@@ -198,21 +198,21 @@ func (q *URLQuestion) answer(result []byte) error {
 
 // ElicitURL asks the user, through the client, to go to url for the
 // interaction elicitationID names, and returns whether they agreed to go.
-// When the interaction ends, tell the client with ElicitationComplete.
+// When the interaction ends, tell the client with ElicitURLDone.
 // See Ask for how it waits, and for the errors it returns.
 func ElicitURL(ctx context.Context, message, url, elicitationID string) (ElicitAction, error) {
-	q := &URLQuestion{Message: message, URL: url, ElicitationID: elicitationID}
+	q := &ElicitURLQuestion{Message: message, URL: url, ElicitationID: elicitationID}
 	if err := Ask(ctx, q); err != nil {
 		return "", err
 	}
 	return q.Action, nil
 }
 
-// ElicitationComplete tells the client of the request ctx serves that the
+// ElicitURLDone tells the client of the request ctx serves that the
 // URL interaction elicitationID names has ended. Revision 2026-07-28 has
 // no such notification (the client learns it when it calls again): there
 // it does nothing.
-func ElicitationComplete(ctx context.Context, elicitationID string) error {
+func ElicitURLDone(ctx context.Context, elicitationID string) error {
 	ci := callctx.From(ctx)
 	if ci != nil {
 		if _, modern := ci.Modern.(*modernRequest); modern {
@@ -234,22 +234,15 @@ func ElicitationComplete(ctx context.Context, elicitationID string) error {
 	return nil
 }
 
-// A URLElicitation is an interaction at a URL that a call needs first.
-type URLElicitation struct {
-	// ElicitationID names the interaction under 2025-11-25.
-	ElicitationID string
-	URL           string
-	Message       string
-}
-
 // A URLElicitationRequiredError, returned by a tool handler, tells the
 // client that the user must first complete the interactions at the URLs
 // it lists, and then call the tool again. Under 2025-11-25 the client gets
 // the protocol's error -32042 with the elicitations in its data; under
 // 2026-07-28, which has no such error, the call answers input_required
-// with a URL question for each.
+// with a URL question for each (Key, when empty, becomes "url-1",
+// "url-2", … in order). Action is not read.
 type URLElicitationRequiredError struct {
-	Elicitations []URLElicitation
+	Elicitations []ElicitURLQuestion
 }
 
 func (e *URLElicitationRequiredError) Error() string {
@@ -283,7 +276,11 @@ func (e *URLElicitationRequiredError) data() []byte {
 func (e *URLElicitationRequiredError) questions() []Question {
 	qs := make([]Question, len(e.Elicitations))
 	for i, u := range e.Elicitations {
-		qs[i] = &URLQuestion{Key: fmt.Sprintf("url-%d", i+1), Message: u.Message, URL: u.URL}
+		q := &ElicitURLQuestion{Key: u.Key, Message: u.Message, URL: u.URL}
+		if q.Key == "" {
+			q.Key = fmt.Sprintf("url-%d", i+1)
+		}
+		qs[i] = q
 	}
 	return qs
 }

@@ -21,7 +21,7 @@ func greetServer() *runtime.Server {
 		Name:        "greet",
 		Description: "Greet a person by name.",
 		InputSchema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			var in struct{ Name string }
 			if err := req.Bind(&in); err != nil {
 				return nil, err
@@ -101,7 +101,7 @@ func ExampleReportProgress() {
 	s := &runtime.Server{Name: "demo"}
 	s.AddTool(&runtime.Tool{
 		Name: "count",
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			for i := 1; i <= 2; i++ {
 				runtime.ReportProgress(ctx, float64(i), 2, fmt.Sprintf("step %d", i))
 			}

@@ -70,7 +70,7 @@ func newFuzzServer() *Server {
 	}
 	srv.AddTool(&Tool{
 		Name: "ask",
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			action, content, err := Elicit(ctx, "?", `{"type":"object","properties":{"n":{"type":"integer"}}}`)
 			if err != nil {
 				return nil, err
@@ -81,7 +81,7 @@ func newFuzzServer() *Server {
 	srv.AddTool(&Tool{
 		Name:        "echo",
 		InputSchema: fuzzEchoSchema,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			var in struct {
 				Do string `json:"do"`
 			}
@@ -106,7 +106,7 @@ func newFuzzServer() *Server {
 	srv.AddTool(&Tool{
 		Name:    "slow",
 		Timeout: 5 * time.Millisecond,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		},

@@ -66,7 +66,7 @@ func TestHTTPSlowBody(t *testing.T) {
 // answered whole.
 func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
 	s := &Server{Name: "slow"}
-	s.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *Request) (*Result, error) {
+	s.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 		for i := range 6 {
 			ReportProgress(ctx, float64(i), 6, "")
 			time.Sleep(100 * time.Millisecond)
@@ -208,7 +208,7 @@ func TestHTTPStandaloneStream(t *testing.T) {
 		}
 	}
 	resp, r := open("")
-	s.AddTool(&Tool{Name: "late", Handler: func(context.Context, *Request) (*Result, error) { return TextResult(""), nil }})
+	s.AddTool(&Tool{Name: "late", Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return TextResult(""), nil }})
 	s.ResourceUpdated("app://x")
 	if id1, data := next(r); id1 != "1" || data != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
 		t.Errorf("first event %s %s", id1, data)

@@ -37,17 +37,17 @@ func newHTTPTestServer() (*Server, *httpTools) {
 	ht := &httpTools{started: make(chan string, 100), release: make(chan struct{}), cancelled: make(chan string, 100)}
 	s := &Server{Name: "http-test", Version: "1.0.0", Logger: slog.New(slog.DiscardHandler)}
 	textInput := `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`
-	bind := func(req *Request) string {
+	bind := func(req *ToolRequest) string {
 		var in struct{ Text string }
 		req.Bind(&in)
 		return in.Text
 	}
 	s.AddTool(&Tool{Name: "echo", Description: "Echo the text.", InputSchema: textInput,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			return TextResult(bind(req)), nil
 		}})
 	s.AddTool(&Tool{Name: "chatty", Description: "Log and report progress about the text, then echo it.", InputSchema: textInput,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			text := bind(req)
 			ReportProgress(ctx, 1, 2, "half")
 			Logger(ctx).Info("info "+text, "text", text)
@@ -56,12 +56,12 @@ func newHTTPTestServer() (*Server, *httpTools) {
 			return TextResult(text), nil
 		}})
 	s.AddTool(&Tool{Name: "whoami", Description: "Say who Authenticate said the caller is.",
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			who, _ := ctx.Value(httpWhoKey{}).(string)
 			return TextResult(who), nil
 		}})
 	s.AddTool(&Tool{Name: "block", Description: "Wait until released or cancelled.", InputSchema: textInput,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			text := bind(req)
 			ht.started <- text
 			select {

@@ -44,7 +44,7 @@ func headerTestServer() *Server {
 		"region":{"type":"string","x-mcp-header":"Region"},
 		"level":{"type":"integer","x-mcp-header":"Level"},
 		"opts":{"type":"object","properties":{"fast":{"type":"boolean","x-mcp-header":"Fast"}}}}}`,
-		Handler: func(ctx context.Context, req *Request) (*Result, error) {
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			return TextResult(string(req.Arguments)), nil
 		}})
 	return s
@@ -149,7 +149,7 @@ func TestHeaderParamsRefused(t *testing.T) {
 					t.Errorf("AddTool accepted %s", schema)
 				}
 			}()
-			(&Server{}).AddTool(&Tool{Name: "t", InputSchema: schema, Handler: func(context.Context, *Request) (*Result, error) { return nil, nil }})
+			(&Server{}).AddTool(&Tool{Name: "t", InputSchema: schema, Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return nil, nil }})
 		}()
 	}
 }
@@ -157,7 +157,7 @@ func TestHeaderParamsRefused(t *testing.T) {
 // askingServer has a tool that elicits a name; its replicas share key.
 func askingServer(key string) *Server {
 	s := &Server{Name: "asking", StateKey: []byte(key), Logger: slog.New(slog.DiscardHandler)}
-	s.AddTool(&Tool{Name: "greet", Handler: func(ctx context.Context, req *Request) (*Result, error) {
+	s.AddTool(&Tool{Name: "greet", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 		q := &ElicitQuestion{Key: "user_name", Message: "What is your name?", Schema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`}
 		if err := Ask(ctx, q); err != nil {
 			return nil, err

@@ -24,7 +24,7 @@ func notesServer() (*mcpruntime.Server, func() []string) {
 		s.AddTool(&mcpruntime.Tool{
 			Name:        name,
 			InputSchema: `{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}`,
-			Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+			Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 				mu.Lock()
 				ran = append(ran, name+string(req.Arguments))
 				mu.Unlock()
@@ -84,7 +84,7 @@ func TestMessageMemoryBound(t *testing.T) {
 		s.AddTool(&mcpruntime.Tool{
 			Name:        tool.name,
 			InputSchema: `{"type":"object","properties":{"xs":{"type":"array","items":{"type":"` + tool.items + `"}}},"additionalProperties":false}`,
-			Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+			Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 				return mcpruntime.TextResult("ok"), nil
 			},
 		})
@@ -144,7 +144,7 @@ func TestPendingBytesPushBack(t *testing.T) {
 // left out, and every line written stays JSON.
 func TestProgressNonFinite(t *testing.T) {
 	s := &mcpruntime.Server{Name: "p", Logger: linepeer.DiscardLogger()}
-	s.AddTool(&mcpruntime.Tool{Name: "p", Handler: func(ctx context.Context, req *mcpruntime.Request) (*mcpruntime.Result, error) {
+	s.AddTool(&mcpruntime.Tool{Name: "p", Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 		mcpruntime.ReportProgress(ctx, math.NaN(), 1, "nan")
 		mcpruntime.ReportProgress(ctx, math.Inf(1), 1, "inf")
 		mcpruntime.ReportProgress(ctx, 1, math.Inf(1), "total inf")

@@ -119,8 +119,8 @@ func outputServer() *runtime.Server {
 	s.AddTool(&runtime.Tool{
 		Name:         "primes",
 		OutputSchema: `{"type":"array","items":{"type":"integer"}}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
-			return &runtime.Result{Content: []runtime.Content{runtime.TextContent{Text: "[2,3,5]"}}, StructuredContent: []int{2, 3, 5}}, nil
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.TextContent{Text: "[2,3,5]"}}, StructuredContent: []int{2, 3, 5}}, nil
 		},
 	})
 	return s
@@ -221,16 +221,16 @@ func TestModernAsk(t *testing.T) {
 // that depends on the first.
 func TestModernAskRounds(t *testing.T) {
 	s := &runtime.Server{Name: "rounds", Logger: linepeer.DiscardLogger()}
-	s.AddTool(&runtime.Tool{Name: "all", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+	s.AddTool(&runtime.Tool{Name: "all", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		name := &runtime.ElicitQuestion{Key: "user_name", Message: "Name?", Schema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`}
-		greeting := &runtime.SampleQuestion{Key: "greeting", Request: runtime.SamplingRequest{MaxTokens: 50, Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "Hi"}}}}}
+		greeting := &runtime.SampleQuestion{Key: "greeting", Request: runtime.SampleRequest{MaxTokens: 50, Messages: []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "Hi"}}}}}
 		roots := &runtime.RootsQuestion{Key: "client_roots"}
 		if err := runtime.Ask(ctx, name, greeting, roots); err != nil {
 			return nil, err
 		}
 		return runtime.TextResult(fmt.Sprintf("%s %s %v", name.Content, greeting.Result.Text(), roots.Roots)), nil
 	}})
-	s.AddTool(&runtime.Tool{Name: "steps", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+	s.AddTool(&runtime.Tool{Name: "steps", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		_, first, err := runtime.Elicit(ctx, "Step 1", `{"type":"object","properties":{"name":{"type":"string"}}}`)
 		if err != nil {
 			return nil, err
@@ -277,7 +277,7 @@ func TestModernAskRounds(t *testing.T) {
 // asks for them, at its own level.
 func TestModernLogging(t *testing.T) {
 	s := &runtime.Server{Name: "log", Logger: linepeer.DiscardLogger()}
-	s.AddTool(&runtime.Tool{Name: "chatty", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+	s.AddTool(&runtime.Tool{Name: "chatty", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		runtime.Logger(ctx).Debug("debug")
 		runtime.Logger(ctx).Warn("warn")
 		return runtime.TextResult("done"), nil

@@ -75,8 +75,8 @@ func TestStructuredResultBreakingItsSchema(t *testing.T) {
 	s.AddTool(&runtime.Tool{
 		Name:         "bad",
 		OutputSchema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
-			return &runtime.Result{StructuredContent: map[string]any{"n": "seven"}}, nil
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			return &runtime.ToolResult{StructuredContent: map[string]any{"n": "seven"}}, nil
 		},
 	})
 	r := callResult(t, s, "bad")

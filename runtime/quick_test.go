@@ -40,7 +40,7 @@ func TestQuickToolTurnsSlow(t *testing.T) {
 	var block atomic.Bool
 	started, release := make(chan struct{}, 8), make(chan struct{})
 	srv := &Server{Name: "quick", Logger: slog.New(slog.DiscardHandler)}
-	srv.AddTool(&Tool{Name: "flip", Handler: func(ctx context.Context, req *Request) (*Result, error) {
+	srv.AddTool(&Tool{Name: "flip", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 		if block.Load() {
 			started <- struct{}{}
 			<-release

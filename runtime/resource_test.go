@@ -149,7 +149,7 @@ func TestListChangedAndUpdates(t *testing.T) {
 	reply(p, "1")
 	s.ResourceUpdated("app://status")
 	s.ResourceUpdated("app://logo")
-	s.AddTool(&runtime.Tool{Name: "late", Handler: func(context.Context, *runtime.Request) (*runtime.Result, error) {
+	s.AddTool(&runtime.Tool{Name: "late", Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		return runtime.TextResult("late"), nil
 	}})
 	s.RemovePrompt("summarize")

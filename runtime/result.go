@@ -9,8 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
-// A Result is the outcome of a tool call.
-type Result struct {
+// A ToolResult is the outcome of a tool call.
+type ToolResult struct {
 	// Content is what the model reads: text, images, audio, resources.
 	Content []Content
 	// StructuredContent, if non-nil, is sent as the result's
@@ -24,11 +24,11 @@ type Result struct {
 }
 
 // TextResult returns a result with one text block.
-func TextResult(text string) *Result {
+func TextResult(text string) *ToolResult {
 	// One allocation for the result, its content list and the block: this
 	// is the result of most calls.
 	r := &struct {
-		result Result
+		result ToolResult
 		list   [1]Content
 		text   TextContent
 	}{text: TextContent{Text: text}}
@@ -38,7 +38,7 @@ func TextResult(text string) *Result {
 }
 
 // ErrorResult returns a failed result whose text explains the failure.
-func ErrorResult(text string) *Result {
+func ErrorResult(text string) *ToolResult {
 	r := TextResult(text)
 	r.IsError = true
 	return r
@@ -67,13 +67,9 @@ type AudioContent struct {
 	MIMEType string // for example "audio/wav"
 }
 
-// EmbeddedResource is a resource whose contents travel in the result: Text
-// for a text resource, or Blob (sent base64-encoded) when Blob is non-nil.
+// EmbeddedResource is a resource whose contents travel in the result.
 type EmbeddedResource struct {
-	URI      string
-	MIMEType string
-	Text     string
-	Blob     []byte
+	Resource ResourceContents
 }
 
 // ResourceLink points at a resource the client may read.
@@ -110,7 +106,7 @@ func appendMedia(b []byte, typ string, data []byte, mime string) []byte {
 
 func (c EmbeddedResource) appendJSON(b []byte) []byte {
 	b = append(b, `{"type":"resource","resource":`...)
-	return append(ResourceContents(c).appendJSON(b), '}')
+	return append(c.Resource.appendJSON(b), '}')
 }
 
 func (c ResourceLink) appendJSON(b []byte) []byte {
@@ -136,7 +132,7 @@ func (c ResourceLink) appendJSON(b []byte) []byte {
 }
 
 // appendJSON appends the result as the JSON of a CallToolResult.
-func (r *Result) appendJSON(b []byte) ([]byte, error) {
+func (r *ToolResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"content":[`...)
 	for i, c := range r.Content {
 		if c == nil {

@@ -61,7 +61,7 @@ func TestHandlerKeepsItsInput(t *testing.T) {
 	s.AddTool(&runtime.Tool{
 		Name:        "keep",
 		InputSchema: `{"type":"object","properties":{"name":{"type":"string"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"tags":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			var in keptInput
 			res, err := mcpimpl.Handle(func(ctx context.Context, v keptInput) (string, error) {
 				in = v

@@ -6,11 +6,11 @@ import (
 	"fmt"
 )
 
-// A SamplingRequest asks the client's model for a message
+// A SampleRequest asks the client's model for a message
 // (sampling/createMessage).
-type SamplingRequest struct {
+type SampleRequest struct {
 	// Messages is the conversation so far.
-	Messages []SamplingMessage
+	Messages []SampleMessage
 	// SystemPrompt, if set, is the system prompt the server asks for; the
 	// client may change or ignore it.
 	SystemPrompt string
@@ -24,27 +24,27 @@ type SamplingRequest struct {
 	ModelPreferences json.RawMessage
 	// Tools the model may call in its answer; the client must have
 	// declared that it supports them.
-	Tools []SamplingTool
+	Tools []SampleTool
 	// ToolChoice, if set, is MCP's toolChoice object, as JSON.
 	ToolChoice json.RawMessage
 }
 
-// A SamplingMessage is one message of a conversation for sampling.
-type SamplingMessage struct {
+// A SampleMessage is one message of a conversation for sampling.
+type SampleMessage struct {
 	Role    string // "user" or "assistant"
 	Content Content
 }
 
-// A SamplingTool is a tool the model may call while sampling.
-type SamplingTool struct {
+// A SampleTool is a tool the model may call while sampling.
+type SampleTool struct {
 	Name        string
 	Description string
 	// InputSchema is the JSON Schema of its input, as JSON text.
 	InputSchema string
 }
 
-// A SamplingResult is the client's answer: the model's message.
-type SamplingResult struct {
+// A SampleResult is the client's answer: the model's message.
+type SampleResult struct {
 	Role       string `json:"role"`
 	Model      string `json:"model"`
 	StopReason string `json:"stopReason"`
@@ -55,7 +55,7 @@ type SamplingResult struct {
 
 // Text returns the text of the answer: its text block, or the text
 // blocks of its list joined.
-func (r *SamplingResult) Text() string {
+func (r *SampleResult) Text() string {
 	type block struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -80,10 +80,10 @@ func (r *SamplingResult) Text() string {
 type SampleQuestion struct {
 	// Key names the question under revision 2026-07-28 (see Ask).
 	Key     string
-	Request SamplingRequest
+	Request SampleRequest
 
 	// Result is the model's message.
-	Result *SamplingResult
+	Result *SampleResult
 }
 
 func (q *SampleQuestion) what() string   { return "sampling" }
@@ -103,7 +103,7 @@ func (q *SampleQuestion) needs(c clientCaps) []byte {
 func (q *SampleQuestion) params(bool) ([]byte, error) { return q.Request.appendJSON(nil) }
 
 func (q *SampleQuestion) answer(result []byte) error {
-	var out SamplingResult
+	var out SampleResult
 	if err := json.Unmarshal(result, &out); err != nil || out.Role == "" || len(out.Content) == 0 {
 		return fmt.Errorf("the client's answer is malformed: %.200s", result)
 	}
@@ -114,7 +114,7 @@ func (q *SampleQuestion) answer(result []byte) error {
 // Sample asks the client's model for a message. When req has tools, the
 // client must have declared sampling with tools. See Ask for how it
 // waits, and for the errors it returns.
-func Sample(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
+func Sample(ctx context.Context, req *SampleRequest) (*SampleResult, error) {
 	q := &SampleQuestion{Request: *req}
 	if err := Ask(ctx, q); err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func Sample(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) 
 }
 
 // appendJSON writes the params of sampling/createMessage.
-func (r *SamplingRequest) appendJSON(b []byte) ([]byte, error) {
+func (r *SampleRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"messages":[`...)
 	for i, m := range r.Messages {
 		if m.Role != "user" && m.Role != "assistant" || m.Content == nil {

@@ -67,7 +67,7 @@ type call struct {
 	cancelled atomic.Bool  // by notifications/cancelled: send no response
 	key       string       // inflight key, "" if not registered
 	sameID    *call        // the next call in flight with the same id
-	req       Request      // what a tool handler receives
+	req       ToolRequest  // what a tool handler receives
 	state     callctx.Call // what a tool handler's context carries
 
 	// What the transport gives back once the call is answered.

@@ -164,7 +164,7 @@ func newProbe() *probeServer {
 	p.AddTool(&runtime.Tool{
 		Name:        "hold",
 		InputSchema: `{"type":"object","properties":{"tag":{"type":"string"}},"required":["tag"],"additionalProperties":false}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			var in struct{ Tag string }
 			req.Bind(&in)
 			n := p.running.Add(1)
@@ -188,14 +188,14 @@ func newProbe() *probeServer {
 	})
 	p.AddTool(&runtime.Tool{
 		Name: "boom",
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			panic("boom")
 		},
 	})
 	p.AddTool(&runtime.Tool{
 		Name:    "slow",
 		Timeout: 20 * time.Millisecond,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		},

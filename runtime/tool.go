@@ -45,7 +45,7 @@ type Tool struct {
 	// reject it.
 	OutputSchema string
 	// Annotations are hints about the tool's behaviour.
-	Annotations *Annotations
+	Annotations *ToolAnnotations
 	// SearchHint is sent as _meta["anthropic/searchHint"]: words that help
 	// Claude Code's tool search find a deferred tool.
 	SearchHint string
@@ -99,11 +99,11 @@ func (t *Tool) quick() bool {
 // react; so does a panic (its stack goes to the server's Logger). A
 // handler that fails in a way the model should see with more than a text
 // can instead return a Result with IsError set.
-type ToolHandler func(ctx context.Context, req *Request) (*Result, error)
+type ToolHandler func(ctx context.Context, req *ToolRequest) (*ToolResult, error)
 
-// Annotations are the MCP tool annotations. Nil hints are not sent, which
+// ToolAnnotations are the MCP tool annotations. Nil hints are not sent, which
 // clients read as the protocol's defaults.
-type Annotations struct {
+type ToolAnnotations struct {
 	// Title is a human-readable name for the tool.
 	Title string `json:"title,omitempty"`
 	// ReadOnlyHint says the tool does not modify its environment.
@@ -118,8 +118,8 @@ type Annotations struct {
 	OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 }
 
-// A Request is one tools/call as a handler sees it.
-type Request struct {
+// A ToolRequest is one tools/call as a handler sees it.
+type ToolRequest struct {
 	// Name is the name of the tool being called.
 	Name string
 	// Arguments are the call's arguments, already validated against the
@@ -132,7 +132,7 @@ type Request struct {
 
 // Bind decodes the arguments into v, which is usually a pointer to the
 // tool's input struct, with encoding/json.
-func (r *Request) Bind(v any) error {
+func (r *ToolRequest) Bind(v any) error {
 	if err := json.Unmarshal(r.Arguments, v); err != nil {
 		return argumentError(err)
 	}

@@ -44,7 +44,7 @@ func (ss *session) callTool(c *call) []byte {
 	if vs := t.input.Validate(args); len(vs) > 0 {
 		return ss.toolResult(c, t, ErrorResult(argumentReport(name, vs)))
 	}
-	c.req = Request{Name: name, Arguments: args.Raw()}
+	c.req = ToolRequest{Name: name, Arguments: args.Raw()}
 	req := &c.req
 	var token []byte
 	if mv := params.Get("_meta"); mv.Exists() && mv.Kind() == jsonvalue.Object {
@@ -122,7 +122,7 @@ func (ss *session) endModernCall(c *call, name string, args jsonvalue.Value, err
 
 // conform makes a successful structured result honour the tool's output
 // schema (see Tool.OutputSchema).
-func (ss *session) conform(t *Tool, res *Result) *Result {
+func (ss *session) conform(t *Tool, res *ToolResult) *ToolResult {
 	data, err := marshalValue(res.StructuredContent)
 	if err != nil {
 		return ErrorResult(fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", t.Name, err))
@@ -165,7 +165,7 @@ func textOf(c Content) (string, bool) {
 }
 
 // invoke runs the handler, turning a panic into an error.
-func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Result, err error) {
+func (ss *session) invoke(ctx context.Context, t *Tool, req *ToolRequest) (res *ToolResult, err error) {
 	defer ss.recoverHandler("tool", t.Name, &err)
 	start := time.Now()
 	res, err = t.Handler(ctx, req)
@@ -177,7 +177,7 @@ func (ss *session) invoke(ctx context.Context, t *Tool, req *Request) (res *Resu
 // unknown tool). A tool whose output is not an object wraps its
 // structured content as {"result": …} for legacy clients, whose protocol
 // requires an object.
-func (ss *session) toolResult(c *call, t *Tool, res *Result) []byte {
+func (ss *session) toolResult(c *call, t *Tool, res *ToolResult) []byte {
 	id := c.msg.ID.Raw()
 	if t != nil && t.wrapOutput && c.modern == nil && res.StructuredContent != nil && !res.IsError {
 		if data, err := marshalValue(res.StructuredContent); err == nil {

@@ -24,9 +24,9 @@ type SamplingInput struct {
 //
 //mcp:tool test_sampling
 func Sampling(ctx context.Context, in SamplingInput) (string, error) {
-	r, err := runtime.Sample(ctx, &runtime.SamplingRequest{
+	r, err := runtime.Sample(ctx, &runtime.SampleRequest{
 		MaxTokens: 100,
-		Messages:  []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: in.Prompt}}},
+		Messages:  []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: in.Prompt}}},
 	})
 	if err != nil {
 		return "", err
@@ -148,9 +148,9 @@ func InputRequiredElicitation(ctx context.Context) (string, error) {
 
 // capitalQuestion asks the client's model for the capital of France.
 func capitalQuestion() *runtime.SampleQuestion {
-	return &runtime.SampleQuestion{Key: "capital_question", Request: runtime.SamplingRequest{
+	return &runtime.SampleQuestion{Key: "capital_question", Request: runtime.SampleRequest{
 		MaxTokens: 100,
-		Messages:  []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "What is the capital of France?"}}},
+		Messages:  []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "What is the capital of France?"}}},
 	}}
 }
 
@@ -202,9 +202,9 @@ func InputRequiredTampered(ctx context.Context) (string, error) {
 //mcp:tool test_input_required_result_multiple_inputs
 func InputRequiredMultiple(ctx context.Context) (string, error) {
 	name := &runtime.ElicitQuestion{Key: "user_name", Message: "What is your name?", Schema: nameForm}
-	greeting := &runtime.SampleQuestion{Key: "greeting", Request: runtime.SamplingRequest{
+	greeting := &runtime.SampleQuestion{Key: "greeting", Request: runtime.SampleRequest{
 		MaxTokens: 50,
-		Messages:  []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "Generate a greeting"}}},
+		Messages:  []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "Generate a greeting"}}},
 	}}
 	roots := &runtime.RootsQuestion{Key: "client_roots"}
 	if err := runtime.Ask(ctx, name, greeting, roots); err != nil {
@@ -238,9 +238,9 @@ func InputRequiredCapabilities(ctx context.Context) (string, error) {
 	form := &runtime.ElicitQuestion{Key: "elicit_input", Message: "Elicitation input", Schema: `{"type":"object","properties":{"value":{"type":"string"}}}`}
 	err := runtime.Ask(ctx, form)
 	if errors.Is(err, runtime.ErrNotSupported) {
-		q := &runtime.SampleQuestion{Key: "sample_input", Request: runtime.SamplingRequest{
+		q := &runtime.SampleQuestion{Key: "sample_input", Request: runtime.SampleRequest{
 			MaxTokens: 50,
-			Messages:  []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "Sample request"}}},
+			Messages:  []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "Sample request"}}},
 		}}
 		if err := runtime.Ask(ctx, q); err != nil {
 			return "", err

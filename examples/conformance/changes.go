@@ -45,7 +45,7 @@ type Changes struct {
 //mcp:tool test_trigger_tool_change
 func (c *Changes) TriggerToolChange(ctx context.Context) (string, error) {
 	c.srv.AddTool(&runtime.Tool{Name: "transient_tool", Description: "Exists for an instant.",
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			return runtime.TextResult(""), nil
 		}})
 	c.srv.RemoveTool("transient_tool")

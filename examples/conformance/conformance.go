@@ -44,8 +44,8 @@ func SimpleText(ctx context.Context) (string, error) {
 // ImageContent returns a 1x1 red pixel PNG image.
 //
 //mcp:tool test_image_content readOnly
-func ImageContent(ctx context.Context) (*runtime.Result, error) {
-	return &runtime.Result{Content: []runtime.Content{
+func ImageContent(ctx context.Context) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{Content: []runtime.Content{
 		runtime.ImageContent{Data: redPixelPNG, MIMEType: "image/png"},
 	}}, nil
 }
@@ -53,8 +53,8 @@ func ImageContent(ctx context.Context) (*runtime.Result, error) {
 // AudioContent returns a short WAV audio clip.
 //
 //mcp:tool test_audio_content readOnly
-func AudioContent(ctx context.Context) (*runtime.Result, error) {
-	return &runtime.Result{Content: []runtime.Content{
+func AudioContent(ctx context.Context) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{Content: []runtime.Content{
 		runtime.AudioContent{Data: minimalWAV, MIMEType: "audio/wav"},
 	}}, nil
 }
@@ -62,9 +62,9 @@ func AudioContent(ctx context.Context) (*runtime.Result, error) {
 // EmbeddedResource returns a text resource embedded in the result.
 //
 //mcp:tool test_embedded_resource readOnly
-func EmbeddedResource(ctx context.Context) (*runtime.Result, error) {
-	return &runtime.Result{Content: []runtime.Content{
-		runtime.EmbeddedResource{URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content."},
+func EmbeddedResource(ctx context.Context) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{Content: []runtime.Content{
+		runtime.EmbeddedResource{Resource: runtime.ResourceContents{URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content."}},
 	}}, nil
 }
 
@@ -72,11 +72,11 @@ func EmbeddedResource(ctx context.Context) (*runtime.Result, error) {
 // one result.
 //
 //mcp:tool test_multiple_content_types readOnly
-func MultipleContentTypes(ctx context.Context) (*runtime.Result, error) {
-	return &runtime.Result{Content: []runtime.Content{
+func MultipleContentTypes(ctx context.Context) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{Content: []runtime.Content{
 		runtime.TextContent{Text: "Multiple content types test:"},
 		runtime.ImageContent{Data: redPixelPNG, MIMEType: "image/png"},
-		runtime.EmbeddedResource{URI: "test://mixed-content-resource", MIMEType: "application/json", Text: `{"test":"data","value":123}`},
+		runtime.EmbeddedResource{Resource: runtime.ResourceContents{URI: "test://mixed-content-resource", MIMEType: "application/json", Text: `{"test":"data","value":123}`}},
 	}}, nil
 }
 

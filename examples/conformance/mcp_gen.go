@@ -33,10 +33,10 @@ var (
 	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerToolChange
 	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerPromptChange
 	_ func(context.Context) (string, error)                              = SimpleText
-	_ func(context.Context) (*runtime.Result, error)                     = ImageContent
-	_ func(context.Context) (*runtime.Result, error)                     = AudioContent
-	_ func(context.Context) (*runtime.Result, error)                     = EmbeddedResource
-	_ func(context.Context) (*runtime.Result, error)                     = MultipleContentTypes
+	_ func(context.Context) (*runtime.ToolResult, error)                 = ImageContent
+	_ func(context.Context) (*runtime.ToolResult, error)                 = AudioContent
+	_ func(context.Context) (*runtime.ToolResult, error)                 = EmbeddedResource
+	_ func(context.Context) (*runtime.ToolResult, error)                 = MultipleContentTypes
 	_ func(context.Context) (string, error)                              = ToolWithLogging
 	_ func(context.Context) (string, error)                              = ErrorHandling
 	_ func(context.Context) (string, error)                              = ToolWithProgress
@@ -226,7 +226,7 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_simple_text",
 		Description: "SimpleText returns a simple text response for testing.",
 		InputSchema: testSimpleTextInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return SimpleText(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Text),
@@ -235,8 +235,8 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_image_content",
 		Description: "ImageContent returns a 1x1 red pixel PNG image.",
 		InputSchema: testImageContentInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			return ImageContent(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
@@ -244,8 +244,8 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_audio_content",
 		Description: "AudioContent returns a short WAV audio clip.",
 		InputSchema: testAudioContentInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			return AudioContent(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
@@ -253,8 +253,8 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_embedded_resource",
 		Description: "EmbeddedResource returns a text resource embedded in the result.",
 		InputSchema: testEmbeddedResourceInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			return EmbeddedResource(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
@@ -262,8 +262,8 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_multiple_content_types",
 		Description: "MultipleContentTypes returns text, an image and an embedded resource in\none result.",
 		InputSchema: testMultipleContentTypesInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
-		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			return MultipleContentTypes(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
@@ -271,7 +271,7 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_tool_with_logging",
 		Description: "ToolWithLogging sends three log messages to the client, 50 ms apart,\nwhile it runs.",
 		InputSchema: testToolWithLoggingInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithLogging(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Text),
@@ -280,7 +280,7 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_error_handling",
 		Description: "ErrorHandling always fails, to test how errors reach the client.",
 		InputSchema: testErrorHandlingInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ErrorHandling(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Text),
@@ -289,7 +289,7 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "test_tool_with_progress",
 		Description: "ToolWithProgress reports progress 0, 50 and 100 out of 100, 50 ms apart,\nwhen the client asks for progress.",
 		InputSchema: testToolWithProgressInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ToolWithProgress(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Text),
@@ -298,7 +298,7 @@ func Register(s *runtime.Server, changes *Changes) {
 		Name:        "json_schema_2020_12_tool",
 		Description: "JSONSchema202012 is a tool with JSON Schema 2020-12 features: its input\nschema has $schema, $defs with $ref, and additionalProperties false.",
 		InputSchema: jsonSchema202012ToolInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler:     mcpimpl.Handle(JSONSchema202012, decodePerson, mcpimpl.Text),
 	})
 	s.AddResource(&runtime.Resource{
@@ -358,14 +358,14 @@ func Register(s *runtime.Server, changes *Changes) {
 		Arguments: []runtime.PromptArgument{
 			{Name: "resourceUri", Description: "ResourceURI is the URI of the resource to embed.", Required: true},
 		},
-		Handler: mcpimpl.Get(PromptWithEmbeddedResource, decodeTestPromptWithEmbeddedResourceArgs, mcpimpl.PromptResult),
+		Handler: mcpimpl.Get(PromptWithEmbeddedResource, decodeTestPromptWithEmbeddedResourceArgs, mcpimpl.VerbatimMessages),
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "test_prompt_with_image",
 		Description: "PromptWithImage is a prompt with an image.",
 		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (*runtime.PromptResult, error) {
 			return PromptWithImage(ctx)
-		}, mcpimpl.NoInput, mcpimpl.PromptResult),
+		}, mcpimpl.NoInput, mcpimpl.VerbatimMessages),
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "test_input_required_result_prompt",

@@ -84,7 +84,7 @@ type EmbeddedArgs struct {
 //mcp:prompt test_prompt_with_embedded_resource
 func PromptWithEmbeddedResource(ctx context.Context, in EmbeddedArgs) (*runtime.PromptResult, error) {
 	return &runtime.PromptResult{Messages: []runtime.PromptMessage{
-		{Role: "user", Content: runtime.EmbeddedResource{URI: in.ResourceURI, MIMEType: "text/plain", Text: "Embedded resource content for testing."}},
+		{Role: "user", Content: runtime.EmbeddedResource{Resource: runtime.ResourceContents{URI: in.ResourceURI, MIMEType: "text/plain", Text: "Embedded resource content for testing."}}},
 		{Role: "user", Content: runtime.TextContent{Text: "Please process the embedded resource above."}},
 	}}, nil
 }

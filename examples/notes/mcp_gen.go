@@ -41,7 +41,7 @@ func Register(s *runtime.Server, store *Store) {
 		Description:  "AddNote stores a new note and returns it with its ID.",
 		InputSchema:  addNoteInputSchema,
 		OutputSchema: addNoteOutputSchema,
-		Annotations:  &runtime.Annotations{IdempotentHint: new(false)},
+		Annotations:  &runtime.ToolAnnotations{IdempotentHint: new(false)},
 		Handler:      mcpimpl.Handle(store.AddNote, decodeAddNoteInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
@@ -49,14 +49,14 @@ func Register(s *runtime.Server, store *Store) {
 		Description:  "FindNotes searches the notes by words, tags, priority and due date.",
 		InputSchema:  findNotesInputSchema,
 		OutputSchema: findNotesOutputSchema,
-		Annotations:  &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler:      mcpimpl.Handle(store.FindNotes, decodeFindNotesInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "delete_note",
 		Description: "DeleteNote deletes a note.",
 		InputSchema: deleteNoteInputSchema,
-		Annotations: &runtime.Annotations{DestructiveHint: new(true), IdempotentHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, in DeleteNoteInput) (struct{}, error) {
 			return struct{}{}, store.DeleteNote(ctx, in)
 		}, decodeDeleteNoteInput, mcpimpl.Empty),
@@ -77,7 +77,7 @@ func Register(s *runtime.Server, store *Store) {
 			{Name: "id", Description: "ID is the note to summarize.", Required: true},
 			{Name: "style", Description: "Style is how long the summary should be; brief when left out. One of: brief, detailed."},
 		},
-		Handler: mcpimpl.Get(store.SummarizeNote, decodeSummarizeNoteArgs, mcpimpl.PromptResult),
+		Handler: mcpimpl.Get(store.SummarizeNote, decodeSummarizeNoteArgs, mcpimpl.VerbatimMessages),
 		Complete: mcpimpl.Complete(map[string][]string{
 			"style": {"brief", "detailed"},
 		}, store.NoteIDs),

@@ -89,7 +89,7 @@ func (s *Store) SummarizeNote(ctx context.Context, in SummarizeInput) (*runtime.
 		ask = "Summarize this note in a short paragraph, keeping every date and name."
 	}
 	return &runtime.PromptResult{Messages: []runtime.PromptMessage{
-		{Role: "user", Content: runtime.EmbeddedResource{URI: noteURI(n.ID), MIMEType: "text/markdown", Text: markdown(n)}},
+		{Role: "user", Content: runtime.EmbeddedResource{Resource: runtime.ResourceContents{URI: noteURI(n.ID), MIMEType: "text/markdown", Text: markdown(n)}}},
 		{Role: "user", Content: runtime.TextContent{Text: ask}},
 	}}, nil
 }

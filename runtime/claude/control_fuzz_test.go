@@ -42,7 +42,7 @@ func FuzzControlProtocol(f *testing.F) {
 		s.AddTool(&runtime.Tool{
 			Name:        "echo",
 			InputSchema: `{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`,
-			Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+			Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 				runtime.ReportProgress(ctx, 1, 2, "half")
 				return runtime.TextResult(string(req.Arguments)), nil
 			},

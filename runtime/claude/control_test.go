@@ -129,7 +129,7 @@ func blockingServer(started chan<- string, release <-chan struct{}, cancelled ch
 	s.AddTool(&runtime.Tool{
 		Name:        "block",
 		InputSchema: `{"type":"object","properties":{"tag":{"type":"string"}},"additionalProperties":false}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			var in struct{ Tag string }
 			req.Bind(&in)
 			started <- in.Tag
@@ -145,7 +145,7 @@ func blockingServer(started chan<- string, release <-chan struct{}, cancelled ch
 	s.AddTool(&runtime.Tool{
 		Name:        "echo",
 		InputSchema: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			return runtime.TextResult(string(req.Arguments)), nil
 		},
 	})
@@ -348,7 +348,7 @@ func TestHostRequestsAndMessages(t *testing.T) {
 // mcp_message control request of the host's.
 func TestProgressReachesCLI(t *testing.T) {
 	s := &runtime.Server{Name: "p"}
-	s.AddTool(&runtime.Tool{Name: "work", Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+	s.AddTool(&runtime.Tool{Name: "work", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		runtime.ReportProgress(ctx, 1, 2, "half")
 		return runtime.TextResult("ok"), nil
 	}})

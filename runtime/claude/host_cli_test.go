@@ -640,10 +640,10 @@ func TestCLIAskingNotSupported(t *testing.T) {
 		Name:        "probe",
 		Description: "Asks the client everything it can.",
 		InputSchema: `{"type":"object"}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			start := time.Now()
 			_, _, eErr := runtime.Elicit(ctx, "Favourite colour?", `{"type":"object","properties":{"colour":{"type":"string"}}}`)
-			_, sErr := runtime.Sample(ctx, &runtime.SamplingRequest{MaxTokens: 10, Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.TextContent{Text: "hi"}}}})
+			_, sErr := runtime.Sample(ctx, &runtime.SampleRequest{MaxTokens: 10, Messages: []runtime.SampleMessage{{Role: "user", Content: runtime.TextContent{Text: "hi"}}}})
 			_, rErr := runtime.Roots(ctx)
 			took := time.Since(start)
 			var parts []string
@@ -672,7 +672,7 @@ func askServer() *runtime.Server {
 		Name:        "ask",
 		Description: "Asks the user for a colour.",
 		InputSchema: `{"type":"object"}`,
-		Handler: func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			action, content, err := runtime.Elicit(ctx, "Favourite colour?", `{"type":"object","properties":{"colour":{"type":"string"}},"required":["colour"]}`)
 			if err != nil {
 				return nil, err

@@ -2,7 +2,7 @@
 // adapts a typed Go function to a runtime.ToolHandler (Handle), decodes a
 // call's validated arguments into the function's input without reflection
 // (Value and the Decode functions), and turns the function's result into a
-// runtime.Result (Text, Structured, Wrapped, Verbatim, Empty). Read and
+// runtime.ToolResult (Text, Structured, Wrapped, Verbatim, Empty). Read and
 // Get do the same for resources and prompts, and Unmarshal decodes the
 // answer to a form.
 //
@@ -35,8 +35,8 @@ const SupportPackageIsVersion1 = true
 // into a result with result (Text, Structured, Wrapped, Verbatim or
 // Empty). Generated code uses it for every tool, with a decoder it
 // generated for In (or DecodeJSON).
-func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(Value, *In) error, result func(Out) (*runtime.Result, error)) runtime.ToolHandler {
-	return func(ctx context.Context, req *runtime.Request) (*runtime.Result, error) {
+func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(Value, *In) error, result func(Out) (*runtime.ToolResult, error)) runtime.ToolHandler {
+	return func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		args, err := arguments(ctx, req)
 		if err != nil {
 			return nil, err
@@ -56,7 +56,7 @@ func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(
 // arguments returns the parsed arguments of req. The runtime parsed them
 // to validate them, and passes the tree in the call's context; a Request
 // made elsewhere (a test calling the handler) is parsed here.
-func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
+func arguments(ctx context.Context, req *runtime.ToolRequest) (Value, error) {
 	if c := callctx.From(ctx); c != nil && c.Request == any(req) && c.Args.Exists() {
 		c.Strings.SizeFor(len(c.Args.Raw()))
 		return Value{c.Args, &c.Strings}, nil
@@ -73,7 +73,7 @@ func arguments(ctx context.Context, req *runtime.Request) (Value, error) {
 }
 
 // Text returns a result with one text block holding s.
-func Text[S ~string](s S) (*runtime.Result, error) {
+func Text[S ~string](s S) (*runtime.ToolResult, error) {
 	return runtime.TextResult(string(s)), nil
 }
 
@@ -83,7 +83,7 @@ func Text[S ~string](s S) (*runtime.Result, error) {
 // or as null for a nil map, which the runtime then sends as {} if the
 // tool's output schema allows it. A nil pointer is an error: there is no
 // object to send, and the tool should say why with an error of its own.
-func Structured[T any](v T) (*runtime.Result, error) {
+func Structured[T any](v T) (*runtime.ToolResult, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
@@ -94,7 +94,7 @@ func Structured[T any](v T) (*runtime.Result, error) {
 	if len(data) == 0 || data[0] != '{' && string(data) != "null" {
 		return nil, fmt.Errorf("encoding result: structured content must be a JSON object, not %.20s", data)
 	}
-	return &runtime.Result{
+	return &runtime.ToolResult{
 		Content:           []runtime.Content{runtime.TextContent{Text: string(data)}},
 		StructuredContent: json.RawMessage(data),
 	}, nil
@@ -103,19 +103,19 @@ func Structured[T any](v T) (*runtime.Result, error) {
 // Wrapped returns a result for an output that is not a JSON object (a
 // list, a number): MCP requires structuredContent to be an object, so v
 // is sent as {"result": v}, with the same JSON in a text block.
-func Wrapped[T any](v T) (*runtime.Result, error) {
+func Wrapped[T any](v T) (*runtime.ToolResult, error) {
 	return Structured(struct {
 		Result T `json:"result"`
 	}{v})
 }
 
 // Verbatim returns r as it is: the tool built its own result.
-func Verbatim(r *runtime.Result) (*runtime.Result, error) {
+func Verbatim(r *runtime.ToolResult) (*runtime.ToolResult, error) {
 	return r, nil
 }
 
 // Empty returns a result without content, for a tool that returns only an
 // error.
-func Empty(struct{}) (*runtime.Result, error) {
-	return &runtime.Result{}, nil
+func Empty(struct{}) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{}, nil
 }

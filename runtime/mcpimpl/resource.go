@@ -56,8 +56,8 @@ func JSONContents[T any](uri, mimeType string, v T) (*runtime.ResourceResult, er
 	return runtime.TextResource(uri, mimeType, string(data)), nil
 }
 
-// ResultContents returns r as it is: the function built its own contents.
-func ResultContents(_, _ string, r *runtime.ResourceResult) (*runtime.ResourceResult, error) {
+// VerbatimContents returns r as it is: the function built its own contents.
+func VerbatimContents(_, _ string, r *runtime.ResourceResult) (*runtime.ResourceResult, error) {
 	return r, nil
 }
 
@@ -83,8 +83,8 @@ func UserMessage[S ~string](s S) (*runtime.PromptResult, error) {
 	return runtime.UserPrompt(string(s)), nil
 }
 
-// PromptResult returns r as it is: the function built its own messages.
-func PromptResult(r *runtime.PromptResult) (*runtime.PromptResult, error) {
+// VerbatimMessages returns r as it is: the function built its own messages.
+func VerbatimMessages(r *runtime.PromptResult) (*runtime.PromptResult, error) {
 	return r, nil
 }
 

@@ -14,7 +14,7 @@ import (
 
 // A Call is what a handler's context knows about its tool call.
 type Call struct {
-	// Request is the *runtime.Request the handler was given, to tell
+	// Request is the *runtime.ToolRequest the handler was given, to tell
 	// whether Args belongs to the request a handler holds.
 	Request any
 	// Args are the request's arguments, parsed and validated.

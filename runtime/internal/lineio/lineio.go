@@ -206,19 +206,25 @@ const inlineBudget = 100 * time.Microsecond
 // a Handoff arms or disarms it, and a reader that was taken over never
 // reads again, so two goroutines never read at once.
 type Handoff struct {
-	timer *time.Timer
+	timer  *time.Timer
+	budget time.Duration
 }
 
 // NewHandoff returns the Handoff of a reader; takeOver starts the next
-// reader, in a goroutine of its own, when a request runs too long.
-func NewHandoff(takeOver func()) *Handoff {
+// reader, in a goroutine of its own, when a request runs longer than
+// inlineBudget.
+func NewHandoff(takeOver func()) *Handoff { return newHandoff(takeOver, inlineBudget) }
+
+// newHandoff is NewHandoff with a budget of the caller's: tests give one
+// that no scheduling delay can exhaust, or none at all.
+func newHandoff(takeOver func(), budget time.Duration) *Handoff {
 	t := time.AfterFunc(time.Hour, takeOver)
 	t.Stop()
-	return &Handoff{timer: t}
+	return &Handoff{timer: t, budget: budget}
 }
 
 // Arm starts the budget of a request about to run inline.
-func (h *Handoff) Arm() { h.timer.Reset(inlineBudget) }
+func (h *Handoff) Arm() { h.timer.Reset(h.budget) }
 
 // Disarm ends the budget of the request that ran inline, and reports
 // whether the calling goroutine is still the reader: false when the

@@ -58,7 +58,7 @@ func Register(s *runtime.Server) {
 		Description:  "Stats counts the tasks.",
 		InputSchema:  statsInputSchema,
 		OutputSchema: statsOutputSchema,
-		Annotations:  &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (struct {
 			Count int `json:"count"`
 		}, error) {

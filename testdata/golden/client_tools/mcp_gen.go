@@ -36,7 +36,7 @@ func Register(s *runtime.Server) {
 		Name:        "echo",
 		Description: "Echo repeats a text.",
 		InputSchema: echoInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler:     mcpimpl.Handle(Echo, decodeEchoInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{

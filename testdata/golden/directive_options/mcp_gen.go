@@ -37,14 +37,14 @@ func Register(s *runtime.Server) {
 		Title:       "Read a file",
 		Description: "Read reads a file.",
 		InputSchema: readFileInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(true), IdempotentHint: new(true), OpenWorldHint: new(false)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true), IdempotentHint: new(true), OpenWorldHint: new(false)},
 		Handler:     mcpimpl.Handle(Read, decodeInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "remove-file",
 		Description: "Remove removes a file.",
 		InputSchema: removeFileInputSchema,
-		Annotations: &runtime.Annotations{DestructiveHint: new(true), IdempotentHint: new(true)},
+		Annotations: &runtime.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: new(true)},
 		SearchHint:  "delete rm unlink",
 		AlwaysLoad:  true,
 		Timeout:     30 * time.Second,
@@ -56,7 +56,7 @@ func Register(s *runtime.Server) {
 		Name:        "slow",
 		Description: "Slow takes its time.",
 		InputSchema: slowInputSchema,
-		Annotations: &runtime.Annotations{ReadOnlyHint: new(false)},
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(false)},
 		Timeout:     1500 * time.Millisecond,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return Slow(ctx)

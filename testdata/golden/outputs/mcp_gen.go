@@ -14,17 +14,17 @@ const _ = mcpimpl.SupportPackageIsVersion1
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func() (string, error)                         = Text
-	_ func() (Status, error)                         = NamedText
-	_ func() (Report, error)                         = Struct
-	_ func() (*Report, error)                        = StructPointer
-	_ func() (map[string]int, error)                 = Map
-	_ func() ([]Report, error)                       = Slice
-	_ func() (float64, error)                        = Number
-	_ func() (Optional, error)                       = Nils
-	_ func() (*int, error)                           = NilNumber
-	_ func(context.Context) (*runtime.Result, error) = Full
-	_ func() (runtime.Result, error)                 = FullValue
+	_ func() (string, error)                             = Text
+	_ func() (Status, error)                             = NamedText
+	_ func() (Report, error)                             = Struct
+	_ func() (*Report, error)                            = StructPointer
+	_ func() (map[string]int, error)                     = Map
+	_ func() ([]Report, error)                           = Slice
+	_ func() (float64, error)                            = Number
+	_ func() (Optional, error)                           = Nils
+	_ func() (*int, error)                               = NilNumber
+	_ func(context.Context) (*runtime.ToolResult, error) = Full
+	_ func() (runtime.ToolResult, error)                 = FullValue
 )
 
 // NewServer returns a server named "outputs" that serves the tools of this
@@ -122,7 +122,7 @@ func Register(s *runtime.Server) {
 		Name:        "full",
 		Description: "Full returns a runtime result: several blocks, images, isError.",
 		InputSchema: fullInputSchema,
-		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			return Full(ctx)
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),
 	})
@@ -130,7 +130,7 @@ func Register(s *runtime.Server) {
 		Name:        "full_value",
 		Description: "FullValue returns a runtime result by value.",
 		InputSchema: fullValueInputSchema,
-		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*runtime.Result, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*runtime.ToolResult, error) {
 			r, err := FullValue()
 			return &r, err
 		}, mcpimpl.NoArguments, mcpimpl.Verbatim),

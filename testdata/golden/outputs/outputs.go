@@ -81,11 +81,11 @@ func NilNumber() (*int, error) { return nil, nil }
 // Full returns a runtime result: several blocks, images, isError.
 //
 //mcp:tool
-func Full(ctx context.Context) (*runtime.Result, error) {
-	return &runtime.Result{Content: []runtime.Content{runtime.TextContent{Text: "a"}, runtime.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}}, nil
+func Full(ctx context.Context) (*runtime.ToolResult, error) {
+	return &runtime.ToolResult{Content: []runtime.Content{runtime.TextContent{Text: "a"}, runtime.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}}, nil
 }
 
 // FullValue returns a runtime result by value.
 //
 //mcp:tool
-func FullValue() (runtime.Result, error) { return runtime.Result{}, nil }
+func FullValue() (runtime.ToolResult, error) { return runtime.ToolResult{}, nil }

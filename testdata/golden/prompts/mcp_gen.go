@@ -49,7 +49,7 @@ func Register(s *runtime.Server) {
 		Description: "Greeting starts a conversation: a user message and the assistant's\nfirst answer.",
 		Handler: mcpimpl.Get(func(_ context.Context, _ struct{}) (*runtime.PromptResult, error) {
 			return Greeting()
-		}, mcpimpl.NoInput, mcpimpl.PromptResult),
+		}, mcpimpl.NoInput, mcpimpl.VerbatimMessages),
 	})
 }
 

@@ -78,7 +78,7 @@ func Register(s *runtime.Server, files *Files) {
 		URITemplate: "file:///srv/{+path}",
 		Name:        "read",
 		Description: "Read reads one file.",
-		Handler:     mcpimpl.Read(files.Read, decodeReadVars, mcpimpl.ResultContents, ""),
+		Handler:     mcpimpl.Read(files.Read, decodeReadVars, mcpimpl.VerbatimContents, ""),
 	})
 }
 
