@@ -11,22 +11,29 @@ import (
 // ones.
 const messageOverhead = 4 << 10
 
-// admission bounds what a server holds at once, over all its
-// connections: the bytes of the messages being parsed, waiting or running
-// (MaxPendingBytes), and, when MaxInFlight is set, the tool calls
-// accepted, running or waiting for a slot (twice MaxInFlight). A message
-// that would pass a bound waits (stdio stops reading, which pushes back on
-// the client) or is refused (Streamable HTTP answers 503).
+// admission bounds what a server holds at once, over all its connections:
+//
+//   - the bytes of the messages being read, parsed, waiting or running
+//     (Server.MaxPendingBytes);
+//   - with Server.MaxInFlight set, the calls accepted (waiting for a
+//     running slot, or running): twice MaxInFlight;
+//   - and the calls running: MaxInFlight.
+//
+// A message that would pass a bound waits (stdio stops reading, which
+// pushes back on the client) or is refused (Streamable HTTP answers 503);
+// a call accepted waits for a running slot (run).
 type admission struct {
-	maxBytes int64
-	maxCalls int // 0: no bound
+	maxBytes   int64
+	maxCalls   int // accepted calls; 0: no bound
+	maxRunning int // running calls; 0: no bound
 
-	mu    sync.Mutex
-	bytes int64
-	calls int
-	// changed, if not nil, is closed when something is released: admit
-	// makes it when it must wait, so that a server nobody waits on
-	// allocates nothing per message.
+	mu      sync.Mutex
+	bytes   int64
+	calls   int
+	running int
+	// changed, if not nil, is closed when something is freed: a waiter
+	// makes it, so that a server nobody waits on allocates nothing per
+	// message.
 	changed chan struct{}
 }
 
@@ -36,8 +43,10 @@ type ticket struct {
 	call  bool
 }
 
-func newAdmission(maxBytes int64, maxCalls int) *admission {
-	return &admission{maxBytes: maxBytes, maxCalls: maxCalls}
+// newAdmission returns the bounds of a server with the given
+// MaxPendingBytes and MaxInFlight (0: calls unbounded).
+func newAdmission(maxBytes int64, maxInFlight int) *admission {
+	return &admission{maxBytes: maxBytes, maxCalls: 2 * maxInFlight, maxRunning: maxInFlight}
 }
 
 // fits reports whether t can be admitted now. A message is always
@@ -70,10 +79,71 @@ func (a *admission) tryAdmit(t ticket) bool {
 
 // admit waits until t fits, or ctx is done.
 func (a *admission) admit(ctx context.Context, t ticket) error {
+	return a.wait(ctx, func() bool {
+		if !a.fits(t) {
+			return false
+		}
+		a.take(t)
+		return true
+	})
+}
+
+// tryGrow adds n bytes to what t holds, if they fit now: a body whose
+// bytes are counted as they arrive, so that what is announced and not
+// sent costs nothing. A message that is all the server holds always
+// grows.
+func (a *admission) tryGrow(t *ticket, n int64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.bytes != t.bytes && a.bytes+n > a.maxBytes {
+		return false
+	}
+	a.bytes += n
+	t.bytes += n
+	return true
+}
+
+// free gives back what t holds.
+func (a *admission) free(t ticket) {
+	a.mu.Lock()
+	a.bytes -= t.bytes
+	if t.call {
+		a.calls--
+	}
+	a.wakeLocked()
+	a.mu.Unlock()
+}
+
+// run waits for a running slot, or for ctx's end; endRun gives it back.
+func (a *admission) run(ctx context.Context) error {
+	if a.maxRunning == 0 {
+		return nil
+	}
+	return a.wait(ctx, func() bool {
+		if a.running >= a.maxRunning {
+			return false
+		}
+		a.running++
+		return true
+	})
+}
+
+// endRun gives back a running slot that run gave.
+func (a *admission) endRun() {
+	if a.maxRunning == 0 {
+		return
+	}
+	a.mu.Lock()
+	a.running--
+	a.wakeLocked()
+	a.mu.Unlock()
+}
+
+// wait calls try, under a.mu, until it reports true or ctx is done.
+func (a *admission) wait(ctx context.Context, try func() bool) error {
 	for {
 		a.mu.Lock()
-		if a.fits(t) {
-			a.take(t)
+		if try() {
 			a.mu.Unlock()
 			return nil
 		}
@@ -90,18 +160,12 @@ func (a *admission) admit(ctx context.Context, t ticket) error {
 	}
 }
 
-// release gives back what t held.
-func (a *admission) release(t ticket) {
-	a.mu.Lock()
-	a.bytes -= t.bytes
-	if t.call {
-		a.calls--
-	}
+// wakeLocked wakes the waiters; a.mu is held.
+func (a *admission) wakeLocked() {
 	if a.changed != nil {
 		close(a.changed)
 		a.changed = nil
 	}
-	a.mu.Unlock()
 }
 
 // messageTicket is the ticket of a message of size bytes.
@@ -109,10 +173,10 @@ func messageTicket(size int) ticket {
 	return ticket{bytes: int64(size) + messageOverhead}
 }
 
-// callTicket is the ticket of a tool call, on top of its message's.
+// callTicket is the ticket of a call, on top of its message's.
 var callTicket = ticket{call: true}
 
-// callsHeld is the number of tool calls admitted and not yet released.
+// callsHeld is the number of calls admitted and not yet freed.
 func (a *admission) callsHeld() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()

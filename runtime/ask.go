@@ -2,37 +2,37 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // Asking the client: a handler may ask the client for input from its
 // user (elicitation), for a completion by its model (sampling), or for
-// the folders it may use (roots). The same handler code works in both
-// eras of the protocol (see modern.go):
+// the folders it may use (roots). The same handler code works under every
+// revision:
 //
-//   - legacy: each question is a request from the server to the client,
-//     sent on the connection of the request the handler serves; Ask waits
-//     for the answers, which the transport routes back (deliver);
-//   - modern: the call ends with an input_required result that lists the
-//     questions, and the client makes the call again with the answers;
-//     the handler runs again from the start, and this time Ask finds them
-//     (see mrtr.go).
+//   - under a session revision, each question is a request from the
+//     server to the client, sent on the connection of the request the
+//     handler serves; Ask waits for the answers, which the transport
+//     routes back (clientRequests.deliver);
+//   - under the per-request revision, the call ends with an
+//     input_required result that lists the questions, and the client makes
+//     the call again with the answers; the handler runs again from the
+//     start, and this time Ask finds them (see round.go).
 
 // ErrNotSupported reports a question that the client cannot answer: it
 // did not declare the capability, or its transport cannot carry a request
-// from the server (legacy stateless HTTP). It comes at once, never after
-// a wait. A tool handler that returns it (wrapped or not) to a client of
-// revision 2026-07-28 makes the call fail with the protocol's missing
-// capability error (-32021), which names the capability.
+// from the server (a POST served on its own). It comes at once, never
+// after a wait. A tool handler that returns it (wrapped or not) to a
+// client of revision 2026-07-28 makes the call fail with the protocol's
+// missing capability error (-32021), which names the capability.
 var ErrNotSupported = errors.New("not supported by this client")
 
 // ErrInputRequired is what Ask returns, under revision 2026-07-28, when
@@ -48,22 +48,23 @@ var ErrInputRequired = errors.New("the client must answer first; the call is mad
 const defaultAskTimeout = 10 * time.Minute
 
 // A Question is something a handler asks the client: an *ElicitQuestion,
-// a *ElicitURLQuestion, a *SampleQuestion or a *RootsQuestion. Ask fills in its
-// answer.
+// an *ElicitURLQuestion, a *SampleQuestion or a *RootsQuestion. Ask fills
+// in its answer.
 type Question interface {
 	// what names the kind of question, for errors and generated keys.
 	what() string
 	// key is the question's own key, or "" for one Ask chooses.
 	key() string
 	method() string
-	// params writes the request's params; modern is the era.
-	params(modern bool) ([]byte, error)
+	// params writes the request's params; perRequest is the revision.
+	params(perRequest bool) ([]byte, error)
 	// needs returns, when the client's capabilities do not cover the
 	// question, the capabilities it needs as a JSON object; nil if they do.
-	needs(c clientCaps) []byte
-	// answer decodes and checks the client's answer (the result of the
-	// request) into the question.
-	answer(result []byte) error
+	needs(c *wire.ClientCaps) []byte
+	// answer checks the client's answer (the result of the request, parsed
+	// by jsonvalue, whose members it reads by their exact names) and
+	// stores it in the question.
+	answer(result jsonvalue.Value) error
 }
 
 // Ask asks the client every question in qs at once, and fills in their
@@ -83,33 +84,34 @@ type Question interface {
 // Server.AskTimeout. Under 2026-07-28 it returns ErrInputRequired when an
 // answer is not there yet (see ErrInputRequired).
 func Ask(ctx context.Context, qs ...Question) error {
-	ci := callctx.From(ctx)
-	var ss *session
-	if ci != nil {
-		ss, _ = ci.Session.(*session)
-	}
-	if ss == nil {
+	c := callOf(ctx)
+	if c == nil {
 		return fmt.Errorf("ask: %w: ctx is not the context of a request from a client", ErrNotSupported)
 	}
-	if mr, ok := ci.Modern.(*modernRequest); ok {
-		return mr.ask(qs)
+	if c.meta != nil {
+		if c.meta.round == nil {
+			return fmt.Errorf("ask: %w: only tools/call, prompts/get and resources/read can ask the client under revision %s", ErrNotSupported, wire.RequestRevision)
+		}
+		return c.meta.round.take(&c.meta.Caps, qs)
 	}
-	if !ss.canAsk || ci.Notify == nil {
+	ss := c.ss
+	send := c.sink()
+	if !ss.canAsk || send == nil {
 		return fmt.Errorf("ask: %w: the transport carries no request from the server (use HTTP sessions, stdio or a Conn)", ErrNotSupported)
 	}
 	caps := ss.clientCaps()
 	for _, q := range qs {
-		if need := q.needs(caps); need != nil {
+		if need := q.needs(&caps); need != nil {
 			return &capabilityError{what: q.what(), need: need}
 		}
 	}
 	if len(qs) == 1 {
-		return ss.askOne(ctx, ci.Notify, qs[0])
+		return ss.askOne(ctx, send, qs[0])
 	}
 	errs := make([]error, len(qs))
 	var wg sync.WaitGroup
 	for i, q := range qs {
-		wg.Go(func() { errs[i] = ss.askOne(ctx, ci.Notify, q) })
+		wg.Go(func() { errs[i] = ss.askOne(ctx, send, q) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -121,14 +123,24 @@ func (ss *session) askOne(ctx context.Context, send func([]byte), q Question) er
 	if err != nil {
 		return fmt.Errorf("%s: %w", q.what(), err)
 	}
-	res, err := ss.ask(ctx, send, q.method(), params)
+	res, err := ss.requests.send(ctx, send, q.method(), params, ss.srv.askTimeout())
 	if err != nil {
 		return fmt.Errorf("%s: %w", q.what(), err)
 	}
-	if err := q.answer(res); err != nil {
+	if err := answerBytes(q, res); err != nil {
 		return fmt.Errorf("%s: %w", q.what(), err)
 	}
 	return nil
+}
+
+// answerBytes parses an answer kept as bytes and hands it to q. A
+// repeated member name is refused, as in every message.
+func answerBytes(q Question, raw []byte) error {
+	v, err := jsonvalue.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("the client's answer is malformed: %w", err)
+	}
+	return q.answer(v)
 }
 
 // A capabilityError is a question the client did not declare it can
@@ -144,38 +156,9 @@ func (e *capabilityError) Error() string {
 
 func (e *capabilityError) Unwrap() error { return ErrNotSupported }
 
-// clientCaps are the capabilities a client declared.
-type clientCaps struct {
-	elicitForm, elicitURL   bool
-	sampling, samplingTools bool
-	roots                   bool
-}
-
-// parseClientCaps reads a ClientCapabilities object.
-func parseClientCaps(caps jsonvalue.Value) clientCaps {
-	var c clientCaps
-	if !caps.Exists() || caps.Kind() != jsonvalue.Object {
-		return c
-	}
-	if e := caps.Get("elicitation"); e.Exists() && e.Kind() == jsonvalue.Object {
-		// 2025-06-18 declared {} for forms; 2025-11-25 names the modes.
-		form, url := e.Get("form").Exists(), e.Get("url").Exists()
-		c.elicitForm = form || !url
-		c.elicitURL = url
-	}
-	if s := caps.Get("sampling"); s.Exists() && s.Kind() == jsonvalue.Object {
-		c.sampling = true
-		c.samplingTools = s.Get("tools").Exists()
-	}
-	if r := caps.Get("roots"); r.Exists() && r.Kind() == jsonvalue.Object {
-		c.roots = true
-	}
-	return c
-}
-
-// asker sends requests to the client of one session and matches the
-// answers to them.
-type asker struct {
+// clientRequests are the requests a session sent to its client and whose
+// answers it waits for (session revisions).
+type clientRequests struct {
 	mu      sync.Mutex
 	nextID  int64
 	pending map[string]chan answer // by the request's id, as JSON
@@ -197,25 +180,24 @@ func (e *ClientError) Error() string {
 	return fmt.Sprintf("the client answered with error %d: %s", e.Code, e.Message)
 }
 
-// ask sends the request method with params (a JSON object) to the client,
-// on send (where the call's notifications go), and waits for the answer,
-// ctx's end, or the server's AskTimeout. A question given up on is
-// withdrawn with notifications/cancelled.
-func (ss *session) ask(ctx context.Context, send func([]byte), method string, params []byte) ([]byte, error) {
-	a := &ss.asks
-	a.mu.Lock()
-	a.nextID++
-	id := strconv.AppendInt(nil, a.nextID, 10)
+// send sends the request method with params (a JSON object) to the
+// client, on send (where the call's notifications go), and waits for the
+// answer, ctx's end, or timeout. A question given up on is withdrawn
+// with notifications/cancelled.
+func (cr *clientRequests) send(ctx context.Context, send func([]byte), method string, params []byte, timeout time.Duration) ([]byte, error) {
+	cr.mu.Lock()
+	cr.nextID++
+	id := strconv.AppendInt(nil, cr.nextID, 10)
 	ch := make(chan answer, 1)
-	if a.pending == nil {
-		a.pending = map[string]chan answer{}
+	if cr.pending == nil {
+		cr.pending = map[string]chan answer{}
 	}
-	a.pending[string(id)] = ch
-	a.mu.Unlock()
+	cr.pending[string(id)] = ch
+	cr.mu.Unlock()
 	defer func() {
-		a.mu.Lock()
-		delete(a.pending, string(id))
-		a.mu.Unlock()
+		cr.mu.Lock()
+		delete(cr.pending, string(id))
+		cr.mu.Unlock()
 	}()
 
 	msg := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
@@ -224,10 +206,6 @@ func (ss *session) ask(ctx context.Context, send func([]byte), method string, pa
 	msg = append(msg, `","params":`...)
 	send(append(append(msg, params...), '}'))
 
-	timeout := ss.srv.AskTimeout
-	if timeout <= 0 {
-		timeout = defaultAskTimeout
-	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -242,43 +220,34 @@ func (ss *session) ask(ctx context.Context, send func([]byte), method string, pa
 	}
 }
 
-// clientCaps returns what the client declared in initialize.
-func (ss *session) clientCaps() clientCaps {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.caps
-}
-
 func cancelledNotification(id []byte, reason string) []byte {
-	b := append([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), id...)
+	b := append([]byte(`{"jsonrpc":"2.0","method":"`+wire.NotifyCancelled+`","params":{"requestId":`), id...)
 	b = append(b, `,"reason":`...)
 	b = jsonvalue.AppendString(b, reason)
 	return append(b, "}}"...)
 }
 
-// deliver routes a response of the client to the question that waits for
-// it. A response to no question (unknown, or already given up) is logged
+// deliver routes a response of the client to the request that waits for
+// it. A response to no request (unknown, or already given up) is logged
 // and dropped: there is no one to tell.
-func (ss *session) deliver(m *jsonrpc.Message) {
+func (cr *clientRequests) deliver(srv *Server, m *jsonrpc.Message) {
 	id := string(m.ID.Raw())
-	ss.asks.mu.Lock()
-	ch := ss.asks.pending[id]
-	delete(ss.asks.pending, id)
-	ss.asks.mu.Unlock()
+	cr.mu.Lock()
+	ch := cr.pending[id]
+	delete(cr.pending, id)
+	cr.mu.Unlock()
 	if ch == nil {
-		ss.srv.logger().Debug("a response of the client answers no request of the server's", "id", id)
+		srv.logger().Debug("a response of the client answers no request of the server's", "id", id)
 		return
 	}
 	if m.Error.Exists() {
-		var e struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}
-		if err := json.Unmarshal(m.Error.Raw(), &e); err != nil {
-			ch <- answer{err: fmt.Errorf("the client answered with a malformed error: %s", m.Error.Raw())}
+		code, msg := m.Error.Get("code"), m.Error.Get("message")
+		n, err := strconv.Atoi(string(code.Raw()))
+		if code.Kind() != jsonvalue.Number || err != nil || msg.Kind() != jsonvalue.String {
+			ch <- answer{err: fmt.Errorf("the client answered with a malformed error: %.200s", m.Error.Raw())}
 			return
 		}
-		ch <- answer{err: &ClientError{Code: e.Code, Message: e.Message}}
+		ch <- answer{err: &ClientError{Code: n, Message: msg.Str()}}
 		return
 	}
 	ch <- answer{result: append([]byte(nil), m.Result.Raw()...)} // the message's buffer is not ours to keep

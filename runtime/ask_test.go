@@ -123,7 +123,7 @@ func TestAskOverStdio(t *testing.T) {
 	p.Send(callTool(23, "roots"))
 	id, _ = question(p, "roots/list")
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":"everything"}}`)
-	if got := reply(p, "23"); !strings.Contains(got, `roots: the client's answer is malformed`) {
+	if got := reply(p, "23"); !strings.Contains(got, `roots: the client's answer has no list of roots`) {
 		t.Errorf("malformed roots: %s", got)
 	}
 	p.Send(callTool(24, "sample"))

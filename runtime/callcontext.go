@@ -15,14 +15,15 @@ import (
 //
 // It implements what the context package asks of a context made outside
 // it: Done is closed, and Err set (to Canceled or DeadlineExceeded), once
-// only, by cancel; Value answers the call's state (callctx.Key) and asks
-// the parent for the rest, so that context.Cause finds the parent's; and
+// only, by cancel; Value answers the call itself (callKey) and the
+// arguments generated code reads (callctx.Key), and asks the parent for
+// the rest, so that context.Cause finds the parent's; and
 // AfterFunc lets a child context (a handler's context.WithTimeout) learn
 // of the cancellation without a goroutine of its own. TestCallContext
 // checks it against these rules.
 type callContext struct {
 	parent context.Context
-	state  *callctx.Call
+	call   *call       // the call whose context this is
 	stop   func() bool // ends the watch on parent; nil when there is none
 
 	mu     sync.Mutex
@@ -35,8 +36,8 @@ type callContext struct {
 // cancels c; without, the caller cancels c itself when parent ends (stdio
 // cancels every call of its connection when it shuts down), which saves
 // the cost of a watch on every call.
-func (c *callContext) init(parent context.Context, state *callctx.Call, watch bool) {
-	c.parent, c.state = parent, state
+func (c *callContext) init(parent context.Context, owner *call, watch bool) {
+	c.parent, c.call = parent, owner
 	if !watch || parent.Done() == nil {
 		return
 	}
@@ -78,10 +79,26 @@ func (c *callContext) Err() error {
 }
 
 func (c *callContext) Value(key any) any {
-	if key == callctx.Key {
-		return c.state
+	switch key {
+	case callKey:
+		return c.call
+	case callctx.Key:
+		return &c.call.args
 	}
 	return c.parent.Value(key)
+}
+
+// callKey is the context key of the *call a handler serves: the runtime's
+// own functions called from a handler (ReportProgress, Logger, Ask) find
+// it there.
+var callKey any = callKeyType{}
+
+type callKeyType struct{}
+
+// callOf returns the call whose handler ctx belongs to, or nil.
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey).(*call)
+	return c
 }
 
 // AfterFunc arranges for f to run in a goroutine of its own once c is

@@ -19,23 +19,24 @@ func TestCallContext(t *testing.T) {
 	deadline := time.Now().Add(time.Hour)
 	parent, cancelParent := context.WithDeadline(context.WithValue(context.Background(), ctxKey{}, "v"), deadline)
 	defer cancelParent()
-	var state callctx.Call
-	var c callContext
-	c.init(parent, &state, false)
+	owner := &call{}
+	c := &owner.ctx
+	c.init(parent, owner, false)
+	state := &owner.args
 
 	if d, ok := c.Deadline(); !ok || !d.Equal(deadline) {
 		t.Errorf("Deadline %v %v", d, ok)
 	}
-	if c.Value(ctxKey{}) != "v" || callctx.From(&c) != &state {
+	if c.Value(ctxKey{}) != "v" || callctx.From(c) != state || callOf(c) != owner {
 		t.Error("Value does not answer the parent's keys and the call's state")
 	}
 	if c.Err() != nil {
 		t.Fatal("Err before cancel")
 	}
 	done := c.Done()
-	child, cancelChild := context.WithTimeout(&c, time.Hour) // registers through AfterFunc
+	child, cancelChild := context.WithTimeout(c, time.Hour) // registers through AfterFunc
 	defer cancelChild()
-	if callctx.From(child) != &state {
+	if callctx.From(child) != state || callOf(child) != owner {
 		t.Error("a child context lost the call's state")
 	}
 	stopped := false
@@ -44,7 +45,7 @@ func TestCallContext(t *testing.T) {
 		t.Error("stop before cancel reported false")
 	}
 	ran := make(chan struct{})
-	context.AfterFunc(&c, func() { close(ran) })
+	context.AfterFunc(c, func() { close(ran) })
 
 	c.cancel(context.Canceled)
 	c.cancel(errors.New("again")) // the first cancellation wins
@@ -83,7 +84,7 @@ func TestCallContextWatch(t *testing.T) {
 	for _, watch := range []bool{true, false} {
 		parent, cancel := context.WithCancelCause(context.Background())
 		var c callContext
-		c.init(parent, new(callctx.Call), watch)
+		c.init(parent, new(call), watch)
 		cancel(cause)
 		if watch {
 			select {
@@ -103,7 +104,7 @@ func TestCallContextWatch(t *testing.T) {
 	parent, cancel := context.WithCancel(context.Background())
 	cancel()
 	var c callContext
-	c.init(parent, new(callctx.Call), true)
+	c.init(parent, new(call), true)
 	if !errors.Is(c.Err(), context.Canceled) {
 		t.Errorf("a call under a cancelled parent: Err %v", c.Err())
 	}

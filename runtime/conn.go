@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // A Conn is one client's connection to a Server over a transport of your
@@ -20,10 +22,11 @@ type Conn struct {
 // sends on its own, such as progress and log notifications and list
 // changes; it may be called from several goroutines at once and should
 // not block for long. A nil send drops them. Close the Conn when the
-// client is gone.
+// client is gone: until then the server keeps it among the clients it
+// notifies.
 func (s *Server) NewConn(send func(msg []byte)) *Conn {
 	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true, canAsk: true}}
-	s.join(c.ss)
+	s.fanout.join(c.ss)
 	return c
 }
 
@@ -34,38 +37,58 @@ func (s *Server) NewConn(send func(msg []byte)) *Conn {
 // Anything else gets exactly one response, a JSON-RPC error for malformed
 // input included.
 //
-// Handle may be called from several goroutines at once; a tool call runs
-// in the calling goroutine, with a context derived from ctx. Several
-// requests with the same id may be in flight: notifications/cancelled
-// cancels every one of them.
+// Handle may be called from several goroutines at once; a call runs in
+// the calling goroutine, with a context derived from ctx. Several requests
+// with the same id may be in flight: notifications/cancelled cancels every
+// one of them.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	srv := c.ss.srv
 	tree := srv.tree()
 	defer srv.freeTree(tree)
-	m, errResp := jsonrpc.Decode(tree, msg)
+	v, err := tree.Parse(msg)
+	if err != nil {
+		return jsonrpc.ParseErrorResponse(err)
+	}
+	resp, ok := c.AppendResponse(ctx, nil, v)
+	if !ok {
+		return nil
+	}
+	return resp
+}
+
+// AppendResponse is Handle for a message that the caller has already
+// parsed with the runtime's own parser, as part of a larger message (the
+// Claude Code host in runtime/claude parses each line of the control
+// protocol once); other callers cannot make such a value, and use Handle.
+// The response, if any, is appended to b; ok is false when there is
+// nothing to send.
+func (c *Conn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value) (out []byte, ok bool) {
+	m, errResp := jsonrpc.FromValue(msg)
 	switch {
 	case errResp != nil:
-		return errResp
-	case m.IsResponse():
-		if m.ID.Exists() {
-			c.ss.deliver(&m)
-		}
-		return nil
+		return append(b, errResp...), true
 	case !m.IsRequest():
-		c.ss.notification(&m)
-		return nil
+		c.ss.handleMessage(&m)
+		return b, false
 	}
-	call, errResp := c.ss.start(ctx, &m, true)
-	if errResp != nil {
-		return errResp
+	call, resp := c.ss.start(ctx, &m, true)
+	if call == nil {
+		return resp.append(b, m.ID.Raw(), wire.HasRequestMeta(m.Params)), true
 	}
-	return c.ss.run(call)
+	resp = c.ss.run(call)
+	if call.cancelled.Load() {
+		return b, false
+	}
+	if b == nil {
+		b = make([]byte, 0, resp.size()+len(m.ID.Raw()))
+	}
+	return call.encode(b, &resp), true
 }
 
 // Close cancels the calls in flight on c, and stops the notifications
 // that belong to no call (list changes, resource updates). Handle still
 // answers later messages.
 func (c *Conn) Close() {
-	c.ss.srv.leave(c.ss)
-	c.ss.cancelAll()
+	c.ss.srv.fanout.leave(c.ss)
+	c.ss.close()
 }

@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // ElicitAction is how the user answered a form or a URL.
@@ -45,10 +46,10 @@ type ElicitQuestion struct {
 
 func (q *ElicitQuestion) what() string   { return "elicitation" }
 func (q *ElicitQuestion) key() string    { return q.Key }
-func (q *ElicitQuestion) method() string { return "elicitation/create" }
+func (q *ElicitQuestion) method() string { return wire.MethodElicit }
 
-func (q *ElicitQuestion) needs(c clientCaps) []byte {
-	if c.elicitForm {
+func (q *ElicitQuestion) needs(c *wire.ClientCaps) []byte {
+	if c.ElicitForm {
 		return nil
 	}
 	return []byte(`{"elicitation":{"form":{}}}`)
@@ -64,39 +65,43 @@ func (q *ElicitQuestion) params(bool) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func (q *ElicitQuestion) answer(result []byte) error {
-	var out struct {
-		Action  ElicitAction    `json:"action"`
-		Content json.RawMessage `json:"content"`
+func (q *ElicitQuestion) answer(result jsonvalue.Value) error {
+	action, err := elicitAction(result)
+	if err != nil || action != ElicitAccept {
+		q.Action, q.Content = action, nil
+		return err
 	}
-	if err := json.Unmarshal(result, &out); err != nil {
-		return fmt.Errorf("the client's answer is malformed: %w", err)
-	}
-	switch out.Action {
-	case ElicitAccept:
-	case ElicitDecline, ElicitCancel:
-		q.Action, q.Content = out.Action, nil
-		return nil
+	content := result.Get("content")
+	switch content.Kind() {
+	case jsonvalue.Absent, jsonvalue.Null:
+		content, _ = jsonvalue.Parse([]byte("{}"))
+	case jsonvalue.Object:
 	default:
-		return fmt.Errorf("the client answered with the unknown action %q", out.Action)
-	}
-	content := out.Content
-	if len(content) == 0 || string(content) == "null" {
-		content = json.RawMessage("{}")
+		return fmt.Errorf("the client's content is a %s, not an object", content.Kind())
 	}
 	form, err := schema.Compile([]byte(q.Schema))
 	if err != nil {
 		return fmt.Errorf("the form's schema: %w", err)
 	}
-	v, err := jsonvalue.Parse(content)
-	if err != nil {
-		return fmt.Errorf("the client's content is malformed: %w", err)
-	}
-	if vs := form.Validate(v); len(vs) > 0 {
+	if vs := form.Validate(content); len(vs) > 0 {
 		return fmt.Errorf("%s", report("the client's content does not match the form:", "content", vs))
 	}
-	q.Action, q.Content = ElicitAccept, content
+	q.Action, q.Content = ElicitAccept, slices.Clone(content.Raw())
 	return nil
+}
+
+// elicitAction reads the action of an answer to an elicitation, by its
+// exact name: one of accept, decline and cancel.
+func elicitAction(result jsonvalue.Value) (ElicitAction, error) {
+	v := result.Get("action")
+	switch a := ElicitAction(v.Str()); {
+	case v.Kind() == jsonvalue.String && (a == ElicitAccept || a == ElicitDecline || a == ElicitCancel):
+		return a, nil
+	case result.Kind() != jsonvalue.Object:
+		return "", fmt.Errorf("the client's answer is a %s, not an object", result.Kind())
+	default:
+		return "", fmt.Errorf("the client answered with the action %.100s; want accept, decline or cancel", v.Raw())
+	}
 }
 
 // Elicit asks the user, through the client, to fill a form: message says
@@ -165,35 +170,30 @@ type ElicitURLQuestion struct {
 
 func (q *ElicitURLQuestion) what() string   { return "URL elicitation" }
 func (q *ElicitURLQuestion) key() string    { return q.Key }
-func (q *ElicitURLQuestion) method() string { return "elicitation/create" }
+func (q *ElicitURLQuestion) method() string { return wire.MethodElicit }
 
-func (q *ElicitURLQuestion) needs(c clientCaps) []byte {
-	if c.elicitURL {
+func (q *ElicitURLQuestion) needs(c *wire.ClientCaps) []byte {
+	if c.ElicitURL {
 		return nil
 	}
 	return []byte(`{"elicitation":{"url":{}}}`)
 }
 
-func (q *ElicitURLQuestion) params(modern bool) ([]byte, error) {
+func (q *ElicitURLQuestion) params(perRequest bool) ([]byte, error) {
 	b := jsonvalue.AppendString([]byte(`{"mode":"url","message":`), q.Message)
 	b = append(b, `,"url":`...)
 	b = jsonvalue.AppendString(b, q.URL)
-	if !modern {
+	if !perRequest {
 		b = append(b, `,"elicitationId":`...)
 		b = jsonvalue.AppendString(b, q.ElicitationID)
 	}
 	return append(b, '}'), nil
 }
 
-func (q *ElicitURLQuestion) answer(result []byte) error {
-	var out struct {
-		Action ElicitAction `json:"action"`
-	}
-	if err := json.Unmarshal(result, &out); err != nil || out.Action != ElicitAccept && out.Action != ElicitDecline && out.Action != ElicitCancel {
-		return fmt.Errorf("the client's answer is malformed: %.200s", result)
-	}
-	q.Action = out.Action
-	return nil
+func (q *ElicitURLQuestion) answer(result jsonvalue.Value) error {
+	action, err := elicitAction(result)
+	q.Action = action
+	return err
 }
 
 // ElicitURL asks the user, through the client, to go to url for the
@@ -213,24 +213,18 @@ func ElicitURL(ctx context.Context, message, url, elicitationID string) (ElicitA
 // no such notification (the client learns it when it calls again): there
 // it does nothing.
 func ElicitURLDone(ctx context.Context, elicitationID string) error {
-	ci := callctx.From(ctx)
-	if ci != nil {
-		if _, modern := ci.Modern.(*modernRequest); modern {
-			return nil
-		}
-	}
-	var ss *session
-	if ci != nil {
-		ss, _ = ci.Session.(*session)
-	}
+	c := callOf(ctx)
 	switch {
-	case ss == nil || ci.Notify == nil:
+	case c != nil && c.meta != nil:
+		return nil
+	case c == nil || c.sink() == nil:
 		return fmt.Errorf("elicitation complete: %w: ctx is not the context of a request from a client", ErrNotSupported)
-	case !ss.clientCaps().elicitURL:
+	}
+	if caps := c.ss.clientCaps(); !caps.ElicitURL {
 		return &capabilityError{what: "elicitation complete", need: []byte(`{"elicitation":{"url":{}}}`)}
 	}
-	msg := jsonvalue.AppendString([]byte(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":`), elicitationID)
-	ci.Notify(append(msg, "}}"...))
+	msg := jsonvalue.AppendString([]byte(`{"jsonrpc":"2.0","method":"`+wire.NotifyElicitDone+`","params":{"elicitationId":`), elicitationID)
+	c.sink()(append(msg, "}}"...))
 	return nil
 }
 

@@ -400,7 +400,7 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 	}
 	for _, want := range []string{`"code":-32700`, `"code":-32600`, `"code":-32601`, `"code":-32602`, `exceeds the limit`,
 		`"isError":true`, `invalid arguments for tool echo`, `notifications/progress`, `notifications/message`,
-		`"protocolVersion"`, `"tools":[`, `fuzz panic`, `timed out`, `[{"jsonrpc"`} {
+		`"protocolVersion"`, `"tools":[`, `internal error (incident `, `timed out`, `[{"jsonrpc"`} {
 		if !bytes.Contains(all.Bytes(), []byte(want)) {
 			t.Errorf("no seed of FuzzServeStdio produces %s", want)
 		}

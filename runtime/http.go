@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // HTTPOptions configure the Streamable HTTP transport. A nil *HTTPOptions
@@ -86,45 +86,56 @@ const (
 	defaultWriteTimeout       = 30 * time.Second
 )
 
-// HTTP header names of the Streamable HTTP transport.
-const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
-)
-
 // HTTPHandler returns an http.Handler that serves s over the Streamable
-// HTTP transport of MCP (revision 2025-11-25), at whatever path it is
-// mounted. opts may be nil.
+// HTTP transport of MCP, at whatever path it is mounted, to clients of
+// every revision at once: one that begins with initialize speaks the
+// revision it negotiated (2024-11-05 … 2025-11-25), one whose requests
+// carry their revision in params._meta (or whose MCP-Protocol-Version
+// header names one newer than those) speaks 2026-07-28. opts may be nil.
 //
 // A POST carries one JSON-RPC message. A request is answered with
-// application/json, or with a text/event-stream when its tool call sends
+// application/json, or with a text/event-stream when its handler sends
 // progress or log notifications before its result: they go on that stream,
 // followed by the response, and the stream ends. Notifications and
-// responses from the client are answered 202. With sessions, a GET opens
-// the session's own stream, for what belongs to no request (list changes,
-// resource updates): its events are numbered, and a client that
-// reconnects with Last-Event-ID gets the ones it missed (the last 256 are
-// kept); a new GET ends the session's previous stream. DELETE ends a
-// session. Without sessions, GET and DELETE are answered 405, as there is
-// no session to stream for or end. Every request is answered
+// responses from the client are answered 202. Every request is answered
 // exactly once: a call cancelled with notifications/cancelled is answered
-// with a JSON-RPC error, as the HTTP request still needs an answer.
+// with a JSON-RPC error (-32800), as the HTTP request still needs an
+// answer, and a request whose client disconnects is cancelled.
 //
-// A request whose client disconnects cancels its tool call: without
-// resumable streams its response could not be delivered anyway.
+// Under revision 2026-07-28 each request is served on its own (no
+// session), and its headers must repeat its body: MCP-Protocol-Version
+// the _meta version, Mcp-Method the method, Mcp-Name the tool or prompt
+// name or the URI, and Mcp-Param-{name} each argument the tool's input
+// schema marks x-mcp-header. Under every revision, a header that is
+// present must agree with the body. A JSON-RPC error under 2026-07-28 is
+// sent with the HTTP status the specification gives its code: 404 for an
+// unknown method, 400 for a malformed request, a header that disagrees
+// (-32020), a missing client capability (-32021) or an unsupported
+// version (-32022); other answers are 200.
+//
+// With sessions (HTTPOptions.Sessions), the response to initialize
+// carries an Mcp-Session-Id header, and a GET opens the session's own
+// stream, for what belongs to no request (list changes, resource
+// updates): its events are numbered, and a client that reconnects with
+// Last-Event-ID gets the ones it missed (the last 256 are kept); a new GET
+// ends the session's previous stream. DELETE ends a session. Without
+// sessions, GET and DELETE are answered 405.
 //
 // A request that cannot be served is refused with an HTTP error status
 // and, as the body, a JSON-RPC error response with a null id: 400 for a
 // body that is not one valid JSON-RPC message (JSON-RPC batches are not
-// supported), an unsupported MCP-Protocol-Version header, or a missing
-// Mcp-Session-Id; 401 for a missing or rejected bearer token; 403 for a
-// Host or Origin that is not allowed (see HTTPOptions); 404 for an
-// unknown or expired session; 406 for a POST whose Accept header lacks
-// application/json or text/event-stream; 408 for a body that takes longer
-// than BodyTimeout to arrive; 413 for a body larger than MaxMessageSize;
-// 415 for a body that is not application/json; 503, with Retry-After, when
-// the server holds as many messages or calls as it may (MaxPendingBytes,
-// MaxInFlight) or no session can be started.
+// supported), an unsupported MCP-Protocol-Version header on a GET or
+// DELETE, or a missing Mcp-Session-Id; 401 for a missing or rejected
+// bearer token; 403 for a Host or Origin that is not allowed (see
+// HTTPOptions); 404 for an unknown or expired session; 406 for a POST
+// whose Accept header lacks application/json or text/event-stream; 408
+// for a body that takes longer than BodyTimeout to arrive; 413 for a body
+// larger than MaxMessageSize; 415 for a body that is not
+// application/json; 503, with Retry-After, when the server holds as many
+// messages or calls as it may (MaxPendingBytes, MaxInFlight) or no
+// session can be started. A body's bytes count against MaxPendingBytes
+// as they arrive, so that a client that announces a large body and sends
+// little holds little.
 //
 // The handler sets its own deadlines on each connection, through
 // http.ResponseController: one to read the body (BodyTimeout), and one
@@ -245,6 +256,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.Method == http.MethodPost:
+		h.post(ctx, w, r)
+		return
 	case (r.Method == http.MethodDelete || r.Method == http.MethodGet) && h.opts.Sessions:
 	default:
 		allow := "POST"
@@ -256,21 +269,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("method %s not allowed: this endpoint accepts %s", r.Method, allow))
 		return
 	}
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) && r.Method != http.MethodPost {
-		// A POST of another version is of the modern era: post answers it.
+	if v := r.Header.Get(wire.HeaderProtocolVersion); v != "" && !wire.IsSessionRevision(v) {
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
-			fmt.Sprintf("unsupported %s %q for %s; sessions speak %s", headerProtocolVersion, v, r.Method, strings.Join(legacyVersions, ", ")))
+			fmt.Sprintf("unsupported %s %q for %s; sessions speak %s", wire.HeaderProtocolVersion, v, r.Method, strings.Join(wire.SessionRevisions, ", ")))
 		return
 	}
-	switch r.Method {
-	case http.MethodDelete:
+	if r.Method == http.MethodDelete {
 		h.deleteSession(w, r)
 		return
-	case http.MethodGet:
-		h.getStream(w, r)
-		return
 	}
-	h.post(ctx, w, r)
+	h.getStream(w, r)
 }
 
 // post answers a POST, which carries one JSON-RPC message.
@@ -289,19 +297,17 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		return
 	}
 	adm := h.srv.admission()
-	held := messageTicket(limit)
-	if r.ContentLength >= 0 {
-		held = messageTicket(int(r.ContentLength))
-	}
-	if !adm.tryAdmit(held) {
+	hold := &heldRequest{adm: adm, msg: messageTicket(0)}
+	if !adm.tryAdmit(hold.msg) {
 		h.busy(w, r, "the server holds as many messages as it may")
 		return
 	}
-	hold := &heldRequest{adm: adm, msg: held}
-	defer hold.release(nil)
-	body, err := h.readBody(w, r, limit)
+	defer hold.free(nil)
+	body, err := h.readBody(w, r, limit, hold)
 	if err != nil {
 		switch {
+		case errors.Is(err, errServerFull):
+			h.busy(w, r, "the server holds as many messages as it may")
 		case errors.As(err, new(*http.MaxBytesError)):
 			h.tooLarge(w, r, limit)
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -320,83 +326,213 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
 	}
-	modern := isModern(m.Params)
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(legacyVersions, v) {
-		modern = true
+	hv := r.Header.Get(wire.HeaderProtocolVersion)
+	perRequest := wire.HasRequestMeta(m.Params) || hv != "" && !wire.IsSessionRevision(hv)
+	if perRequest {
+		switch {
+		case m.IsResponse():
+			h.refuse(w, &m, true, jsonrpc.InvalidRequest, "invalid request: a client of revision "+wire.RequestRevision+" answers no request of the server's: send the answers with the request again, in inputResponses")
+			return
+		case !m.IsRequest():
+			w.WriteHeader(http.StatusAccepted) // nothing to do: cancelling is closing the stream
+			return
+		case !h.checkRequestRevision(w, r, &m):
+			return
+		}
 	}
-	if modern && m.IsRequest() && async(m.Method) {
+	if msg := h.checkRouting(r, &m, perRequest); msg != "" {
+		h.refuse(w, &m, perRequest, wire.HeaderMismatch, "header mismatch: "+msg)
+		return
+	}
+	switch {
+	case m.IsResponse():
+		// An answer to the server's request (or a malformed notification,
+		// which comes here as the zero message): nothing to answer.
+		if hs := h.sessionOf(r); hs != nil {
+			hs.ss.handleMessage(&m)
+			h.endUse(hs)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if m.IsRequest() && lookupMethod(m.Method).runsHandler() {
 		if !adm.tryAdmit(callTicket) {
 			h.busy(w, r, "the server runs and queues as many calls as it may")
 			return
 		}
 		hold.call = true
 	}
-	if modern {
-		h.postModern(ctx, w, r, &m, hold)
+	if perRequest {
+		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r)}, &m, hold, nil)
 		return
 	}
-	if m.IsResponse() { // an answer to the server, or nothing to answer
-		if hs := h.sessionOf(r); hs != nil && m.ID.Exists() {
-			hs.ss.deliver(&m)
-			h.release(hs)
-		}
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	if m.IsRequest() && async(m.Method) {
-		if !adm.tryAdmit(callTicket) {
-			h.busy(w, r, "the server runs and queues as many calls as it may")
-			return
-		}
-		defer adm.release(callTicket)
-	}
-
-	hs, created, ok := h.openSession(w, r, &m)
+	ss, hs, isNew, ok := h.sessionFor(w, r, &m)
 	if !ok {
 		return
 	}
-	defer h.release(hs)
-	ss := hs.ss
+	if hs != nil {
+		defer h.endUse(hs)
+	}
 	if !m.IsRequest() {
-		ss.notification(&m)
+		ss.handleMessage(&m)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	c, errResp := ss.start(ctx, &m, true)
-	if errResp != nil {
-		writeJSON(w, http.StatusOK, errResp)
+	var created *httpSession
+	if isNew {
+		created = hs
+	}
+	h.serve(ctx, w, r, ss, &m, nil, created)
+}
+
+// serve runs the request m on ss and writes its answer. hold, if set,
+// lets go of the request's share of the server's admission when the call
+// detaches (a subscriptions/listen request). created, if set, is the
+// session this request (an initialize) opened: it stands if the request
+// succeeds, and its id then goes out in the response's header.
+func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, hold *heldRequest, created *httpSession) {
+	c, resp := ss.start(ctx, m, true)
+	if c == nil {
+		if created != nil {
+			h.forget(created)
+		}
+		perRequest := wire.HasRequestMeta(m.Params)
+		writeJSON(w, resp.status(perRequest), resp.append(nil, m.IDBytes(), perRequest))
 		return
 	}
 	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
 	c.notify = rw.notify
-	resp := ss.run(c)
-	if resp == nil { // cancelled by notifications/cancelled
-		resp = jsonrpc.Error(m.ID.Raw(), jsonrpc.RequestCancelled, "request cancelled")
-	}
-	if created {
-		if v, err := jsonvalue.Parse(resp); err == nil && v.Get("result").Exists() {
-			w.Header().Set(headerSessionID, hs.id)
-		} else {
-			h.forget(hs)
+	if c.perRequest() {
+		c.keepAlive = func() bool { return rw.comment("keep-alive") }
+		if hold != nil {
+			c.holder = hold
 		}
 	}
-	rw.finish(resp)
+	resp = ss.run(c)
+	if c.cancelled.Load() {
+		resp = errorResponse(wire.RequestCancelled, "request cancelled")
+	}
+	switch {
+	case created == nil:
+	case resp.err == nil:
+		w.Header().Set(wire.HeaderSessionID, created.id)
+	default:
+		h.forget(created) // a failed initialize starts no session
+	}
+	rw.finish(c.encode(make([]byte, 0, resp.size()+len(c.id())), &resp), resp.status(c.perRequest()))
 }
+
+// checkRequestRevision checks, in the order the specification gives,
+// what a request of the per-request revision declares in its headers and
+// its _meta: a version header, a well-formed _meta that names the same
+// version, a version this server serves. When it reports false it has
+// answered the request.
+func (h *httpHandler) checkRequestRevision(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) bool {
+	hv := r.Header.Get(wire.HeaderProtocolVersion)
+	if hv == "" {
+		h.refuse(w, m, true, wire.HeaderMismatch, "header mismatch: missing "+wire.HeaderProtocolVersion+" header; a request of revision "+wire.RequestRevision+" names its version there and in _meta")
+		return false
+	}
+	rm, err := wire.ReadRequestMeta(m.Params)
+	switch {
+	case err != nil:
+		h.refuse(w, m, true, jsonrpc.InvalidParams, "invalid params: "+err.Error())
+	case hv != rm.Version:
+		h.refuse(w, m, true, wire.HeaderMismatch, fmt.Sprintf("header mismatch: %s header %q does not match the _meta protocol version %q", wire.HeaderProtocolVersion, hv, rm.Version))
+	case !rm.Supported():
+		e := &wire.UnsupportedVersionError{Requested: rm.Version}
+		resp := errorWithData(wire.UnsupportedVersion, e.Error(), e.Data())
+		writeJSON(w, resp.status(true), resp.append(nil, m.IDBytes(), true))
+	default:
+		return true
+	}
+	return false
+}
+
+// refuse answers m, without running it, with the error code; under the
+// per-request revision with the HTTP status of the code.
+func (h *httpHandler) refuse(w http.ResponseWriter, m *jsonrpc.Message, perRequest bool, code int, msg string) {
+	resp := errorResponse(code, "%s", msg)
+	status := resp.status(perRequest)
+	if !perRequest {
+		status = http.StatusBadRequest
+	}
+	h.srv.logger().Debug("mcp over http: request refused", "method", m.Method, "status", status, "reason", msg)
+	writeJSON(w, status, resp.append(nil, m.IDBytes(), perRequest))
+}
+
+// clientOf names the client of a request for the bounds kept per client
+// (see session.client): the subject of its verified token, else its
+// address without the port.
+func clientOf(ctx context.Context, r *http.Request) string {
+	if ti := TokenInfoFromContext(ctx); ti != nil && ti.Subject != "" {
+		return "sub:" + ti.Subject
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return "addr:" + r.RemoteAddr
+	}
+	return "addr:" + host
+}
+
+// errServerFull is why a body stops being read: the server holds as many
+// bytes as it may.
+var errServerFull = errors.New("the server holds as many messages as it may")
 
 // readBody reads the request's body, at most limit bytes, within
 // BodyTimeout: a client that trickles its body cannot hold a connection
-// and its memory for ever.
+// and its memory for ever. Its bytes count in the server's admission as
+// they arrive (hold grows with them), not as the request announces them:
+// what is announced and not sent costs nothing.
 //
 // The deadline is lifted once the body is read, and kept when it is not:
 // the connection then fails at once instead of waiting for the rest.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, limit int) ([]byte, error) {
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, limit int, hold *heldRequest) ([]byte, error) {
 	rc := http.NewResponseController(w)
 	deadline := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
+	body := &admittedReader{r: http.MaxBytesReader(w, r.Body, int64(limit)), hold: hold}
+	size := 512
+	if r.ContentLength > 0 {
+		size = int(min(r.ContentLength, 64<<10)) // announced, not yet sent: no more up front
+	}
+	data, err := readAll(body, size)
 	if err == nil && deadline {
 		rc.SetReadDeadline(time.Time{})
 	}
-	return body, err
+	return data, err
+}
+
+// readAll is io.ReadAll with a first buffer of size bytes.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// An admittedReader counts the bytes it reads in the server's admission,
+// and fails once they do not fit.
+type admittedReader struct {
+	r    io.Reader
+	hold *heldRequest
+}
+
+func (a *admittedReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 && !a.hold.adm.tryGrow(&a.hold.msg, int64(n)) {
+		return n, errServerFull
+	}
+	return n, err
 }
 
 func (h *httpHandler) tooLarge(w http.ResponseWriter, r *http.Request, limit int) {
@@ -420,14 +556,14 @@ type heldRequest struct {
 	call bool
 }
 
-// release gives back what r holds, once; c is unused.
-func (r *heldRequest) release(*call) {
+// free gives back what r holds, once; c is unused.
+func (r *heldRequest) free(*call) {
 	if r.adm == nil {
 		return
 	}
-	r.adm.release(r.msg)
+	r.adm.free(r.msg)
 	if r.call {
-		r.adm.release(callTicket)
+		r.adm.free(callTicket)
 	}
 	r.adm = nil
 }

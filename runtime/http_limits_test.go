@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // TestHTTPDuplicateNamesRefused: a message that repeats a member name
@@ -90,11 +91,11 @@ func TestHTTPInitializeNotificationStartsNoSession(t *testing.T) {
 	id := startHTTPSession(t, url)
 	for range 10_000 {
 		r := httpPost(t, url, `{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
-		if r.status != http.StatusBadRequest || r.header.Get(headerSessionID) != "" {
-			t.Fatalf("an initialize notification: status %d, session %q", r.status, r.header.Get(headerSessionID))
+		if r.status != http.StatusBadRequest || r.header.Get(wire.HeaderSessionID) != "" {
+			t.Fatalf("an initialize notification: status %d, session %q", r.status, r.header.Get(wire.HeaderSessionID))
 		}
 	}
-	if r := httpPost(t, url, toolCallBody(1, "echo", "still here"), headerSessionID, id); toolText(t, r.response(t)) != "still here" {
+	if r := httpPost(t, url, toolCallBody(1, "echo", "still here"), wire.HeaderSessionID, id); toolText(t, r.response(t)) != "still here" {
 		t.Errorf("the real session: %d %s", r.status, r.body)
 	}
 }
@@ -171,16 +172,16 @@ func TestHTTPStandaloneStream(t *testing.T) {
 	}})
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
 	id := startHTTPSession(t, url)
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, headerSessionID, id); r.status != http.StatusOK || !strings.Contains(string(r.body), `"result":{}`) {
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, wire.HeaderSessionID, id); r.status != http.StatusOK || !strings.Contains(string(r.body), `"result":{}`) {
 		t.Fatalf("subscribe: %d %s", r.status, r.body)
 	}
 	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}}).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}, headerSessionID: {"nope"}}).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}, wire.HeaderSessionID: {"nope"}}).wantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	open := func(last string) (*http.Response, *bufio.Reader) {
 		req, _ := http.NewRequest(http.MethodGet, url, nil)
 		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set(headerSessionID, id)
+		req.Header.Set(wire.HeaderSessionID, id)
 		if last != "" {
 			req.Header.Set("Last-Event-ID", last)
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -272,21 +273,21 @@ func TestHTTPStatelessRequestsAnsweredWithJSON(t *testing.T) {
 	url := serveHTTPTest(t, s, nil)
 
 	r := httpPost(t, url, httpInitializeBody)
-	if r.status != http.StatusOK || r.header.Get(headerSessionID) != "" {
-		t.Fatalf("initialize: status %d, session %q; want 200 and no session", r.status, r.header.Get(headerSessionID))
+	if r.status != http.StatusOK || r.header.Get(wire.HeaderSessionID) != "" {
+		t.Fatalf("initialize: status %d, session %q; want 200 and no session", r.status, r.header.Get(wire.HeaderSessionID))
 	}
 	var init struct{ ProtocolVersion string }
 	if m := r.response(t); string(m.ID) != "0" || json.Unmarshal(m.Result, &init) != nil || init.ProtocolVersion != "2025-11-25" {
 		t.Fatalf("initialize answered %s", r.body)
 	}
 
-	r = httpPost(t, url, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`, headerProtocolVersion, "2025-11-25")
+	r = httpPost(t, url, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`, wire.HeaderProtocolVersion, "2025-11-25")
 	var list struct{ Tools []struct{ Name string } }
 	if m := r.response(t); string(m.ID) != `"list"` || json.Unmarshal(m.Result, &list) != nil || len(list.Tools) != 4 {
 		t.Fatalf("tools/list answered %s", r.body)
 	}
 
-	r = httpPost(t, url, toolCallBody(7, "echo", "hi"), headerProtocolVersion, "2025-11-25")
+	r = httpPost(t, url, toolCallBody(7, "echo", "hi"), wire.HeaderProtocolVersion, "2025-11-25")
 	if r.status != http.StatusOK || r.header.Get("Content-Type") != "application/json" {
 		t.Fatalf("tools/call: status %d, Content-Type %q", r.status, r.header.Get("Content-Type"))
 	}
@@ -346,7 +347,7 @@ func TestHTTPResponderDropsLateNotifications(t *testing.T) {
 	rec := httptest.NewRecorder()
 	rw := &httpResponder{w: rec, r: httptest.NewRequest(http.MethodPost, "/mcp", nil), log: slog.New(slog.DiscardHandler)}
 	rw.notify([]byte(`{"jsonrpc":"2.0","method":"early"}`))
-	rw.finish([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	rw.finish([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), 200)
 	rw.notify([]byte(`{"jsonrpc":"2.0","method":"late"}`))
 	want := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"early\"}\n\n" +
 		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
@@ -358,7 +359,7 @@ func TestHTTPResponderDropsLateNotifications(t *testing.T) {
 	// notification does not turn it into a stream.
 	rec = httptest.NewRecorder()
 	rw = &httpResponder{w: rec, r: httptest.NewRequest(http.MethodPost, "/mcp", nil), log: slog.New(slog.DiscardHandler)}
-	rw.finish([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	rw.finish([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), 200)
 	rw.notify([]byte(`{"jsonrpc":"2.0","method":"late"}`))
 	if got := rec.Body.String(); got != `{"jsonrpc":"2.0","id":1,"result":{}}` || rec.Header().Get("Content-Type") != "application/json" {
 		t.Fatalf("body %q, Content-Type %q", got, rec.Header().Get("Content-Type"))
@@ -407,15 +408,15 @@ func TestHTTPProtocolVersionHeader(t *testing.T) {
 	url := serveHTTPTest(t, s, nil)
 	// Absent (2025-03-26 assumed) and every legacy version are accepted,
 	// whatever was negotiated.
-	for _, v := range append([]string{""}, legacyVersions...) {
-		if r := httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v); r.status != http.StatusOK || toolText(t, r.response(t)) != v {
+	for _, v := range append([]string{""}, wire.SessionRevisions...) {
+		if r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v); r.status != http.StatusOK || toolText(t, r.response(t)) != v {
 			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
 		}
 	}
 	// Any other version is of the modern era, whose requests must carry
 	// their version in _meta too.
-	for _, v := range []string{"2099-01-01", "garbage", modernVersion} {
-		r := httpPost(t, url, toolCallBody(1, "echo", v), headerProtocolVersion, v)
+	for _, v := range []string{"2099-01-01", "garbage", wire.RequestRevision} {
+		r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v)
 		if r.status != http.StatusBadRequest || !strings.HasPrefix(string(r.body), `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,`) {
 			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
 		}
@@ -627,11 +628,11 @@ func TestHTTPAuthenticate(t *testing.T) {
 func startHTTPSession(t *testing.T, url string) string {
 	t.Helper()
 	r := httpPost(t, url, httpInitializeBody)
-	id := r.header.Get(headerSessionID)
+	id := r.header.Get(wire.HeaderSessionID)
 	if r.status != http.StatusOK || id == "" {
 		t.Fatalf("initialize: status %d, session %q", r.status, id)
 	}
-	if r := httpPost(t, url, httpInitializedBody, headerSessionID, id); r.status != http.StatusAccepted {
+	if r := httpPost(t, url, httpInitializedBody, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: status %d", r.status)
 	}
 	return id
@@ -652,12 +653,12 @@ func TestHTTPSessions(t *testing.T) {
 	}
 
 	// The log level belongs to the session.
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, headerSessionID, a)
+	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, wire.HeaderSessionID, a)
 	if m := r.response(t); string(m.Result) != "{}" {
 		t.Fatalf("logging/setLevel answered %s", r.body)
 	}
 	levels := func(session string) string {
-		msgs := httpPost(t, url, toolCallBody(2, "chatty", "x"), headerSessionID, session).messages(t)
+		msgs := httpPost(t, url, toolCallBody(2, "chatty", "x"), wire.HeaderSessionID, session).messages(t)
 		var got []string
 		for _, m := range msgs {
 			if m.Method == "notifications/message" {
@@ -681,21 +682,21 @@ func TestHTTPSessions(t *testing.T) {
 	// Requests need a known session; initialize does not.
 	httpPost(t, url, toolCallBody(3, "echo", "a")).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
 	httpPost(t, url, httpInitializedBody).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	httpPost(t, url, toolCallBody(3, "echo", "a"), headerSessionID, "nope").wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+	httpPost(t, url, toolCallBody(3, "echo", "a"), wire.HeaderSessionID, "nope").wantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Repeated initialize in a session keeps it.
-	if r := httpPost(t, url, httpInitializeBody, headerSessionID, a); r.status != http.StatusOK {
+	if r := httpPost(t, url, httpInitializeBody, wire.HeaderSessionID, a); r.status != http.StatusOK {
 		t.Fatalf("initialize again: status %d", r.status)
 	}
 
 	// DELETE ends a session.
 	httpDo(t, http.MethodDelete, url, "", nil).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	if r := httpDo(t, http.MethodDelete, url, "", http.Header{headerSessionID: {a}}); r.status != http.StatusNoContent {
+	if r := httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}); r.status != http.StatusNoContent {
 		t.Fatalf("DELETE: status %d", r.status)
 	}
-	httpDo(t, http.MethodDelete, url, "", http.Header{headerSessionID: {a}}).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
-	httpPost(t, url, toolCallBody(4, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
-	if r := httpPost(t, url, toolCallBody(4, "echo", "b"), headerSessionID, b); toolText(t, r.response(t)) != "b" {
+	httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}).wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	httpPost(t, url, toolCallBody(4, "echo", "a"), wire.HeaderSessionID, a).wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	if r := httpPost(t, url, toolCallBody(4, "echo", "b"), wire.HeaderSessionID, b); toolText(t, r.response(t)) != "b" {
 		t.Fatalf("the other session stopped working: %s", r.body)
 	}
 }
@@ -708,8 +709,8 @@ func TestHTTPFailedInitializeStartsNoSession(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 	r := httpPost(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":20251125}}`)
-	if m := r.response(t); m.Error == nil || r.header.Get(headerSessionID) != "" {
-		t.Fatalf("failed initialize: session %q, body %s", r.header.Get(headerSessionID), r.body)
+	if m := r.response(t); m.Error == nil || r.header.Get(wire.HeaderSessionID) != "" {
+		t.Fatalf("failed initialize: session %q, body %s", r.header.Get(wire.HeaderSessionID), r.body)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -733,15 +734,15 @@ func TestHTTPSessionExpiry(t *testing.T) {
 
 	a := startHTTPSession(t, url)
 	advance(59 * time.Second)
-	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a); r.status != http.StatusOK {
+	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a); r.status != http.StatusOK {
 		t.Fatalf("a session used within its idle timeout: status %d", r.status)
 	}
 	advance(59 * time.Second) // idle time counts from the last request
-	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a); r.status != http.StatusOK {
+	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a); r.status != http.StatusOK {
 		t.Fatalf("a session used within its idle timeout: status %d", r.status)
 	}
 	advance(time.Minute)
-	httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+	httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a).wantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Expired sessions are swept when new ones start.
 	startHTTPSession(t, url)
@@ -760,15 +761,15 @@ func TestHTTPMaxSessions(t *testing.T) {
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 2})
 	a := startHTTPSession(t, url)
 	b := startHTTPSession(t, url)
-	httpPost(t, url, toolCallBody(1, "echo", "a"), headerSessionID, a) // b is now the least recently used
+	httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a) // b is now the least recently used
 	c := startHTTPSession(t, url)
-	httpPost(t, url, toolCallBody(1, "echo", "b"), headerSessionID, b).wantError(t, http.StatusNotFound, jsonrpc.SessionNotFound)
+	httpPost(t, url, toolCallBody(1, "echo", "b"), wire.HeaderSessionID, b).wantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Sessions with a request in progress are never ended to make room.
 	var wg sync.WaitGroup
 	for _, id := range []string{a, c} {
 		wg.Go(func() {
-			r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(1, "block", id), httpPostHeaders(headerSessionID, id))
+			r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(1, "block", id), httpPostHeaders(wire.HeaderSessionID, id))
 			msgs, _ := r.parse()
 			if err != nil || len(msgs) != 1 {
 				t.Errorf("blocked call: %v, answered %s", err, r.body)
@@ -796,14 +797,14 @@ func TestHTTPCancelledCallAnsweredOnce(t *testing.T) {
 	id := startHTTPSession(t, url)
 	done := make(chan httpReply, 1)
 	go func() {
-		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(42, "block", "c"), httpPostHeaders(headerSessionID, id))
+		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(42, "block", "c"), httpPostHeaders(wire.HeaderSessionID, id))
 		if err != nil {
 			t.Error(err)
 		}
 		done <- r
 	}()
 	<-ht.started
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42,"reason":"test"}}`, headerSessionID, id); r.status != http.StatusAccepted {
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42,"reason":"test"}}`, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
 		t.Fatalf("notifications/cancelled: status %d", r.status)
 	}
 	if got := <-ht.cancelled; got != "c" {
@@ -811,8 +812,8 @@ func TestHTTPCancelledCallAnsweredOnce(t *testing.T) {
 	}
 	r := <-done
 	m := r.response(t)
-	if string(m.ID) != "42" || m.Error == nil || m.Error.Code != jsonrpc.RequestCancelled {
-		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.status, r.body, jsonrpc.RequestCancelled)
+	if string(m.ID) != "42" || m.Error == nil || m.Error.Code != wire.RequestCancelled {
+		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.status, r.body, wire.RequestCancelled)
 	}
 }
 
@@ -985,7 +986,7 @@ func TestHTTPListenAndServeShutsDownGracefully(t *testing.T) {
 
 	reply := make(chan httpReply, 1)
 	go func() {
-		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(5, "block", "g"), httpPostHeaders(headerSessionID, id))
+		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(5, "block", "g"), httpPostHeaders(wire.HeaderSessionID, id))
 		if err != nil {
 			t.Error(err)
 		}
@@ -1028,7 +1029,7 @@ func TestHTTPListenAndServeCancelsCallsAfterShutdownTimeout(t *testing.T) {
 		defer close(reply)
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(toolCallBody(6, "block", "h")))
 		req.Header = httpMCPHeaders()
-		req.Header.Set(headerSessionID, id)
+		req.Header.Set(wire.HeaderSessionID, id)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
@@ -1084,7 +1085,7 @@ func TestHTTPLoad(t *testing.T) {
 	call := func(session, body string) (httpReply, error) {
 		hdr := httpMCPHeaders()
 		if session != "" {
-			hdr.Set(headerSessionID, session)
+			hdr.Set(wire.HeaderSessionID, session)
 		}
 		return httpSend(context.Background(), client, http.MethodPost, url, body, hdr)
 	}
@@ -1093,7 +1094,7 @@ func TestHTTPLoad(t *testing.T) {
 	for c := range clients {
 		wg.Go(func() {
 			r, err := call("", httpInitializeBody)
-			session := r.header.Get(headerSessionID)
+			session := r.header.Get(wire.HeaderSessionID)
 			if err != nil || session == "" {
 				t.Errorf("client %d: initialize: %v, status %d", c, err, r.status)
 				return

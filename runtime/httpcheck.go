@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // checkHostAndOrigin returns why the request's Host or Origin header is
@@ -112,4 +113,45 @@ func accepts(values []string) (jsonOK, sseOK bool) {
 		}
 	}
 	return jsonOK, sseOK
+}
+
+// checkRouting returns how the request's routing headers disagree with
+// m, or "" if they agree. Proxies route and filter on Mcp-Method, Mcp-Name
+// and Mcp-Param-*, so whatever revision the request is of, a header that
+// is present must agree with the body: what acts must be what they saw.
+// Under the per-request revision (required) they must also be there:
+// Mcp-Method always, Mcp-Name for a method that names what it acts on,
+// Mcp-Param-{name} for each argument the tool marks x-mcp-header.
+func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, required bool) string {
+	method, present, err := wire.OneHeader(r.Header, wire.HeaderMethod)
+	switch {
+	case err != nil:
+		return err.Error()
+	case !present && required:
+		return "missing " + wire.HeaderMethod + " header; it must repeat the request's method"
+	case present && method != m.Method:
+		return fmt.Sprintf("%s header %q does not match the method %q", wire.HeaderMethod, method, m.Method)
+	}
+	meth := lookupMethod(m.Method)
+	if meth == nil || meth.nameParam == "" {
+		return ""
+	}
+	body := m.Params.Get(meth.nameParam).Str()
+	name, present, err := wire.OneHeader(r.Header, wire.HeaderName)
+	switch {
+	case err != nil:
+		return err.Error()
+	case !present && required:
+		return "missing " + wire.HeaderName + " header; it must repeat params." + meth.nameParam
+	case present && name != body:
+		return fmt.Sprintf("%s header value %q does not match params.%s %q", wire.HeaderName, name, meth.nameParam, body)
+	}
+	if m.Method != wire.MethodToolsCall {
+		return ""
+	}
+	t, _ := h.srv.tools.get(body)
+	if t == nil || len(t.headers) == 0 {
+		return ""
+	}
+	return wire.CheckParamHeaders(t.headers, m.Params.Get("arguments"), r.Header, required)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // modernBody is a request of revision 2026-07-28: params are JSON object
@@ -25,7 +27,7 @@ func modernBody(id int, method, params, caps string) string {
 // modernHeaders are the headers of a modern request for method, plus
 // extra pairs as for httpPostHeaders.
 func modernHeaders(method string, extra ...string) []string {
-	return append([]string{headerProtocolVersion, modernVersion, headerMethod, method}, extra...)
+	return append([]string{wire.HeaderProtocolVersion, wire.RequestRevision, wire.HeaderMethod, method}, extra...)
 }
 
 // wantModernError checks the reply's status, and that its body is a
@@ -62,11 +64,11 @@ func TestHTTPModernHeaders(t *testing.T) {
 			t.Errorf("%s: status %d body %s", what, r.status, r.body)
 		}
 	}
-	ok("all headers", call, modernHeaders("tools/call", headerName, "echo")...)
-	ok("name with spaces around it", call, modernHeaders("tools/call", headerName, "  echo  ")...)
-	ok("name in base64", call, modernHeaders("tools/call", headerName, "=?base64?ZWNobw==?=")...)
-	ok("lower-case header names", call, "mcp-protocol-version", modernVersion, "mcp-method", "tools/call", "mcp-name", "echo")
-	ok("an unknown session", call, modernHeaders("tools/call", headerName, "echo", headerSessionID, "nosuch")...)
+	ok("all headers", call, modernHeaders("tools/call", wire.HeaderName, "echo")...)
+	ok("name with spaces around it", call, modernHeaders("tools/call", wire.HeaderName, "  echo  ")...)
+	ok("name in base64", call, modernHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw==?=")...)
+	ok("lower-case header names", call, "mcp-protocol-version", wire.RequestRevision, "mcp-method", "tools/call", "mcp-name", "echo")
+	ok("an unknown session", call, modernHeaders("tools/call", wire.HeaderName, "echo", wire.HeaderSessionID, "nosuch")...)
 	ok("discover without clientInfo", modernBody(1, "server/discover", "", "{}"), modernHeaders("server/discover")...)
 
 	for _, tc := range []struct {
@@ -75,16 +77,16 @@ func TestHTTPModernHeaders(t *testing.T) {
 		hdr          []string
 		status, code int
 	}{
-		{"no version header", call, []string{headerMethod, "tools/call", headerName, "echo"}, 400, codeHeaderMismatch},
+		{"no version header", call, []string{wire.HeaderMethod, "tools/call", wire.HeaderName, "echo"}, 400, wire.HeaderMismatch},
 		{"no _meta", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, modernHeaders("server/discover"), 400, -32602},
-		{"header and _meta disagree", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), modernHeaders("tools/call", headerName, "echo"), 400, codeHeaderMismatch},
-		{"unsupported version", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), []string{headerProtocolVersion, "v999", headerMethod, "tools/call", headerName, "echo"}, 400, codeUnsupportedVersion},
-		{"no method header", call, []string{headerProtocolVersion, modernVersion, headerName, "echo"}, 400, codeHeaderMismatch},
-		{"other method", call, modernHeaders("tools/list", headerName, "echo"), 400, codeHeaderMismatch},
-		{"method in other case", call, modernHeaders("TOOLS/CALL", headerName, "echo"), 400, codeHeaderMismatch},
-		{"no name header", call, modernHeaders("tools/call"), 400, codeHeaderMismatch},
-		{"other name", call, modernHeaders("tools/call", headerName, "whoami"), 400, codeHeaderMismatch},
-		{"bad base64 name", call, modernHeaders("tools/call", headerName, "=?base64?ZWNobw?="), 400, codeHeaderMismatch},
+		{"header and _meta disagree", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), modernHeaders("tools/call", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"unsupported version", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), []string{wire.HeaderProtocolVersion, "v999", wire.HeaderMethod, "tools/call", wire.HeaderName, "echo"}, 400, wire.UnsupportedVersion},
+		{"no method header", call, []string{wire.HeaderProtocolVersion, wire.RequestRevision, wire.HeaderName, "echo"}, 400, wire.HeaderMismatch},
+		{"other method", call, modernHeaders("tools/list", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"method in other case", call, modernHeaders("TOOLS/CALL", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"no name header", call, modernHeaders("tools/call"), 400, wire.HeaderMismatch},
+		{"other name", call, modernHeaders("tools/call", wire.HeaderName, "whoami"), 400, wire.HeaderMismatch},
+		{"bad base64 name", call, modernHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw?="), 400, wire.HeaderMismatch},
 		{"unknown method", modernBody(1, "nosuch/method", "", "{}"), modernHeaders("nosuch/method"), 404, -32601},
 		{"initialize", modernBody(1, "initialize", "", "{}"), modernHeaders("initialize"), 404, -32601},
 		{"a response", `{"jsonrpc":"2.0","id":1,"result":{}}`, modernHeaders("x"), 400, -32600},
@@ -101,7 +103,7 @@ func TestHTTPModernParamHeaders(t *testing.T) {
 		return modernBody(1, "tools/call", `"name":"regional","arguments":`+args, "{}")
 	}
 	hdr := func(extra ...string) []string {
-		return modernHeaders("tools/call", append([]string{headerName, "regional"}, extra...)...)
+		return modernHeaders("tools/call", append([]string{wire.HeaderName, "regional"}, extra...)...)
 	}
 	for _, tc := range []struct {
 		what, args string
@@ -130,7 +132,7 @@ func TestHTTPModernParamHeaders(t *testing.T) {
 			}
 			continue
 		}
-		r.wantModernError(t, tc.what, 400, codeHeaderMismatch, 1)
+		r.wantModernError(t, tc.what, 400, wire.HeaderMismatch, 1)
 	}
 }
 
@@ -177,7 +179,7 @@ func TestHTTPModernTwoReplicas(t *testing.T) {
 	b := serveHTTPTest(t, askingServer("shared secret"), nil)
 	other := serveHTTPTest(t, askingServer("another secret"), nil)
 	caps := `{"elicitation":{}}`
-	hdr := modernHeaders("tools/call", headerName, "greet")
+	hdr := modernHeaders("tools/call", wire.HeaderName, "greet")
 	r := httpPost(t, a, modernBody(1, "tools/call", `"name":"greet"`, caps), hdr...)
 	var round1 struct {
 		Result struct {
@@ -232,9 +234,9 @@ func TestHTTPModernListen(t *testing.T) {
 	cancel()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		s.liveMu.Lock()
-		n := len(s.listeners)
-		s.liveMu.Unlock()
+		s.fanout.mu.Lock()
+		n := len(s.fanout.listeners)
+		s.fanout.mu.Unlock()
 		if n == 0 {
 			break
 		}
@@ -252,7 +254,7 @@ func TestHTTPModernProgress(t *testing.T) {
 	url := serveHTTPTest(t, s, nil)
 	body := modernBody(3, "tools/call", `"name":"chatty","arguments":{"text":"yo"}`, "{}")
 	body = strings.Replace(body, `"_meta":{`, `"_meta":{"progressToken":"p","io.modelcontextprotocol/logLevel":"warning",`, 1)
-	msgs := httpPost(t, url, body, modernHeaders("tools/call", headerName, "chatty")...).messages(t)
+	msgs := httpPost(t, url, body, modernHeaders("tools/call", wire.HeaderName, "chatty")...).messages(t)
 	var methods []string
 	for _, m := range msgs {
 		methods = append(methods, m.Method)

@@ -16,7 +16,7 @@ import (
 // and, as the body, a JSON-RPC error response with a null id.
 func (h *httpHandler) reject(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
 	h.srv.logger().Debug("mcp over http: request refused", "method", r.Method, "status", status, "reason", msg)
-	writeJSON(w, status, jsonrpc.Error(jsonrpc.NullID, code, msg))
+	writeJSON(w, status, jsonrpc.ErrorResponse(jsonrpc.NullID, code, msg))
 }
 
 // writeJSON writes a whole JSON body. An error means the client left,
@@ -99,12 +99,8 @@ func (rw *httpResponder) comment(text string) bool {
 }
 
 // finish writes the response: the last event of the stream if one has
-// begun, else the whole body.
-func (rw *httpResponder) finish(resp []byte) { rw.finishStatus(resp, http.StatusOK) }
-
-// finishStatus is finish with the status of a whole body; a stream has
-// begun with 200.
-func (rw *httpResponder) finishStatus(resp []byte, status int) {
+// begun (with 200), else the whole body with status.
+func (rw *httpResponder) finish(resp []byte, status int) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	rw.done = true

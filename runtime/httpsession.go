@@ -1,11 +1,16 @@
 package runtime
 
 import (
+	"context"
 	"crypto/rand"
+	"fmt"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // An httpSession is a session kept between requests (HTTPOptions.Sessions).
@@ -18,43 +23,45 @@ type httpSession struct {
 	lastUsed time.Time // when the last request ended (or began)
 }
 
-// openSession returns the session that serves m, counted as in use until
-// release. An initialize without a session id opens a new session
-// (created); the caller forgets it again if initialize fails. When
-// openSession returns !ok it has answered the request.
-func (h *httpHandler) openSession(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (hs *httpSession, created, ok bool) {
+// sessionFor returns the session that serves m, a message of a session
+// revision: a session of its own for each request without sessions (hs
+// is then nil); with sessions, the one the request names, counted as in
+// use until endUse. An initialize without a session id opens a new
+// session (isNew), which serve forgets again if initialize fails. When
+// sessionFor returns !ok it has answered the request.
+func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return &httpSession{ss: &session{srv: h.srv}}, false, true
+		return &session{srv: h.srv, client: clientOf(r.Context(), r)}, nil, false, true
 	}
-	id := r.Header.Get(headerSessionID)
+	id := r.Header.Get(wire.HeaderSessionID)
 	switch {
-	case id == "" && (m.Method != "initialize" || !m.IsRequest()):
+	case id == "" && (m.Method != wire.MethodInitialize || !m.IsRequest()):
 		// Only an initialize request starts a session, and only once it
-		// succeeds (see post): a notification must not take a session's
+		// succeeds (see serve): a notification must not take a session's
 		// room.
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
-			"missing "+headerSessionID+" header: send initialize first, then the session id it returned")
+			"missing "+wire.HeaderSessionID+" header: send initialize first, then the session id it returned")
 	case id == "":
-		if hs = h.newSession(); hs != nil {
-			return hs, true, true
+		if hs = h.newSession(clientOf(r.Context(), r)); hs != nil {
+			return hs.ss, hs, true, true
 		}
 		h.srv.logger().Warn("mcp over http: new session refused: every session has a request in progress", "max_sessions", h.opts.MaxSessions)
 		w.Header().Set("Retry-After", "1")
 		h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "too many sessions in use; retry later")
 	default:
 		if hs = h.useSession(id); hs != nil {
-			return hs, false, true
+			return hs.ss, hs, false, true
 		}
-		h.reject(w, r, http.StatusNotFound, jsonrpc.SessionNotFound,
-			"session not found: it ended or expired; send initialize without "+headerSessionID+" to start a new one")
+		h.reject(w, r, http.StatusNotFound, wire.SessionNotFound,
+			"session not found: it ended or expired; send initialize without "+wire.HeaderSessionID+" to start a new one")
 	}
-	return nil, false, false
+	return nil, nil, false, false
 }
 
 // sessionOf returns the live session r names, in use, or nil (no
 // sessions, no header, or an unknown session).
 func (h *httpHandler) sessionOf(r *http.Request) *httpSession {
-	id := r.Header.Get(headerSessionID)
+	id := r.Header.Get(wire.HeaderSessionID)
 	if !h.opts.Sessions || id == "" {
 		return nil
 	}
@@ -63,7 +70,7 @@ func (h *httpHandler) sessionOf(r *http.Request) *httpSession {
 
 // newSession starts a session, in use, or returns nil when there is no
 // room for one.
-func (h *httpHandler) newSession() *httpSession {
+func (h *httpHandler) newSession(client string) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
@@ -71,8 +78,8 @@ func (h *httpHandler) newSession() *httpSession {
 		return nil
 	}
 	events := newEventLog()
-	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add, canAsk: true}, events: events, active: 1, lastUsed: now}
-	h.srv.join(hs.ss)
+	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client}, events: events, active: 1, lastUsed: now}
+	h.srv.fanout.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)
 	}
@@ -80,7 +87,8 @@ func (h *httpHandler) newSession() *httpSession {
 	return hs
 }
 
-// useSession returns the live session id names, now in use, or nil.
+// useSession returns the live session id names, now in use until endUse,
+// or nil.
 func (h *httpHandler) useSession(id string) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -133,11 +141,9 @@ func (h *httpHandler) forget(hs *httpSession) {
 	h.endLocked(hs)
 }
 
-// release ends a request's use of its session.
-func (h *httpHandler) release(hs *httpSession) {
-	if hs.id == "" {
-		return
-	}
+// endUse ends a request's use of its session, on every path: a session
+// in use is never ended for idleness.
+func (h *httpHandler) endUse(hs *httpSession) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs.active > 0 {
@@ -153,16 +159,16 @@ func (h *httpHandler) expired(hs *httpSession, now time.Time) bool {
 // endLocked forgets a session and cancels its calls; h.mu is held.
 func (h *httpHandler) endLocked(hs *httpSession) {
 	delete(h.sessions, hs.id)
-	h.srv.leave(hs.ss)
-	hs.ss.cancelAll()
+	h.srv.fanout.leave(hs.ss)
+	hs.ss.close()
 	hs.events.close()
 }
 
 // deleteSession ends the session a DELETE names.
 func (h *httpHandler) deleteSession(w http.ResponseWriter, r *http.Request) {
-	id := r.Header.Get(headerSessionID)
+	id := r.Header.Get(wire.HeaderSessionID)
 	if id == "" {
-		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest, "missing "+headerSessionID+" header: name the session to end")
+		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest, "missing "+wire.HeaderSessionID+" header: name the session to end")
 		return
 	}
 	h.mu.Lock()
@@ -172,8 +178,156 @@ func (h *httpHandler) deleteSession(w http.ResponseWriter, r *http.Request) {
 	}
 	h.mu.Unlock()
 	if hs == nil {
-		h.reject(w, r, http.StatusNotFound, jsonrpc.SessionNotFound, "session not found: it ended or expired")
+		h.reject(w, r, http.StatusNotFound, wire.SessionNotFound, "session not found: it ended or expired")
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// The standalone stream: with sessions, a client may GET the endpoint to
+// open a text/event-stream on which the server sends what belongs to no
+// request (list changes, resource updates). Every such message is
+// numbered and kept, the last maxKeptEvents of them, so that a client
+// that reconnects with Last-Event-ID gets what it missed.
+
+// Bounds of a session's kept messages.
+const (
+	maxKeptEvents = 256
+	maxKeptBytes  = 1 << 20
+)
+
+// An eventLog holds the messages a session sends outside requests.
+type eventLog struct {
+	mu     sync.Mutex
+	next   uint64  // the id of the next event; ids start at 1
+	kept   []event // the last events, oldest first
+	bytes  int     // the size of kept's messages
+	wake   chan struct{}
+	closed bool
+	reader context.CancelFunc // ends the stream that reads the log now
+}
+
+type event struct {
+	id  uint64
+	msg []byte
+}
+
+func newEventLog() *eventLog {
+	return &eventLog{next: 1, wake: make(chan struct{})}
+}
+
+// add keeps msg as the next event and wakes the stream.
+func (l *eventLog) add(msg []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	l.kept = append(l.kept, event{l.next, msg})
+	l.next++
+	l.bytes += len(msg)
+	for len(l.kept) > maxKeptEvents || l.bytes > maxKeptBytes && len(l.kept) > 1 {
+		l.bytes -= len(l.kept[0].msg)
+		l.kept[0] = event{}
+		l.kept = l.kept[1:]
+	}
+	close(l.wake)
+	l.wake = make(chan struct{})
+}
+
+// close ends the log, and the stream that reads it.
+func (l *eventLog) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		l.closed = true
+		close(l.wake)
+		if l.reader != nil {
+			l.reader()
+		}
+	}
+}
+
+// after returns the events after id, and a channel closed when there are
+// more; done says the log is closed.
+func (l *eventLog) after(id uint64) (events []event, wake <-chan struct{}, done bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range l.kept {
+		if e.id > id {
+			events = append(events, e)
+		}
+	}
+	return events, l.wake, l.closed
+}
+
+// attach makes the stream whose context cancel ends the one reader of the
+// log; the stream that read it before ends, so that no message goes out
+// twice.
+func (l *eventLog) attach(cancel context.CancelFunc) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reader != nil {
+		l.reader()
+	}
+	l.reader = cancel
+}
+
+// getStream answers a GET: the session's standalone stream, from just
+// after Last-Event-ID if the client sends one.
+func (h *httpHandler) getStream(w http.ResponseWriter, r *http.Request) {
+	if _, sseOK := accepts(r.Header.Values("Accept")); !sseOK {
+		h.reject(w, r, http.StatusNotAcceptable, jsonrpc.InvalidRequest, "the Accept header must list text/event-stream")
+		return
+	}
+	id := r.Header.Get(wire.HeaderSessionID)
+	if id == "" {
+		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest, "missing "+wire.HeaderSessionID+" header: a stream belongs to a session")
+		return
+	}
+	var last uint64
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest, fmt.Sprintf("Last-Event-ID %q is not an event id of this server", v))
+			return
+		}
+		last = n
+	}
+	hs := h.useSession(id)
+	if hs == nil {
+		h.reject(w, r, http.StatusNotFound, wire.SessionNotFound, "session not found: it ended or expired")
+		return
+	}
+	// A stream keeps its session from expiring while it is open.
+	defer h.endUse(hs)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	hs.events.attach(cancel)
+
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
+	rw.begin()
+	tick := time.NewTicker(keepAliveInterval)
+	defer tick.Stop()
+	for {
+		events, wake, done := hs.events.after(last)
+		for _, e := range events {
+			if !rw.eventWithID(e.id, e.msg) {
+				return
+			}
+			last = e.id
+		}
+		if done {
+			return
+		}
+		select {
+		case <-wake:
+		case <-tick.C:
+			if !rw.comment("keep-alive") {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
 }

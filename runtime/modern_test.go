@@ -415,12 +415,15 @@ func TestListenHoldsNoSlot(t *testing.T) {
 	}
 }
 
-// TestListenLimits: a server keeps at most 256 listen requests open, and
-// a listen request's params may take at most 64 KiB, since both are kept
-// for as long as the request lasts.
+// TestListenLimits: a server keeps at most 256 listen requests open
+// (Server.MaxListens), one client at most MaxListensPerClient, and a
+// listen request's params may take at most 64 KiB, since all are kept for
+// as long as the request lasts.
 func TestListenLimits(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	p := serveStdio(t, outputServer())
+	s := outputServer()
+	s.MaxListensPerClient = 1000 // stdio has one client: test the server's bound
+	p := serveStdio(t, s)
 	acked := func(l []byte) bool { return strings.Contains(string(l), "acknowledged") }
 	// A listen whose params take exactly 64 KiB is served; one byte more
 	// is refused.
@@ -450,5 +453,22 @@ func TestListenLimits(t *testing.T) {
 	}
 	if pending := p.Pending(); len(pending) > 0 {
 		t.Errorf("unexpected lines: %q", pending)
+	}
+}
+
+// TestListenShare: one client holds at most MaxListensPerClient listen
+// requests (16 by default), so that it cannot take every slot of the
+// server's.
+func TestListenShare(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	p := serveStdio(t, outputServer())
+	acked := func(l []byte) bool { return strings.Contains(string(l), "acknowledged") }
+	for i := range 16 {
+		p.Send(modern(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+		p.Take("acknowledgement "+fmt.Sprint(i), acked)
+	}
+	p.Send(modern("L16", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	if got := reply(p, `"L16"`); !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "the most one client may") {
+		t.Errorf("listen 17 of one client: %s", got)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // ReportProgress tells the client how far the current tool call has got,
@@ -21,22 +21,20 @@ import (
 // finite number is dropped (and logged to the Server's Logger), and a
 // total that is not finite is left out.
 func ReportProgress(ctx context.Context, progress, total float64, message string) {
-	ci := callctx.From(ctx)
-	if ci == nil || ci.Token == nil || ci.Notify == nil || ci.Over() {
+	c := callOf(ctx)
+	if c == nil || c.token == nil || c.sink() == nil || c.over() {
 		return
 	}
 	if math.IsNaN(progress) || math.IsInf(progress, 0) {
-		if ci.Logger != nil {
-			ci.Logger.Warn("ReportProgress: progress is not a finite number; the report is dropped", "tool", ci.Tool, "progress", progress)
-		}
+		c.ss.srv.logger().Warn("ReportProgress: progress is not a finite number; the report is dropped", "tool", c.target, "progress", progress)
 		return
 	}
 	if math.IsNaN(total) || math.IsInf(total, 0) {
 		total = 0
 	}
 	b := make([]byte, 0, 128+len(message))
-	b = append(b, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
-	b = append(b, ci.Token...)
+	b = append(b, `{"jsonrpc":"2.0","method":"`+wire.NotifyProgress+`","params":{"progressToken":`...)
+	b = append(b, c.token...)
 	b = append(b, `,"progress":`...)
 	b = strconv.AppendFloat(b, progress, 'g', -1, 64)
 	if total > 0 {
@@ -48,8 +46,12 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 		b = jsonvalue.AppendString(b, message)
 	}
 	b = append(b, "}}"...)
-	ci.Notify(b)
+	c.sink()(b)
 }
+
+// over reports whether the call has finished or was cancelled; the
+// protocol forbids notifications about it from then on.
+func (c *call) over() bool { return c.ctx.Err() != nil }
 
 // Logger returns a logger whose records go to the client as
 // notifications/message, with the tool's name as the logger name. Levels
@@ -58,17 +60,12 @@ func ReportProgress(ctx context.Context, progress, total float64, message string
 // client set with logging/setLevel are dropped. Outside a tool call the
 // logger discards everything.
 func Logger(ctx context.Context) *slog.Logger {
-	ci := callctx.From(ctx)
-	if ci == nil || ci.Notify == nil {
+	c := callOf(ctx)
+	if c == nil || c.sink() == nil {
 		return slog.New(slog.DiscardHandler)
 	}
-	return slog.New(&clientHandler{call: ci})
+	return slog.New(&clientHandler{call: c})
 }
-
-// logLevels are the MCP log levels, least severe first.
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
-func logLevelIndex(name string) int { return slices.Index(logLevels, name) }
 
 func mcpLevel(l slog.Level) int {
 	switch {
@@ -89,16 +86,16 @@ func mcpLevel(l slog.Level) int {
 // record becomes the notification's data: a JSON object with "msg" and the
 // record's attributes, as slog's JSON handler writes them.
 type clientHandler struct {
-	call *callctx.Call
+	call *call
 	ops  []func(slog.Handler) slog.Handler // WithAttrs/WithGroup, in order
 }
 
 func (h *clientHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return int32(mcpLevel(l)) >= h.call.MinLevel.Load()
+	return int32(mcpLevel(l)) >= h.call.levelVar().Load()
 }
 
 func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
-	if h.call.Over() {
+	if h.call.over() {
 		return nil
 	}
 	var buf bytes.Buffer
@@ -118,14 +115,14 @@ func (h *clientHandler) Handle(ctx context.Context, r slog.Record) error {
 		return err
 	}
 	b := make([]byte, 0, 96+buf.Len())
-	b = append(b, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
-	b = append(b, logLevels[mcpLevel(r.Level)]...)
+	b = append(b, `{"jsonrpc":"2.0","method":"`+wire.NotifyMessage+`","params":{"level":"`...)
+	b = append(b, wire.LogLevels[mcpLevel(r.Level)]...)
 	b = append(b, `","logger":`...)
-	b = jsonvalue.AppendString(b, h.call.Tool)
+	b = jsonvalue.AppendString(b, h.call.target)
 	b = append(b, `,"data":`...)
 	b = append(b, bytes.TrimSpace(buf.Bytes())...)
 	b = append(b, "}}"...)
-	h.call.Notify(b)
+	h.call.sink()(b)
 	return nil
 }
 

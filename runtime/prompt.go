@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
@@ -78,7 +82,7 @@ func (s *Server) AddPrompt(p *Prompt) {
 	if err := s.addPrompt(p); err != nil {
 		panic("runtime: AddPrompt: " + err.Error())
 	}
-	s.listChanged("prompts")
+	s.listChanged(prompts)
 }
 
 func (s *Server) addPrompt(p *Prompt) error {
@@ -92,39 +96,17 @@ func (s *Server) addPrompt(p *Prompt) error {
 		}
 		seen[a.Name] = true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.promptByName[p.Name] != nil {
-		return fmt.Errorf("duplicate prompt name %q", p.Name)
-	}
-	if s.promptByName == nil {
-		s.promptByName = map[string]*Prompt{}
-	}
-	s.prompts = append(s.prompts, p)
-	s.promptByName[p.Name] = p
-	return nil
+	return s.prompts.add(p.Name, p)
 }
 
 // RemovePrompt removes the prompt named name, and reports whether there
 // was one. Clients that are connected learn that the list changed.
 func (s *Server) RemovePrompt(name string) bool {
-	s.mu.Lock()
-	p := s.promptByName[name]
-	if p != nil {
-		delete(s.promptByName, name)
-		s.prompts = deleteFirst(s.prompts, p)
+	if !s.prompts.remove(name) {
+		return false
 	}
-	s.mu.Unlock()
-	if p != nil {
-		s.listChanged("prompts")
-	}
-	return p != nil
-}
-
-func (s *Server) prompt(name string) *Prompt {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.promptByName[name]
+	s.listChanged(prompts)
+	return true
 }
 
 // appendJSON writes p as prompts/list lists it.
@@ -144,9 +126,8 @@ func (p *Prompt) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), err
 }
 
-// appendJSON writes the result of prompts/get.
-func (r *PromptResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
+// appendResult writes the members of the result of prompts/get.
+func (r *PromptResult) appendResult(b []byte) ([]byte, error) {
 	if r.Description != "" {
 		b = append(b, `"description":`...)
 		b = jsonvalue.AppendString(b, r.Description)
@@ -154,12 +135,6 @@ func (r *PromptResult) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `"messages":[`...)
 	for i, m := range r.Messages {
-		if m.Role != "user" && m.Role != "assistant" {
-			return nil, fmt.Errorf("message %d: role %q is neither user nor assistant", i, m.Role)
-		}
-		if m.Content == nil {
-			return nil, fmt.Errorf("message %d has no content", i)
-		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -168,13 +143,122 @@ func (r *PromptResult) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, `","content":`...)
 		b = append(m.Content.appendJSON(b), '}')
 	}
-	b = append(b, ']')
-	if len(r.Meta) > 0 {
-		data, err := json.Marshal(r.Meta)
-		if err != nil {
-			return nil, fmt.Errorf("encoding _meta: %w", err)
+	return appendMeta(append(b, ']'), r.Meta)
+}
+
+// size estimates the encoded size of r.
+func (r *PromptResult) size() int { return 64 + len(r.Description) + 256*len(r.Messages) }
+
+// check reports what in r the protocol does not allow: a role other than
+// user and assistant, a message without content.
+func (r *PromptResult) check() error {
+	for i, m := range r.Messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			return fmt.Errorf("message %d: role %q is neither user nor assistant", i, m.Role)
 		}
-		b = append(append(b, `,"_meta":`...), data...)
+		if m.Content == nil {
+			return fmt.Errorf("message %d has no content", i)
+		}
 	}
-	return append(b, '}'), nil
+	return nil
+}
+
+// listPrompts answers prompts/list.
+func (ss *session) listPrompts(*call) response {
+	list, err := ss.srv.prompts.list(0, func(ps []*Prompt) ([]byte, error) {
+		b := []byte(`"prompts":[`)
+		for i, p := range ps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = p.appendJSON(b); err != nil {
+				return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
+			}
+		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "listing prompts: %v", err)
+	}
+	return rawResult(list)
+}
+
+// getPrompt answers prompts/get. An unknown prompt, an argument that is
+// not a string, an unknown argument and a missing required one are
+// invalid params, each named.
+func (ss *session) getPrompt(c *call) response {
+	params := c.msg.Params
+	name, bad := stringParam(params, "name", true)
+	if bad != nil {
+		return *bad
+	}
+	p, ok := ss.srv.prompts.get(name)
+	if !ok {
+		return invalidParams("%s", ss.srv.prompts.unknown(name))
+	}
+	argsValue := params.Get("arguments")
+	args, msg := stringMap(argsValue)
+	if msg != "" {
+		return invalidParams("arguments %s", msg)
+	}
+	for key := range args {
+		if !p.hasArgument(key) {
+			return invalidParams("prompt %s has no argument %q", name, key)
+		}
+	}
+	for _, a := range p.Arguments {
+		if _, ok := args[a.Name]; a.Required && !ok {
+			return invalidParams("prompt %s needs the argument %q", name, a.Name)
+		}
+	}
+	req := &PromptRequest{Name: name, Arguments: args}
+	if mv := params.Get("_meta"); mv.Kind() == jsonvalue.Object {
+		req.Meta = mv.Raw()
+	}
+	var res *PromptResult
+	err, stop, resp := ss.runHandler(c, handlerRun{kind: "prompt", target: name, args: argsValue}, func(ctx context.Context) error {
+		var err error
+		res, err = p.Handler(ctx, req)
+		return err
+	})
+	switch {
+	case stop:
+		return resp
+	case isInvalidParams(err):
+		return errorResponse(jsonrpc.InvalidParams, "prompt %s: %v", name, err)
+	case err != nil:
+		return errorResponse(jsonrpc.InternalError, "prompt %s: %v", name, err)
+	case res == nil:
+		return errorResponse(jsonrpc.InternalError, "prompt %s: the handler returned no result", name)
+	}
+	if err := res.check(); err != nil {
+		return errorResponse(jsonrpc.InternalError, "prompt %s: %v", name, err)
+	}
+	return response{result: res}
+}
+
+func (p *Prompt) hasArgument(name string) bool {
+	return slices.ContainsFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == name })
+}
+
+// stringMap reads an object of strings, such as a prompt's arguments; an
+// absent or null value is an empty map. It returns what is wrong, if
+// anything.
+func stringMap(v jsonvalue.Value) (map[string]string, string) {
+	out := map[string]string{}
+	switch v.Kind() {
+	case jsonvalue.Absent, jsonvalue.Null:
+		return out, ""
+	case jsonvalue.Object:
+	default:
+		return nil, "must be an object"
+	}
+	for name, m := range v.Members() {
+		if m.Kind() != jsonvalue.String {
+			return nil, fmt.Sprintf("%s must be a string, not %s", strconv.Quote(name), m.Kind())
+		}
+		out[strings.Clone(name)] = m.Str()
+	}
+	return out, ""
 }

@@ -70,7 +70,7 @@ func TestQuickToolTurnsSlow(t *testing.T) {
 			t.Fatalf("call %d was not answered", i)
 		}
 	}
-	tool := srv.tool("flip")
+	tool, _ := srv.tools.get("flip")
 	if !tool.quick() {
 		t.Fatalf("after 20 quick calls, flip is not quick (average %v)", time.Duration(tool.recent.Load()))
 	}

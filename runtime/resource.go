@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // A Resource is one MCP resource with a fixed URI, which resources/list
@@ -146,7 +149,7 @@ func (s *Server) AddResource(r *Resource) {
 	if err := s.addResource(r); err != nil {
 		panic("runtime: AddResource: " + err.Error())
 	}
-	s.listChanged("resources")
+	s.listChanged(resources)
 }
 
 func (s *Server) addResource(r *Resource) error {
@@ -158,34 +161,18 @@ func (s *Server) addResource(r *Resource) error {
 	case r.Handler == nil:
 		return fmt.Errorf("resource %s has no handler", r.URI)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.resourceByURI[r.URI] != nil {
-		return fmt.Errorf("duplicate resource URI %q", r.URI)
-	}
-	if s.resourceByURI == nil {
-		s.resourceByURI = map[string]*Resource{}
-	}
-	s.resources = append(s.resources, r)
-	s.resourceByURI[r.URI] = r
-	return nil
+	return s.resources.add(r.URI, r)
 }
 
 // RemoveResource removes the resource with the given URI, and reports
 // whether there was one. Clients that are connected learn that the list
 // changed.
 func (s *Server) RemoveResource(uri string) bool {
-	s.mu.Lock()
-	r := s.resourceByURI[uri]
-	if r != nil {
-		delete(s.resourceByURI, uri)
-		s.resources = deleteFirst(s.resources, r)
+	if !s.resources.remove(uri) {
+		return false
 	}
-	s.mu.Unlock()
-	if r != nil {
-		s.listChanged("resources")
-	}
-	return r != nil
+	s.listChanged(resources)
+	return true
 }
 
 // AddResourceTemplate registers t. It panics if t is malformed (a
@@ -195,7 +182,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 	if err := s.addResourceTemplate(t); err != nil {
 		panic("runtime: AddResourceTemplate: " + err.Error())
 	}
-	s.listChanged("resources")
+	s.listChanged(resources)
 }
 
 func (s *Server) addResourceTemplate(t *ResourceTemplate) error {
@@ -208,46 +195,18 @@ func (s *Server) addResourceTemplate(t *ResourceTemplate) error {
 	case t.Handler == nil:
 		return fmt.Errorf("resource template %s has no handler", t.URITemplate)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, other := range s.templates {
-		if other.URITemplate == t.URITemplate {
-			return fmt.Errorf("duplicate resource template %q", t.URITemplate)
-		}
-	}
 	t.template = tmpl
-	s.templates = append(s.templates, t)
-	return nil
+	return s.templates.add(t.URITemplate, t)
 }
 
 // RemoveResourceTemplate removes the template with the given text, and
 // reports whether there was one.
 func (s *Server) RemoveResourceTemplate(uriTemplate string) bool {
-	s.mu.Lock()
-	var found *ResourceTemplate
-	for _, t := range s.templates {
-		if t.URITemplate == uriTemplate {
-			found = t
-		}
+	if !s.templates.remove(uriTemplate) {
+		return false
 	}
-	if found != nil {
-		s.templates = deleteFirst(s.templates, found)
-	}
-	s.mu.Unlock()
-	if found != nil {
-		s.listChanged("resources")
-	}
-	return found != nil
-}
-
-// deleteFirst returns list without its first element equal to x.
-func deleteFirst[T comparable](list []T, x T) []T {
-	for i, e := range list {
-		if e == x {
-			return append(list[:i:i], list[i+1:]...)
-		}
-	}
-	return list
+	s.listChanged(resources)
+	return true
 }
 
 // ResourceListChanged tells the connected clients that the set of
@@ -255,32 +214,24 @@ func deleteFirst[T comparable](list []T, x T) []T {
 // when what ListResources lists changes. AddResource and RemoveResource
 // send it themselves.
 func (s *Server) ResourceListChanged() {
-	s.listChanged("resources")
+	s.listChanged(resources)
 }
 
 // ResourceUpdated tells the clients that subscribed to uri
-// (resources/subscribe) that the resource changed, with
+// (resources/subscribe, or subscriptions/listen under revision
+// 2026-07-28) that the resource changed, with
 // notifications/resources/updated.
 func (s *Server) ResourceUpdated(uri string) {
-	msg := jsonvalue.AppendString([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), uri)
-	msg = append(msg, "}}"...)
-	for _, ss := range s.liveSessions() {
-		if ss.subscribed(uri) {
-			ss.send(msg)
-		}
-	}
-	s.notifyUpdated(uri)
+	s.fanout.updated(uri)
 }
 
 // findResource returns the handler of uri and the request for it: a
 // Resource with that URI, else the first template that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if r := s.resourceByURI[uri]; r != nil {
+	if r, ok := s.resources.get(uri); ok {
 		return r.Handler, &ResourceRequest{URI: uri}
 	}
-	for _, t := range s.templates {
+	for _, t := range s.templates.all() {
 		if vars, ok := t.template.Match(uri); ok {
 			return t.Handler, &ResourceRequest{URI: uri, Vars: vars}
 		}
@@ -315,17 +266,6 @@ func (t *ResourceTemplate) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), err
 }
 
-// appendField writes ,"name":value when value is not empty.
-func appendField(b []byte, name, value string) []byte {
-	if value == "" {
-		return b
-	}
-	b = append(b, `,"`...)
-	b = append(b, name...)
-	b = append(b, `":`...)
-	return jsonvalue.AppendString(b, value)
-}
-
 // appendDescriptors writes the annotations, icons and _meta of a listed
 // item, those that are set.
 func appendDescriptors(b []byte, annotations any, icons []Icon, meta map[string]any) ([]byte, error) {
@@ -353,24 +293,25 @@ func appendDescriptors(b []byte, annotations any, icons []Icon, meta map[string]
 	return b, nil
 }
 
-// appendJSON writes the result of resources/read.
-func (r *ResourceResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, `{"contents":[`...)
+// appendResult writes the members of the result of resources/read.
+func (r *ResourceResult) appendResult(b []byte) ([]byte, error) {
+	b = append(b, `"contents":[`...)
 	for i, c := range r.Contents {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = c.appendJSON(b)
 	}
-	b = append(b, ']')
-	if len(r.Meta) > 0 {
-		data, err := json.Marshal(r.Meta)
-		if err != nil {
-			return nil, fmt.Errorf("encoding _meta: %w", err)
-		}
-		b = append(append(b, `,"_meta":`...), data...)
+	return appendMeta(append(b, ']'), r.Meta)
+}
+
+// size estimates the encoded size of r.
+func (r *ResourceResult) size() int {
+	n := 32
+	for _, c := range r.Contents {
+		n += len(c.URI) + len(c.Text) + len(c.Text)/8 + len(c.Blob)*4/3 + 64
 	}
-	return append(b, '}'), nil
+	return n
 }
 
 // appendJSON writes the contents of one resource.
@@ -396,4 +337,145 @@ func (c ResourceContents) appendJSON(b []byte) []byte {
 func isInvalidParams(err error) bool {
 	var ip interface{ InvalidParams() bool }
 	return errors.As(err, &ip) && ip.InvalidParams()
+}
+
+// listResources answers resources/list: the resources added with
+// AddResource, then those of ListResources, whose cursors it passes on.
+func (ss *session) listResources(c *call) response {
+	srv := ss.srv
+	cursor, bad := stringParam(c.msg.Params, "cursor", false)
+	if bad != nil {
+		return *bad
+	}
+	var page []*Resource
+	if cursor == "" {
+		page = append(page, srv.resources.all()...)
+	}
+	next := ""
+	if srv.ListResources != nil {
+		listed, n, err := srv.ListResources(&c.ctx, cursor)
+		if err != nil {
+			return errorResponse(jsonrpc.InternalError, "listing resources: %v", err)
+		}
+		page, next = append(page, listed...), n
+	} else if cursor != "" {
+		return invalidParams("unknown cursor %q", cursor)
+	}
+	b := []byte(`"resources":[`)
+	for i, r := range page {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = r.appendJSON(b); err != nil {
+			return errorResponse(jsonrpc.InternalError, "listing resource %s: %v", r.URI, err)
+		}
+	}
+	b = append(b, ']')
+	return rawResult(appendField(b, "nextCursor", next))
+}
+
+// listTemplates answers resources/templates/list.
+func (ss *session) listTemplates(*call) response {
+	list, err := ss.srv.templates.list(0, func(ts []*ResourceTemplate) ([]byte, error) {
+		b := []byte(`"resourceTemplates":[`)
+		for i, t := range ts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = t.appendJSON(b); err != nil {
+				return nil, fmt.Errorf("template %s: %w", t.URITemplate, err)
+			}
+		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "listing templates: %v", err)
+	}
+	return rawResult(list)
+}
+
+// readResource answers resources/read. A URI that no resource or template
+// answers gets the resource-not-found error, with the URI in its data.
+func (ss *session) readResource(c *call) response {
+	uri, bad := stringParam(c.msg.Params, "uri", true)
+	if bad != nil {
+		return *bad
+	}
+	handler, req := ss.srv.findResource(uri)
+	if handler == nil {
+		return resourceNotFound(uri, c.perRequest())
+	}
+	if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
+		req.Meta = mv.Raw()
+	}
+	var res *ResourceResult
+	err, stop, resp := ss.runHandler(c, handlerRun{kind: "resource", target: uri}, func(ctx context.Context) error {
+		var err error
+		res, err = handler(ctx, req)
+		return err
+	})
+	var notFound *ResourceNotFoundError
+	switch {
+	case stop:
+		return resp
+	case errors.As(err, &notFound):
+		return resourceNotFound(cmp.Or(notFound.URI, uri), c.perRequest())
+	case isInvalidParams(err):
+		return errorResponse(jsonrpc.InvalidParams, "reading %s: %v", uri, err)
+	case err != nil:
+		return errorResponse(jsonrpc.InternalError, "reading %s: %v", uri, err)
+	case res == nil:
+		return errorResponse(jsonrpc.InternalError, "reading %s: the handler returned no result", uri)
+	}
+	return response{result: res, cache: cmp.Or(res.Cache, &privateNow)}
+}
+
+// privateNow is the cache hint of a read whose result sets none: stale at
+// once, and for its user only.
+var privateNow = CacheHint{Private: true}
+
+// resourceNotFound is the error answer to a read of a URI that names
+// nothing, with the URI in its data: -32002 under a session revision,
+// invalid params (-32602) under the per-request one, which dropped -32002.
+func resourceNotFound(uri string, perRequest bool) response {
+	data := jsonvalue.AppendString([]byte(`{"uri":`), uri)
+	code := wire.ResourceNotFound
+	if perRequest {
+		code = jsonrpc.InvalidParams
+	}
+	return errorWithData(code, "resource not found: "+uri, append(data, '}'))
+}
+
+// subscribe answers resources/subscribe: the session is told when the
+// resource changes (see Server.ResourceUpdated). A URI that no resource or
+// template matches is refused, and a session keeps at most
+// maxSubscriptions of them, of maxSubscriptionBytes in all.
+func (ss *session) subscribe(c *call) response {
+	uri, bad := stringParam(c.msg.Params, "uri", true)
+	if bad != nil {
+		return *bad
+	}
+	if h, _ := ss.srv.findResource(uri); h == nil {
+		return resourceNotFound(uri, false)
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if err := ss.subs.add(uri); err != nil {
+		return invalidParams("%v", err)
+	}
+	return emptyResult
+}
+
+// unsubscribe answers resources/unsubscribe.
+func (ss *session) unsubscribe(c *call) response {
+	uri, bad := stringParam(c.msg.Params, "uri", true)
+	if bad != nil {
+		return *bad
+	}
+	ss.mu.Lock()
+	ss.subs.remove(uri)
+	ss.mu.Unlock()
+	return emptyResult
 }

@@ -99,7 +99,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"notes://missing"}}`,
 			`"error":{"code":-32002,"message":"resource not found: notes://missing","data":{"uri":"notes://missing"}}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"notes://boom"}}`,
-			`"error":{"code":-32603,"message":"reading notes://boom: resource notes://boom failed: internal error (panic: boom)"}`},
+			`"error":{"code":-32603,"message":"reading notes://boom: resource notes://boom failed: internal error (incident `},
 		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{}}`,
 			`"error":{"code":-32602,"message":"invalid params: \"uri\" must be a string"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`,
@@ -111,7 +111,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"id":1}}}`,
 			`"error":{"code":-32602,"message":"invalid params: arguments \"id\" must be a string, not number"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"nope"}}`,
-			`"error":{"code":-32602,"message":"invalid params: unknown prompt \"nope\"; available prompts: [summarize]"}`},
+			`"error":{"code":-32602,"message":"invalid params: unknown prompt \"nope\"; available prompts: summarize"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"notes://{id}"},"argument":{"name":"id","value":"N"}}}`,
 			`{"completion":{"values":["N1","N2"],"total":2}}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"style","value":"s"}}}`,
@@ -119,9 +119,9 @@ func TestResourcesAndPrompts(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"id","value":""},"context":{"arguments":{"style":"N2"}}}}`,
 			`{"completion":{"values":["N2"],"total":1}}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"nope"},"argument":{"name":"id","value":""}}}`,
-			`"error":{"code":-32602,"message":"invalid params: unknown prompt \"nope\""}`},
+			`"error":{"code":-32602,"message":"invalid params: unknown prompt \"nope\"; available prompts: summarize"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"other://{x}"},"argument":{"name":"x","value":""}}}`,
-			`"error":{"code":-32602,"message":"invalid params: unknown resource template \"other://{x}\""}`},
+			`"error":{"code":-32602,"message":"invalid params: unknown resource template \"other://{x}\"; available resource templates: notes://{id}"}`},
 	} {
 		if got := handle(s, c.req); !strings.Contains(got, c.want) {
 			t.Errorf("%s\n got %s\nwant %s", c.req, got, c.want)

@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // A SampleRequest asks the client's model for a message
@@ -88,13 +92,13 @@ type SampleQuestion struct {
 
 func (q *SampleQuestion) what() string   { return "sampling" }
 func (q *SampleQuestion) key() string    { return q.Key }
-func (q *SampleQuestion) method() string { return "sampling/createMessage" }
+func (q *SampleQuestion) method() string { return wire.MethodSample }
 
-func (q *SampleQuestion) needs(c clientCaps) []byte {
+func (q *SampleQuestion) needs(c *wire.ClientCaps) []byte {
 	switch {
-	case !c.sampling:
+	case !c.Sampling:
 		return []byte(`{"sampling":{}}`)
-	case len(q.Request.Tools) > 0 && !c.samplingTools:
+	case len(q.Request.Tools) > 0 && !c.SamplingTools:
 		return []byte(`{"sampling":{"tools":{}}}`)
 	}
 	return nil
@@ -102,12 +106,14 @@ func (q *SampleQuestion) needs(c clientCaps) []byte {
 
 func (q *SampleQuestion) params(bool) ([]byte, error) { return q.Request.appendJSON(nil) }
 
-func (q *SampleQuestion) answer(result []byte) error {
-	var out SampleResult
-	if err := json.Unmarshal(result, &out); err != nil || out.Role == "" || len(out.Content) == 0 {
-		return fmt.Errorf("the client's answer is malformed: %.200s", result)
+func (q *SampleQuestion) answer(result jsonvalue.Value) error {
+	role, content := result.Get("role"), result.Get("content")
+	model, stop := result.Get("model"), result.Get("stopReason")
+	if role.Kind() != jsonvalue.String || role.Str() == "" || content.Kind() != jsonvalue.Object && content.Kind() != jsonvalue.Array ||
+		model.Exists() && model.Kind() != jsonvalue.String || stop.Exists() && stop.Kind() != jsonvalue.String && stop.Kind() != jsonvalue.Null {
+		return fmt.Errorf("the client's answer is malformed: %.200s", result.Raw())
 	}
-	q.Result = &out
+	q.Result = &SampleResult{Role: role.Str(), Model: model.Str(), StopReason: stop.Str(), Content: slices.Clone(content.Raw())}
 	return nil
 }
 

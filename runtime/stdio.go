@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // DefaultMaxMessageSize is the largest message a transport accepts when
@@ -45,8 +46,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true}, out: out}
 	c.workers = lineio.NewWorkers(c.answer)
 	defer c.workers.Stop()
-	s.join(c.ss)
-	defer s.leave(c.ss)
+	s.fanout.join(c.ss)
+	defer s.fanout.leave(c.ss)
 
 	readDone := make(chan error, 1)
 	go c.startReader(ctx, lineio.NewReader(r, s.maxMessageSize()), readDone)
@@ -61,8 +62,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	if ctx.Err() != nil { // cancelled by the caller, or the writer failed
-		c.ss.cancelAll()
+		c.ss.close()
 	}
+	defer c.ss.close()
 	c.wait(nil, s.shutdownTimeout())
 	writeErr := out.Close()
 	switch {
@@ -140,7 +142,7 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 		}
 		var cl *call
 		if size > lr.Limit {
-			c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest,
+			c.out.Send(jsonrpc.ErrorResponse(jsonrpc.NullID, jsonrpc.InvalidRequest,
 				fmt.Sprintf("invalid request: message of %d bytes exceeds the limit of %d bytes", size, lr.Limit)))
 		} else if len(line) > 0 {
 			cl = c.handleLine(ctx, line)
@@ -207,39 +209,42 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 	switch {
 	case errResp != nil:
 		c.out.Send(errResp)
-	case m.IsResponse(): // an answer to the server, or nothing to answer
-		if m.ID.Exists() {
-			c.ss.deliver(&m)
-		}
 	case !m.IsRequest():
-		c.ss.notification(&m)
-	case !async(m.Method):
-		sync, errResp := c.ss.start(ctx, &m, false)
-		if errResp == nil {
-			errResp = c.ss.run(sync)
-		}
-		c.out.Send(errResp)
+		c.ss.handleMessage(&m)
+	case !lookupMethod(m.Method).runsHandler():
+		c.out.Send(c.answerInline(ctx, &m))
 	case !c.admit(ctx, callTicket):
 	default:
 		cl = c.startCall(ctx, &m, held, tree)
 		if cl == nil {
-			srv.admission().release(callTicket)
+			srv.admission().free(callTicket)
 		}
 	}
 	if cl == nil {
-		srv.admission().release(held)
+		srv.admission().free(held)
 		srv.freeTree(tree)
 	}
 	return cl
+}
+
+// answerInline answers a request that runs no handler of the program's,
+// in order, on the reading goroutine.
+func (c *stdioConn) answerInline(ctx context.Context, m *jsonrpc.Message) []byte {
+	cl, resp := c.ss.start(ctx, m, false)
+	if cl == nil {
+		return resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params))
+	}
+	resp = c.ss.run(cl)
+	return cl.encode(make([]byte, 0, resp.size()), &resp)
 }
 
 // startCall accepts the tool call m, which holds held and tree until
 // answer gives them back. It returns nil when the call is refused (its
 // answer sent) or the connection is shutting down.
 func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held ticket, tree *jsonvalue.Tree) *call {
-	cl, errResp := c.ss.start(ctx, m, false) // Serve cancels its calls at shutdown
-	if errResp != nil {
-		c.out.Send(errResp)
+	cl, resp := c.ss.start(ctx, m, false) // Serve cancels its calls at shutdown
+	if cl == nil {
+		c.out.Send(resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params)))
 		return nil
 	}
 	if !c.begin() {
@@ -255,19 +260,20 @@ func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held tick
 // and gives back what the call held.
 func (c *stdioConn) answer(cl *call) {
 	defer c.calls.Done()
-	if resp := c.ss.run(cl); resp != nil {
-		c.out.Send(resp)
+	resp := c.ss.run(cl)
+	if !cl.cancelled.Load() {
+		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
 	}
 	cl.detach()
 	c.ss.srv.freeTree(cl.tree)
 }
 
-// release gives back what a call holds in the server's admission: its
+// free gives back what a call holds in the server's admission: its
 // message and its call slot.
-func (c *stdioConn) release(cl *call) {
+func (c *stdioConn) free(cl *call) {
 	adm := c.ss.srv.admission()
-	adm.release(callTicket)
-	adm.release(cl.held)
+	adm.free(callTicket)
+	adm.free(cl.held)
 }
 
 // maxBatch bounds the requests and notifications of one JSON-RPC batch.
@@ -278,7 +284,7 @@ const maxBatch = 64
 // only, so a session must have negotiated one of those; a batch is then
 // bounded to maxBatch elements, and its answer to about MaxMessageSize.
 func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
-	release := func() { c.ss.srv.admission().release(held) }
+	release := func() { c.ss.srv.admission().free(held) }
 	done := false
 	defer func() {
 		if !done {
@@ -290,14 +296,14 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 	case err != nil:
 		c.out.Send(jsonrpc.ParseErrorResponse(err))
 		return
-	case !batchesAllowed(c.ss.protocolVersion()):
-		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest, batchRefusal(c.ss.protocolVersion())))
+	case !wire.BatchesAllowed(c.ss.sessionRevision()):
+		c.out.Send(jsonrpc.ErrorResponse(jsonrpc.NullID, jsonrpc.InvalidRequest, batchRefusal(c.ss.sessionRevision())))
 		return
 	case v.Len() == 0:
-		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest, "invalid request: empty batch"))
+		c.out.Send(jsonrpc.ErrorResponse(jsonrpc.NullID, jsonrpc.InvalidRequest, "invalid request: empty batch"))
 		return
 	case v.Len() > maxBatch:
-		c.out.Send(jsonrpc.Error(jsonrpc.NullID, jsonrpc.InvalidRequest,
+		c.out.Send(jsonrpc.ErrorResponse(jsonrpc.NullID, jsonrpc.InvalidRequest,
 			fmt.Sprintf("invalid request: a batch of %d messages; at most %d are allowed", v.Len(), maxBatch)))
 		return
 	}
@@ -313,17 +319,21 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 		switch {
 		case errResp != nil:
 			responses[i] = errResp
-		case m.IsResponse():
 		case !m.IsRequest():
-			c.ss.notification(&m)
+			c.ss.handleMessage(&m)
 		default:
 			ids[i] = m.ID.Raw()
-			call, errResp := c.ss.start(ctx, &m, false)
-			if errResp != nil {
-				responses[i] = errResp
+			call, resp := c.ss.start(ctx, &m, false)
+			if call == nil {
+				responses[i] = resp.append(nil, m.ID.Raw(), false)
 				continue
 			}
-			wg.Go(func() { responses[i] = c.ss.run(call) })
+			wg.Go(func() {
+				resp := c.ss.run(call)
+				if !call.cancelled.Load() {
+					responses[i] = call.encode(nil, &resp)
+				}
+			})
 		}
 	}
 	go func() {
@@ -338,7 +348,7 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 			if len(b)+len(r) > c.ss.srv.maxMessageSize() {
 				// An answer too large to add: the client can ask again,
 				// alone, for what is left.
-				r = jsonrpc.Error(ids[i], jsonrpc.InternalError, "the answer to this request would make the batch's answer too large; send it on its own")
+				r = jsonrpc.ErrorResponse(ids[i], jsonrpc.InternalError, "the answer to this request would make the batch's answer too large; send it on its own")
 			}
 			if b == nil {
 				b = append(b, '[')
@@ -353,15 +363,24 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 	}()
 }
 
+// batchRefusal explains why a batch is refused in a session of the
+// revision rev.
+func batchRefusal(rev string) string {
+	if rev == "" {
+		return "invalid request: a JSON-RPC batch before initialize; batches exist only in MCP revisions 2024-11-05 and 2025-03-26, once negotiated"
+	}
+	return "invalid request: JSON-RPC batches were removed from MCP in revision 2025-06-18, and this session negotiated " + rev
+}
+
 // quickTool returns the tool cl calls if its recent calls were quick (see
 // Tool.quick), which then runs on the reading goroutine even while more
 // lines wait; else nil.
 func (c *stdioConn) quickTool(cl *call) *Tool {
-	if cl.msg.Method != "tools/call" || !cl.msg.Params.Exists() {
+	if cl.msg.Method != wire.MethodToolsCall {
 		return nil
 	}
 	nv := cl.msg.Params.Get("name")
-	if !nv.Exists() || nv.Kind() != jsonvalue.String {
+	if nv.Kind() != jsonvalue.String {
 		return nil
 	}
 	if t := c.ss.srv.toolNamed(nv); t != nil && t.quick() {

@@ -1,11 +1,14 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -92,7 +95,7 @@ func TestErrorTable(t *testing.T) {
 			toolError(6, "invalid arguments for tool greet:\n- name: must be a string; got 42")},
 		{"unknown tool",
 			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
-			toolError(7, `unknown tool "nope"; available tools: create_ticket, greet`)},
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid params: unknown tool \"nope\"; available tools: create_ticket, greet"}}`},
 		{"absent arguments count as {}",
 			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"greet"}}`,
 			toolError(8, "invalid arguments for tool greet:\n- name: is required")},
@@ -208,17 +211,41 @@ func hold(id int, tag string) string {
 }
 
 // TestPanicKeepsServing: a panicking handler is an isError result; the
-// official Go SDK lets it kill the process.
+// official Go SDK lets it kill the process. The client reads an incident
+// id and nothing of the panic (its value may hold what it should not
+// see); the server's log has the value, the stack and the same id.
 func TestPanicKeepsServing(t *testing.T) {
 	probe := newProbe()
-	probe.Logger = linepeer.DiscardLogger()
+	var log bytes.Buffer
+	var mu sync.Mutex
+	probe.Logger = slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))
 	p := serveStdio(t, probe.Server)
 	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`)
-	if got, want := reply(p, "1"), toolError(1, "tool boom failed: internal error (panic: boom)"); got != want {
-		t.Errorf("got %s\nwant %s", got, want)
+	got := reply(p, "1")
+	m := regexp.MustCompile(`"tool boom failed: internal error \(incident ([A-Z0-9]{12})\)"`).FindStringSubmatch(got)
+	if m == nil || strings.Contains(got, "panic") {
+		t.Fatalf("got %s; want an isError result that names an incident, and not the panic", got)
+	}
+	mu.Lock()
+	logged := log.String()
+	mu.Unlock()
+	if !strings.Contains(logged, "incident="+m[1]) || !strings.Contains(logged, "panic=boom") || !strings.Contains(logged, "goroutine") {
+		t.Errorf("the log lacks the incident, the panic or its stack:\n%s", logged)
 	}
 	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	reply(p, "2")
+}
+
+// lockedWriter serialises writes to a buffer that a test reads.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // TestCallsRunConcurrently: eight calls that each wait for all eight to

@@ -64,4 +64,3 @@ func TokenInfoFromContext(ctx context.Context) *TokenInfo {
 	ti, _ := ctx.Value(tokenKey{}).(*TokenInfo)
 	return ti
 }
-

@@ -1,18 +1,20 @@
 package runtime
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // A Tool is one MCP tool: how tools/list describes it and the function that
@@ -60,49 +62,25 @@ type Tool struct {
 	// Handler runs a call whose arguments already satisfy InputSchema.
 	Handler ToolHandler
 
-	input      *schema.Schema // compiled InputSchema
-	output     *schema.Schema // compiled OutputSchema, or nil
-	wrapOutput bool           // OutputSchema's root is not an object
-	headers    []headerParam  // the input's x-mcp-header properties
+	input      *schema.Schema     // compiled InputSchema
+	output     *schema.Schema     // compiled OutputSchema, or nil
+	wrapOutput bool               // OutputSchema's root is not an object
+	headers    []wire.HeaderParam // the input's x-mcp-header properties
 	// recent is how long the handler's recent calls took, in nanoseconds,
 	// a moving average; 0 until a call has ended. See quick.
 	recent atomic.Int64
 }
 
-// quickCall is the most a tool's recent calls may take, on average, for
-// stdio to run its next call on the reading goroutine (see quick).
-const quickCall = 20 * time.Microsecond
-
-// observe adds the duration of a call to t's moving average. Concurrent
-// calls may lose an update to each other: the average is a hint.
-func (t *Tool) observe(d time.Duration) {
-	old := t.recent.Load()
-	if old == 0 {
-		t.recent.Store(max(int64(d), 1))
-		return
-	}
-	t.recent.Store(max(old+(int64(d)-old)/8, 1))
-}
-
-// quick reports whether t's recent calls were quick enough to run the
-// next one on stdio's reading goroutine while more lines wait: running it
-// there saves handing it to a worker, and the reading it delays is short.
-// A tool that has not been called yet is not quick, so that the first
-// burst of calls to a slow tool never waits behind each other.
-func (t *Tool) quick() bool {
-	d := t.recent.Load()
-	return d > 0 && d < int64(quickCall)
-}
-
 // A ToolHandler runs one tool call. A returned error becomes a result with
 // isError set and the error's text, so that the model can read it and
-// react; so does a panic (its stack goes to the server's Logger). A
-// handler that fails in a way the model should see with more than a text
-// can instead return a Result with IsError set.
+// react; so does a panic (its stack goes to the server's Logger, and the
+// model reads an incident id). A handler that fails in a way the model
+// should see with more than a text can instead return a ToolResult with
+// IsError set.
 type ToolHandler func(ctx context.Context, req *ToolRequest) (*ToolResult, error)
 
-// ToolAnnotations are the MCP tool annotations. Nil hints are not sent, which
-// clients read as the protocol's defaults.
+// ToolAnnotations are the MCP tool annotations. Nil hints are not sent,
+// which clients read as the protocol's defaults.
 type ToolAnnotations struct {
 	// Title is a human-readable name for the tool.
 	Title string `json:"title,omitempty"`
@@ -149,43 +127,167 @@ func argumentError(err error) error {
 	return fmt.Errorf("invalid arguments: %w", err)
 }
 
-// appendListEntry writes the tool as tools/list describes it, its
-// schemas compacted; modern is the era of the client.
-func (t *Tool) appendListEntry(b *bytes.Buffer, modern bool) error {
-	field := func(name, value string) {
-		if value != "" {
-			b.WriteString(`,"` + name + `":`)
-			b.Write(jsonvalue.AppendString(nil, value))
-		}
+// A ToolResult is the outcome of a tool call.
+type ToolResult struct {
+	// Content is what the model reads: text, images, audio, resources.
+	Content []Content
+	// StructuredContent, if non-nil, is sent as the result's
+	// structuredContent; it is encoded with encoding/json, and a
+	// json.RawMessage is sent as is.
+	StructuredContent any
+	// IsError marks the result as a failure the model should see.
+	IsError bool
+	// Meta holds the result's _meta entries.
+	Meta map[string]any
+}
+
+// TextResult returns a result with one text block.
+func TextResult(text string) *ToolResult {
+	// One allocation for the result, its content list and the block: this
+	// is the result of most calls.
+	r := &struct {
+		result ToolResult
+		list   [1]Content
+		text   TextContent
+	}{text: TextContent{Text: text}}
+	r.list[0] = &r.text
+	r.result.Content = r.list[:]
+	return &r.result
+}
+
+// ErrorResult returns a failed result whose text explains the failure.
+func ErrorResult(text string) *ToolResult {
+	r := TextResult(text)
+	r.IsError = true
+	return r
+}
+
+// AddTool registers t. It panics if the tool is malformed (no name or
+// handler, a duplicate name, or an input schema that is not a valid object
+// schema), as these are programming errors that no request can fix.
+// Clients that are connected learn that the list changed.
+func (s *Server) AddTool(t *Tool) {
+	if err := s.addTool(t); err != nil {
+		panic("runtime: AddTool: " + err.Error())
 	}
-	b.WriteString(`{"name":`)
-	b.Write(jsonvalue.AppendString(nil, t.Name))
-	field("title", t.Title)
-	field("description", t.Description)
-	b.WriteString(`,"inputSchema":`)
-	if err := json.Compact(b, []byte(cmp.Or(t.InputSchema, emptyObjectSchema))); err != nil {
-		return err
+	s.listChanged(tools)
+}
+
+// RemoveTool removes the tool named name, and reports whether there was
+// one. Clients that are connected learn that the list changed.
+func (s *Server) RemoveTool(name string) bool {
+	if !s.tools.remove(name) {
+		return false
 	}
+	s.listChanged(tools)
+	return true
+}
+
+func (s *Server) addTool(t *Tool) error {
+	if !validSpecToolName(t.Name) {
+		return fmt.Errorf("invalid tool name %q: use 1 to 128 of A-Z a-z 0-9 _ - .", t.Name)
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("tool %q has no handler", t.Name)
+	}
+	input := cmp.Or(t.InputSchema, emptyObjectSchema)
+	sc, err := schema.Compile([]byte(input))
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if !sc.IsObject() {
+		return fmt.Errorf("tool %q: input schema must have \"type\": \"object\"", t.Name)
+	}
+	headers, err := wire.HeaderParams([]byte(input))
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	var out *schema.Schema
 	if t.OutputSchema != "" {
-		b.WriteString(`,"outputSchema":`)
-		wrap := t.wrapOutput && !modern
-		if wrap {
-			b.WriteString(`{"type":"object","properties":{"result":`)
+		if out, err = schema.Compile([]byte(t.OutputSchema)); err != nil {
+			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 		}
-		if err := json.Compact(b, []byte(t.OutputSchema)); err != nil {
-			return err
+	}
+	t.input, t.output, t.wrapOutput, t.headers = sc, out, out != nil && !out.IsObject(), headers
+	return s.tools.add(t.Name, t)
+}
+
+const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+
+func validSpecToolName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	return strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) < 0
+}
+
+// toolNamed is the tool named by the JSON string v, or nil. A name
+// without escapes is looked up in place, without copying it.
+func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
+	raw := v.Raw()
+	name := raw[1 : len(raw)-1]
+	if slices.Contains(name, '\\') {
+		t, _ := s.tools.get(v.Str())
+		return t
+	}
+	t, _ := s.tools.getBytes(name)
+	return t
+}
+
+// listTools answers tools/list: the list is encoded once per set of tools
+// and revision kind (see Tool.OutputSchema).
+func (ss *session) listTools(c *call) response {
+	variant := 0
+	if c.perRequest() {
+		variant = 1
+	}
+	list, err := ss.srv.tools.list(variant, func(ts []*Tool) ([]byte, error) {
+		b := []byte(`"tools":[`)
+		for i, t := range ts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = t.appendListEntry(b, c.perRequest()); err != nil {
+				return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+			}
 		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "encoding tools/list: %v", err)
+	}
+	return rawResult(list)
+}
+
+// appendListEntry writes the tool as tools/list describes it to a client
+// of the per-request revision or not, its schemas compacted.
+func (t *Tool) appendListEntry(b []byte, perRequest bool) ([]byte, error) {
+	b = append(b, `{"name":`...)
+	b = jsonvalue.AppendString(b, t.Name)
+	b = appendField(b, "title", t.Title)
+	b = appendField(b, "description", t.Description)
+	b = append(b, `,"inputSchema":`...)
+	b = appendCompact(b, cmp.Or(t.InputSchema, emptyObjectSchema))
+	if t.OutputSchema != "" {
+		b = append(b, `,"outputSchema":`...)
+		wrap := t.wrapOutput && !perRequest
 		if wrap {
-			b.WriteString(`},"required":["result"]}`)
+			b = append(b, `{"type":"object","properties":{"result":`...)
+		}
+		b = appendCompact(b, t.OutputSchema)
+		if wrap {
+			b = append(b, `},"required":["result"]}`...)
 		}
 	}
 	if t.Annotations != nil {
 		data, err := json.Marshal(t.Annotations)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		b.WriteString(`,"annotations":`)
-		b.Write(data)
+		b = append(append(b, `,"annotations":`...), data...)
 	}
 	if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
 		meta := make(map[string]any, len(t.Meta)+2)
@@ -200,22 +302,251 @@ func (t *Tool) appendListEntry(b *bytes.Buffer, modern bool) error {
 		}
 		data, err := json.Marshal(meta)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		b.WriteString(`,"_meta":`)
-		b.Write(data)
+		b = append(append(b, `,"_meta":`...), data...)
 	}
-	b.WriteByte('}')
-	return nil
+	return append(b, '}'), nil
 }
 
-const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+// emptyArguments stands for the arguments of a call that sent none.
+var emptyArguments, _ = jsonvalue.Parse([]byte("{}"))
 
-func validSpecToolName(name string) bool {
-	if len(name) == 0 || len(name) > 128 {
-		return false
+// errNoResult is what a handler that returned neither a result nor an
+// error amounts to.
+var errNoResult = errors.New("returned no result")
+
+// callTool answers tools/call. Failures of the call itself (invalid
+// arguments, a handler's error or panic, a timeout) are results with
+// isError set, so that the model sees them; a malformed request and an
+// unknown tool are JSON-RPC errors (-32602), as the specification lists
+// them among protocol errors.
+func (ss *session) callTool(c *call) response {
+	params := c.msg.Params
+	nv := params.Get("name")
+	if nv.Kind() != jsonvalue.String {
+		return invalidParams(`"name" must be a string`)
 	}
-	return strings.IndexFunc(name, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
-	}) < 0
+	t := ss.srv.toolNamed(nv)
+	if t == nil {
+		return invalidParams("%s", ss.srv.tools.unknown(nv.Str()))
+	}
+	args := params.Get("arguments")
+	if k := args.Kind(); k == jsonvalue.Absent || k == jsonvalue.Null {
+		args = emptyArguments
+	}
+	if vs := t.input.Validate(args); len(vs) > 0 {
+		return ss.toolResult(c, t, ErrorResult(argumentReport(t.Name, vs)), false)
+	}
+	c.req = ToolRequest{Name: t.Name, Arguments: args.Raw()}
+	c.args.Args = args
+	if mv := params.Get("_meta"); mv.Kind() == jsonvalue.Object {
+		c.req.Meta = mv.Raw()
+		if pt := mv.Get("progressToken"); pt.Kind() == jsonvalue.String || pt.Kind() == jsonvalue.Number {
+			c.token = pt.Raw()
+		}
+	}
+	var res *ToolResult
+	checked := false
+	err, stop, resp := ss.runHandler(c, handlerRun{kind: "tool", target: t.Name, args: args, timeout: t.Timeout}, func(ctx context.Context) error {
+		var err error
+		res, err = t.run(ctx, &c.req)
+		if err == nil && res == nil {
+			err = errNoResult
+		}
+		return err
+	})
+	switch {
+	case stop:
+		return resp
+	case errors.Is(err, errNoResult):
+		res = ErrorResult(fmt.Sprintf("tool %s returned no result", t.Name))
+	case err != nil:
+		res = ErrorResult(err.Error())
+	case t.output != nil && !res.IsError && res.StructuredContent != nil:
+		res, checked = ss.conform(t, res), true
+	}
+	return ss.toolResult(c, t, res, checked)
+}
+
+// run runs the handler, timing it (see quick).
+func (t *Tool) run(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+	start := time.Now()
+	res, err := t.Handler(ctx, req)
+	t.observe(time.Since(start))
+	return res, err
+}
+
+// conform makes a successful structured result honour the tool's output
+// schema (see Tool.OutputSchema).
+func (ss *session) conform(t *Tool, res *ToolResult) *ToolResult {
+	data, err := structuredJSON(res.StructuredContent)
+	if err != nil {
+		return ErrorResult(fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", t.Name, err))
+	}
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return ErrorResult(fmt.Sprintf("tool %s returned structured content that is not JSON: %v", t.Name, err))
+	}
+	if filled := t.output.FillNulls(v, data); filled != nil {
+		if v, err = jsonvalue.Parse(filled); err != nil {
+			return ErrorResult(fmt.Sprintf("tool %s: internal error: %v", t.Name, err))
+		}
+		out := *res
+		out.StructuredContent = json.RawMessage(filled)
+		out.Content = slices.Clone(res.Content)
+		for i, c := range out.Content {
+			if text, ok := textOf(c); ok && text == string(data) {
+				out.Content[i] = TextContent{Text: string(filled)}
+			}
+		}
+		res = &out
+	}
+	if vs := t.output.Validate(v); len(vs) > 0 {
+		report := resultReport(t.Name, vs)
+		ss.srv.logger().Error("tool result does not match its output schema; sent an error result instead", "tool", t.Name, "violations", report)
+		return ErrorResult(report)
+	}
+	return res
+}
+
+// structuredJSON returns structured content as JSON: a json.RawMessage as
+// it is, anything else encoded with encoding/json.
+func structuredJSON(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(v)
+}
+
+// textOf returns the text of a text block.
+func textOf(c Content) (string, bool) {
+	switch c := c.(type) {
+	case TextContent:
+		return c.Text, true
+	case *TextContent:
+		return c.Text, true
+	}
+	return "", false
+}
+
+// toolResult answers c with res, a result of the tool t; checked says
+// that res's structured content, if any, was parsed already (conform).
+// The result sent always holds its structured content as JSON that is
+// known to be valid, so that encoding it cannot fail: content that does
+// not encode, or a nil content block, becomes an error result that says
+// so. A tool whose output is not an object wraps its structured content
+// as {"result": …} for clients of a session revision, whose protocol
+// requires an object.
+func (ss *session) toolResult(c *call, t *Tool, res *ToolResult, checked bool) response {
+	if slices.Contains(res.Content, nil) {
+		res = ErrorResult(fmt.Sprintf("tool %s returned a result with a nil content block", t.Name))
+	}
+	if sc := res.StructuredContent; sc != nil {
+		raw, isRaw := sc.(json.RawMessage)
+		var err error
+		switch {
+		case !isRaw:
+			raw, err = json.Marshal(sc)
+		case !checked && !json.Valid(raw):
+			err = errors.New("it is not valid JSON")
+		}
+		wrap := t.wrapOutput && !c.perRequest() && !res.IsError
+		switch {
+		case err != nil:
+			res = ErrorResult(fmt.Sprintf("tool %s returned structured content that cannot be encoded: %v", t.Name, err))
+		case wrap || !isRaw:
+			out := *res
+			if wrap {
+				raw = append(append([]byte(`{"result":`), raw...), '}')
+			}
+			out.StructuredContent = json.RawMessage(raw)
+			res = &out
+		}
+	}
+	return response{result: res}
+}
+
+// appendResult writes the members of a CallToolResult.
+func (r *ToolResult) appendResult(b []byte) ([]byte, error) {
+	b = append(b, `"content":[`...)
+	for i, c := range r.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = c.appendJSON(b)
+	}
+	b = append(b, ']')
+	if r.StructuredContent != nil {
+		// toolResult made it valid JSON.
+		data, err := structuredJSON(r.StructuredContent)
+		if err != nil {
+			return nil, fmt.Errorf("structuredContent: %w", err)
+		}
+		b = append(append(b, `,"structuredContent":`...), data...)
+	}
+	if r.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return appendMeta(b, r.Meta)
+}
+
+// size estimates the encoded size of r: its texts, with room for escapes.
+func (r *ToolResult) size() int {
+	n := 32
+	for _, c := range r.Content {
+		if t, ok := c.(*TextContent); ok {
+			n += len(t.Text) + len(t.Text)/8
+		}
+	}
+	return n
+}
+
+// resultReport explains why a tool's result broke its output schema.
+func resultReport(tool string, vs []schema.Violation) string {
+	return report(fmt.Sprintf("tool %s returned a result that does not match its output schema:", tool), "result", vs)
+}
+
+// argumentReport explains every violation in one text the model can act on.
+func argumentReport(tool string, vs []schema.Violation) string {
+	return report("invalid arguments for tool "+tool+":", "arguments", vs)
+}
+
+// report lists violations under a heading, one per line; root names the
+// value a violation with an empty path is about.
+func report(heading, root string, vs []schema.Violation) string {
+	var b strings.Builder
+	b.WriteString(heading)
+	for _, v := range vs {
+		b.WriteString("\n- ")
+		b.WriteString(cmp.Or(v.Path, root))
+		b.WriteString(": ")
+		b.WriteString(v.Msg)
+	}
+	return b.String()
+}
+
+// quickCall is the most a tool's recent calls may take, on average, for
+// stdio to run its next call on the reading goroutine (see quick).
+const quickCall = 20 * time.Microsecond
+
+// observe adds the duration of a call to t's moving average. Concurrent
+// calls may lose an update to each other: the average is a hint.
+func (t *Tool) observe(d time.Duration) {
+	old := t.recent.Load()
+	if old == 0 {
+		t.recent.Store(max(int64(d), 1))
+		return
+	}
+	t.recent.Store(max(old+(int64(d)-old)/8, 1))
+}
+
+// quick reports whether t's recent calls were quick enough to run the
+// next one on stdio's reading goroutine while more lines wait: running it
+// there saves handing it to a worker, and the reading it delays is short.
+// A tool that has not been called yet is not quick, so that the first
+// burst of calls to a slow tool never waits behind each other.
+func (t *Tool) quick() bool {
+	d := t.recent.Load()
+	return d > 0 && d < int64(quickCall)
 }

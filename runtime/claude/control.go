@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // controlConn runs the Claude Agent SDK control protocol on the CLI's
@@ -337,46 +338,40 @@ func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte,
 	}
 }
 
-// mcpMessage hands one JSON-RPC message to the named server's session and
-// wraps what it answers as {"mcp_response": …}. Every message is
-// answered, notifications included: the CLI waits for a reply to each.
+// mcpMessage hands one JSON-RPC message, already parsed as part of its
+// control line, to the named server's connection, and wraps what it
+// answers as {"mcp_response": …}. Every message is answered,
+// notifications included: the CLI waits for a reply to each.
 func (cc *controlConn) mcpMessage(ctx context.Context, server string, v jsonvalue.Value) ([]byte, error) {
 	if !v.Exists() {
 		return nil, errors.New("mcp_message without a message")
 	}
-	var id []byte // the request's id, nil for a notification or a response
-	if v.Kind() == jsonvalue.Object && v.Get("method").Exists() {
+	id := jsonrpc.NullID // the request's id, for an answer made here
+	if v.Get("method").Exists() {
 		if idv := v.Get("id"); idv.Exists() {
 			id = idv.Raw()
 		}
 	}
+	b := make([]byte, 0, 256)
+	b = append(b, `{"mcp_response":`...)
 	conn := cc.servers[server]
 	if conn == nil {
-		if id == nil {
-			id = jsonrpc.NullID
-		}
-		return mcpResponse(jsonrpc.Error(id, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", server))), nil
+		b = append(b, jsonrpc.ErrorResponse(id, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", server))...)
+		return append(b, '}'), nil
 	}
-	resp := conn.Handle(ctx, v.Raw())
+	b, ok := conn.AppendResponse(ctx, b, v)
 	switch {
-	case resp != nil:
-	case id == nil:
+	case ok:
+	case string(id) == string(jsonrpc.NullID):
 		// A notification or a response: the CLI still waits for an
 		// answer to the control request that carried it.
-		resp = []byte(`{"jsonrpc":"2.0","result":{}}`)
+		b = append(b, `{"jsonrpc":"2.0","result":{}}`...)
 	default:
 		// Cancelled by notifications/cancelled. The control request that
 		// carried the call still needs its one answer.
-		resp = jsonrpc.Error(id, jsonrpc.RequestCancelled, "request cancelled")
+		b = append(b, jsonrpc.ErrorResponse(id, wire.RequestCancelled, "request cancelled")...)
 	}
-	return mcpResponse(resp), nil
-}
-
-func mcpResponse(msg []byte) []byte {
-	b := make([]byte, 0, len(msg)+18)
-	b = append(b, `{"mcp_response":`...)
-	b = append(b, msg...)
-	return append(b, '}')
+	return append(b, '}'), nil
 }
 
 // sendMCPNotification forwards a notification of a hosted server (progress,

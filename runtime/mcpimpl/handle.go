@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/callctx"
@@ -57,7 +58,7 @@ func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(
 // to validate them, and passes the tree in the call's context; a Request
 // made elsewhere (a test calling the handler) is parsed here.
 func arguments(ctx context.Context, req *runtime.ToolRequest) (Value, error) {
-	if c := callctx.From(ctx); c != nil && c.Request == any(req) && c.Args.Exists() {
+	if c := callctx.From(ctx); c != nil && sameSlice(c.Args.Raw(), req.Arguments) {
 		c.Strings.SizeFor(len(c.Args.Raw()))
 		return Value{c.Args, &c.Strings}, nil
 	}
@@ -70,6 +71,13 @@ func arguments(ctx context.Context, req *runtime.ToolRequest) (Value, error) {
 		return Value{}, fmt.Errorf("invalid arguments: %w", err)
 	}
 	return Value{v: v}, nil
+}
+
+// sameSlice reports whether a and b are the same bytes in memory, not
+// merely equal ones: the arguments the runtime parsed are those of the
+// request a handler was given only if the request holds that very slice.
+func sameSlice(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // Text returns a result with one text block holding s.

@@ -10,20 +10,13 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
-// JSON-RPC and MCP error codes.
+// JSON-RPC's error codes; MCP's own are in package wire.
 const (
 	ParseError     = -32700
 	InvalidRequest = -32600
 	MethodNotFound = -32601
 	InvalidParams  = -32602
 	InternalError  = -32603
-	// SessionNotFound answers a request for an unknown or expired
-	// Streamable HTTP session; Claude Code looks for it to start a new one.
-	SessionNotFound = -32001
-	// RequestCancelled answers a request that was cancelled where a
-	// transport must still answer it (Streamable HTTP, the Claude control
-	// protocol).
-	RequestCancelled = -32800
 )
 
 // NullID is the id of a response to a request whose id is unknown.
@@ -74,18 +67,18 @@ func Decode(t *jsonvalue.Tree, data []byte) (Message, []byte) {
 func ParseErrorResponse(err error) []byte {
 	var dup *jsonvalue.DuplicateError
 	if errors.As(err, &dup) {
-		return Error(NullID, InvalidRequest, "invalid request: "+err.Error())
+		return ErrorResponse(NullID, InvalidRequest, "invalid request: "+err.Error())
 	}
-	return Error(NullID, ParseError, "parse error: "+err.Error())
+	return ErrorResponse(NullID, ParseError, "parse error: "+err.Error())
 }
 
 // FromValue decodes the JSON-RPC message v; see Decode.
 func FromValue(v jsonvalue.Value) (Message, []byte) {
 	if v.Kind() != jsonvalue.Object {
 		if v.Kind() == jsonvalue.Array {
-			return Message{}, Error(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
+			return Message{}, ErrorResponse(NullID, InvalidRequest, "invalid request: JSON-RPC batches are not supported in this context")
 		}
-		return Message{}, Error(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind().String())
+		return Message{}, ErrorResponse(NullID, InvalidRequest, "invalid request: a JSON-RPC message must be an object, not "+v.Kind().String())
 	}
 	var m Message
 	var version, method jsonvalue.Value
@@ -113,21 +106,21 @@ func FromValue(v jsonvalue.Value) (Message, []byte) {
 	if m.ID.Exists() && m.ID.Kind() != jsonvalue.String && m.ID.Kind() != jsonvalue.Number {
 		// A null id is a request the client cannot match an answer to;
 		// like an object or array id, it is not a valid request.
-		return Message{}, Error(NullID, InvalidRequest, "invalid request: id must be a string or a number")
+		return Message{}, ErrorResponse(NullID, InvalidRequest, "invalid request: id must be a string or a number")
 	}
 	if !version.Exists() || string(version.Raw()) != `"2.0"` {
-		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+		return Message{}, ErrorResponse(m.IDBytes(), InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	if !method.Exists() {
-		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
+		return Message{}, ErrorResponse(m.IDBytes(), InvalidRequest, `invalid request: missing "method"`)
 	}
 	if method.Kind() != jsonvalue.String || len(method.Raw()) == 2 {
-		return Message{}, Error(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
+		return Message{}, ErrorResponse(m.IDBytes(), InvalidRequest, `invalid request: "method" must be a non-empty string`)
 	}
 	m.Method = methodName(method)
 	if m.Params.Exists() && m.Params.Kind() != jsonvalue.Object && m.Params.Kind() != jsonvalue.Null {
 		if m.IsRequest() {
-			return Message{}, Error(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
+			return Message{}, ErrorResponse(m.IDBytes(), InvalidParams, `invalid params: "params" must be an object`)
 		}
 		return Message{}, nil
 	}
@@ -157,24 +150,22 @@ func methodName(method jsonvalue.Value) string {
 	return method.Str()
 }
 
-// AppendResult appends a success response to b.
-func AppendResult(b, id, result []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}')
-}
-
-// Error returns an error response.
-func Error(id []byte, code int, msg string) []byte {
+// ErrorResponse returns an error response, for what is refused before a
+// request is read (the runtime's method handlers answer with typed
+// responses, which AppendError writes too).
+func ErrorResponse(id []byte, code int, msg string) []byte {
 	return ErrorWithData(id, code, msg, nil)
 }
 
 // ErrorWithData returns an error response whose error carries data, a
 // JSON value; nil means none.
 func ErrorWithData(id []byte, code int, msg string, data []byte) []byte {
-	b := make([]byte, 0, 64+len(msg)+len(data))
+	return AppendError(make([]byte, 0, 64+len(msg)+len(data)), id, code, msg, data)
+}
+
+// AppendError appends the error response to the request id to b: its
+// code, its message, and its data (a JSON value), unless nil.
+func AppendError(b, id []byte, code int, msg string, data []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"error":{"code":`...)

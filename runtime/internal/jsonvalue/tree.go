@@ -35,12 +35,17 @@ const (
 	String
 	Array
 	Object
+	// Absent is the kind of the zero Value: no value at all, such as the
+	// member an object lacks.
+	Absent
 )
 
 // String names the type as JSON Schema does: "null", "boolean", "number",
-// "string", "array" or "object".
+// "string", "array" or "object"; "absent" for Absent.
 func (k Kind) String() string {
 	switch k {
+	case Absent:
+		return "absent"
 	case Null:
 		return "null"
 	case Bool:
@@ -74,6 +79,12 @@ type node struct {
 
 // A Value is one value of a tree. The zero Value stands for a value that
 // is absent, such as a member that an object lacks.
+//
+// Every method answers for a value of any kind, the zero Value included,
+// so that a reader that walks a message of the wrong shape finds nothing
+// instead of failing: Get and Members find nothing in a value that is not
+// an object, Elems nothing in one that is not an array, Len counts only
+// containers, Str reads only strings, Raw of the zero Value is nil.
 type Value struct {
 	t *Tree
 	i uint32
@@ -84,8 +95,11 @@ func (v Value) Exists() bool { return v.t != nil }
 
 func (v Value) node() *node { return &v.t.nodes[v.i] }
 
-// Kind returns the type of v.
+// Kind returns the type of v, Absent for the zero Value.
 func (v Value) Kind() Kind {
+	if v.t == nil {
+		return Absent
+	}
 	switch v.t.data[v.node().start] {
 	case '{':
 		return Object
@@ -102,29 +116,43 @@ func (v Value) Kind() Kind {
 	}
 }
 
-// Raw returns the exact bytes of v in the input.
+// Raw returns the exact bytes of v in the input; nil for the zero Value.
 func (v Value) Raw() []byte {
+	if v.t == nil {
+		return nil
+	}
 	n := v.node()
 	return v.t.data[n.start:n.end:n.end]
 }
 
 // Str returns the unescaped content of a string value, in memory of its
-// own.
+// own; "" for any other value.
 func (v Value) Str() string {
+	if v.Kind() != String {
+		return ""
+	}
 	s, _ := Unquote(v.Raw())
 	return s
 }
 
 // IsTrue reports whether v is the literal true.
-func (v Value) IsTrue() bool { return v.t.data[v.node().start] == 't' }
+func (v Value) IsTrue() bool { return v.t != nil && v.t.data[v.node().start] == 't' }
+
+// is reports whether v is a value whose text begins with c: '{' for an
+// object, '[' for an array.
+func (v Value) is(c byte) bool { return v.t != nil && v.t.data[v.node().start] == c }
 
 // children returns the index range of the nodes inside a container.
 func (v Value) children() (first, end uint32) {
 	return v.i + 1, v.node().next
 }
 
-// Len returns the number of elements of an array or members of an object.
+// Len returns the number of elements of an array or members of an object;
+// 0 for any other value.
 func (v Value) Len() int {
+	if !v.is('[') && !v.is('{') {
+		return 0
+	}
 	n := 0
 	for i, end := v.children(); i < end; i = v.t.nodes[i].next {
 		n++
@@ -138,6 +166,9 @@ func (v Value) Len() int {
 // Elems iterates over the elements of an array, with their indices.
 func (v Value) Elems() iter.Seq2[int, Value] {
 	return func(yield func(int, Value) bool) {
+		if !v.is('[') {
+			return
+		}
 		k := 0
 		for i, end := v.children(); i < end; i = v.t.nodes[i].next {
 			if !yield(k, Value{v.t, i}) {
@@ -153,6 +184,9 @@ func (v Value) Elems() iter.Seq2[int, Value] {
 // is, and whoever keeps it must copy it.
 func (v Value) Members() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
+		if !v.is('{') {
+			return
+		}
 		for i, end := v.children(); i < end; i = v.t.nodes[i+1].next {
 			if !yield(v.t.name(i), Value{v.t, i + 1}) {
 				return
@@ -161,8 +195,12 @@ func (v Value) Members() iter.Seq2[string, Value] {
 	}
 }
 
-// Get returns the member named name, or the zero Value.
+// Get returns the member named name, or the zero Value when v is not an
+// object or has no such member.
 func (v Value) Get(name string) Value {
+	if !v.is('{') {
+		return Value{}
+	}
 	for i, end := v.children(); i < end; i = v.t.nodes[i+1].next {
 		if v.t.nameIs(i, name) {
 			return Value{v.t, i + 1}

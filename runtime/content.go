@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -9,43 +10,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
-// A ToolResult is the outcome of a tool call.
-type ToolResult struct {
-	// Content is what the model reads: text, images, audio, resources.
-	Content []Content
-	// StructuredContent, if non-nil, is sent as the result's
-	// structuredContent; it is encoded with encoding/json, and a
-	// json.RawMessage is sent as is.
-	StructuredContent any
-	// IsError marks the result as a failure the model should see.
-	IsError bool
-	// Meta holds the result's _meta entries.
-	Meta map[string]any
-}
-
-// TextResult returns a result with one text block.
-func TextResult(text string) *ToolResult {
-	// One allocation for the result, its content list and the block: this
-	// is the result of most calls.
-	r := &struct {
-		result ToolResult
-		list   [1]Content
-		text   TextContent
-	}{text: TextContent{Text: text}}
-	r.list[0] = &r.text
-	r.result.Content = r.list[:]
-	return &r.result
-}
-
-// ErrorResult returns a failed result whose text explains the failure.
-func ErrorResult(text string) *ToolResult {
-	r := TextResult(text)
-	r.IsError = true
-	return r
-}
-
-// Content is one block of a tool result: TextContent, ImageContent,
-// AudioContent, EmbeddedResource or ResourceLink.
+// Content is one block of a tool result, a prompt message or a sampled
+// message: TextContent, ImageContent, AudioContent, EmbeddedResource or
+// ResourceLink.
 type Content interface {
 	appendJSON(b []byte) []byte
 }
@@ -131,48 +98,36 @@ func (c ResourceLink) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendJSON appends the result as the JSON of a CallToolResult.
-func (r *ToolResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, `{"content":[`...)
-	for i, c := range r.Content {
-		if c == nil {
-			return nil, fmt.Errorf("content block %d is nil", i)
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = c.appendJSON(b)
+// appendMeta writes the _meta member of a result or a listed item, if
+// meta has entries.
+func appendMeta(b []byte, meta map[string]any) ([]byte, error) {
+	if len(meta) == 0 {
+		return b, nil
 	}
-	b = append(b, ']')
-	if r.StructuredContent != nil {
-		data, err := marshalValue(r.StructuredContent)
-		if err != nil {
-			return nil, fmt.Errorf("encoding structuredContent: %w", err)
-		}
-		b = append(b, `,"structuredContent":`...)
-		b = append(b, data...)
+	data, err := json.Marshal(meta)
+	if err != nil {
+		return nil, fmt.Errorf("encoding _meta: %w", err)
 	}
-	if r.IsError {
-		b = append(b, `,"isError":true`...)
-	}
-	if len(r.Meta) > 0 {
-		data, err := json.Marshal(r.Meta)
-		if err != nil {
-			return nil, fmt.Errorf("encoding _meta: %w", err)
-		}
-		b = append(b, `,"_meta":`...)
-		b = append(b, data...)
-	}
-	return append(b, '}'), nil
+	return append(append(b, `,"_meta":`...), data...), nil
 }
 
-// marshalValue encodes v, passing valid json.RawMessage through unchanged.
-func marshalValue(v any) ([]byte, error) {
-	if raw, ok := v.(json.RawMessage); ok {
-		if _, err := jsonvalue.Parse(raw); err != nil {
-			return nil, err
-		}
-		return raw, nil
+// appendField writes ,"name":value when value is not empty.
+func appendField(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
 	}
-	return json.Marshal(v)
+	b = append(b, `,"`...)
+	b = append(b, name...)
+	b = append(b, `":`...)
+	return jsonvalue.AppendString(b, value)
+}
+
+// appendCompact writes JSON text without insignificant whitespace; text
+// that is not JSON (a schema the runtime compiled is) is written as it is.
+func appendCompact(b []byte, text string) []byte {
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, []byte(text)); err != nil {
+		return append(b, text...)
+	}
+	return buf.Bytes()
 }

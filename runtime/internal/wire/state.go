@@ -1,0 +1,105 @@
+package wire
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/schema"
+)
+
+// A multi round-trip request (per-request revision) is made again with
+// the client's answers, and nothing waits in the server between the
+// rounds, so that any replica can serve the next round: what a later
+// round needs from the earlier ones (their answers) travels in
+// requestState, which the client echoes. The server seals it (AES-GCM) and
+// binds it to the request (method, target, a digest of the arguments) and
+// to an expiry, so that a client can neither read nor change it, nor
+// replay it for another request.
+
+// A RoundState is what one round of a request hands to the next.
+type RoundState struct {
+	Method  string                     `json:"m"`
+	Target  string                     `json:"t"`
+	Digest  []byte                     `json:"d"`
+	Expires int64                      `json:"x"` // Unix seconds
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// stateAD is the additional data of every sealed state, so that nothing
+// else sealed with the same key passes for one.
+var stateAD = []byte("mcpgen request state v1")
+
+// A Sealer seals and opens RoundStates.
+type Sealer struct {
+	aead cipher.AEAD
+}
+
+// NewSealer returns a Sealer whose AES-256-GCM key derives from key
+// (SHA-256), or from 32 random bytes when key is empty: enough for one
+// process, while replicas behind a load balancer share a key.
+func NewSealer(key []byte) *Sealer {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
+	sum := sha256.Sum256(key)
+	block, err := aes.NewCipher(sum[:])
+	if err != nil {
+		panic(err) // a 32-byte key is always valid
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return &Sealer{aead: aead}
+}
+
+// Seal encrypts and authenticates st, as URL-safe base64.
+func (s *Sealer) Seal(st *RoundState) (string, error) {
+	plain, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(plain)+s.aead.Overhead())
+	rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, stateAD)), nil
+}
+
+// ErrBadState is why a requestState is refused.
+var ErrBadState = errors.New("requestState failed verification: it was changed, comes from another request or server, or has expired; make the request again without it")
+
+// Open decrypts a sealed state and checks that it belongs to the request
+// method on target with arguments of digest, and has not expired by now.
+func (s *Sealer) Open(token, method, target string, digest []byte, now time.Time) (*RoundState, error) {
+	data, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(data) < s.aead.NonceSize() {
+		return nil, ErrBadState
+	}
+	n := s.aead.NonceSize()
+	plain, err := s.aead.Open(nil, data[:n], data[n:], stateAD)
+	if err != nil {
+		return nil, ErrBadState
+	}
+	var st RoundState
+	if err := json.Unmarshal(plain, &st); err != nil ||
+		st.Method != method || st.Target != target || !slices.Equal(st.Digest, digest) || now.Unix() > st.Expires {
+		return nil, ErrBadState
+	}
+	return &st, nil
+}
+
+// ArgsDigest is the SHA-256 of the canonical form of args (see
+// schema.AppendCanonical): the same for the same JSON value, however its
+// members are ordered, its strings escaped or its numbers written.
+func ArgsDigest(args jsonvalue.Value) []byte {
+	sum := sha256.Sum256(schema.AppendCanonical(nil, args))
+	return sum[:]
+}

@@ -1,0 +1,172 @@
+package runtime
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+)
+
+// A response is the answer to one request before it is encoded: a result
+// or a JSON-RPC error. Method handlers return it by value; the transport
+// encodes it once (append), with what the request's revision adds, and
+// derives from it, never from bytes, whatever else it must decide: the
+// HTTP status (status), whether a new session stands.
+type response struct {
+	// result encodes a typed result (a tool's, a resource's, a prompt's);
+	// when it is nil, members holds the result's members, already encoded
+	// (a cached list), and no members at all is the empty result {}.
+	result  resultEncoder
+	members []byte
+	// kind is the result's resultType under the per-request revision.
+	kind resultKind
+	// cache, if set, is the cache hint of a result under the per-request
+	// revision (ttlMs and cacheScope).
+	cache *CacheHint
+	// err, if set, makes this an error response.
+	err *rpcError
+}
+
+// A resultEncoder writes the members of a result object, without its
+// braces. It fails only for what the program put in the result that
+// cannot be encoded (a _meta value that encoding/json refuses, say).
+type resultEncoder interface {
+	appendResult(b []byte) ([]byte, error)
+	// size estimates the encoded size, to allocate the response once.
+	size() int
+}
+
+// resultKind is a result's resultType under the per-request revision.
+type resultKind uint8
+
+const (
+	resultComplete      resultKind = iota // "complete": the request's answer
+	resultInputRequired                   // "input_required": questions first
+)
+
+func (k resultKind) String() string {
+	if k == resultInputRequired {
+		return "input_required"
+	}
+	return "complete"
+}
+
+// An rpcError is a JSON-RPC error: its code, its message, and its data
+// (a JSON value), if any.
+type rpcError struct {
+	code    int
+	message string
+	data    []byte
+}
+
+// errorResponse returns the error response code with a message.
+func errorResponse(code int, format string, args ...any) response {
+	return response{err: &rpcError{code: code, message: fmt.Sprintf(format, args...)}}
+}
+
+// invalidParams returns the -32602 error response for params that are not
+// what the method needs: "invalid params: " and what is wrong.
+func invalidParams(format string, args ...any) response {
+	return errorResponse(jsonrpc.InvalidParams, "invalid params: "+format, args...)
+}
+
+// errorWithData returns the error response code with a message and data,
+// a JSON value.
+func errorWithData(code int, message string, data []byte) response {
+	return response{err: &rpcError{code: code, message: message, data: data}}
+}
+
+// rawResult returns a result whose members are already encoded.
+func rawResult(members []byte) response { return response{members: members} }
+
+// emptyResult is the result {}.
+var emptyResult = response{}
+
+// status is the HTTP status of r as the answer to a POST: the per-request
+// revision maps error codes to statuses (see wire.HTTPStatus); before it,
+// every JSON-RPC answer is 200.
+func (r *response) status(perRequest bool) int {
+	if r.err == nil || !perRequest {
+		return 200
+	}
+	return wire.HTTPStatus(r.err.code)
+}
+
+// size estimates the encoded size of r, envelope included.
+func (r *response) size() int {
+	n := 96 + len(r.members)
+	if r.result != nil {
+		n += r.result.size()
+	}
+	if r.err != nil {
+		n += len(r.err.message) + len(r.err.data)
+	}
+	return n
+}
+
+// append appends r as the JSON-RPC response to the request id. perRequest
+// says the request is of the per-request revision: its result then begins
+// with its resultType, and the cache hint if any. A result that cannot be
+// encoded is answered with an internal error that says why.
+func (r *response) append(b, id []byte, perRequest bool) []byte {
+	if r.err != nil {
+		return r.err.append(b, id)
+	}
+	start := len(b)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{`...)
+	if perRequest || r.kind != resultComplete {
+		b = append(b, `"resultType":"`...)
+		b = append(b, r.kind.String()...)
+		b = append(b, '"')
+		if r.cache != nil {
+			b = r.cache.appendMembers(append(b, ','))
+		}
+		b = append(b, ',') // taken back below if no member follows
+	}
+	mark := len(b)
+	if r.result != nil {
+		var err error
+		if b, err = r.result.appendResult(b); err != nil {
+			e := rpcError{code: jsonrpc.InternalError, message: "the result could not be encoded: " + err.Error()}
+			return e.append(b[:start], id)
+		}
+	} else {
+		b = append(b, r.members...)
+	}
+	if len(b) == mark && b[mark-1] == ',' {
+		b = b[:mark-1]
+	}
+	return append(b, "}}"...)
+}
+
+// append appends the error response to the request id.
+func (e *rpcError) append(b, id []byte) []byte {
+	return jsonrpc.AppendError(b, id, e.code, e.message, e.data)
+}
+
+// A CacheHint tells clients of revision 2026-07-28 for how long they may
+// reuse a result without asking again, and whether caches shared between
+// users may keep it.
+type CacheHint struct {
+	// TTL is how long the result stays fresh; zero means it is stale at
+	// once, so clients ask again each time they need it.
+	TTL time.Duration
+	// Private, if true, limits reuse to the same user (cacheScope
+	// "private"); otherwise any cache may serve the result to anyone
+	// ("public").
+	Private bool
+}
+
+// appendMembers writes the hint's ttlMs and cacheScope members.
+func (h *CacheHint) appendMembers(b []byte) []byte {
+	b = append(b, `"ttlMs":`...)
+	b = strconv.AppendInt(b, max(h.TTL.Milliseconds(), 0), 10)
+	if h.Private {
+		return append(b, `,"cacheScope":"private"`...)
+	}
+	return append(b, `,"cacheScope":"public"`...)
+}
