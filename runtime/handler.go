@@ -68,13 +68,17 @@ func (ss *session) runHandler(c *call, h handlerRun, fn func(ctx context.Context
 	if err != nil && h.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && c.ctx.Err() == nil {
 		err = fmt.Errorf("%s %s timed out after %v", h.kind, h.target, h.timeout)
 	}
-	var needURL *URLElicitationRequiredError
-	if errors.As(err, &needURL) {
-		if c.meta == nil {
-			return err, true, errorWithData(wire.URLElicitationRequired, needURL.Error(), needURL.data())
-		}
-		if resp, stop = ss.askQuestions(c, needURL.questions()); stop {
-			return nil, true, resp
+	if err != nil {
+		// Declared here, and not above, because errors.As moves them to
+		// the heap: a call that succeeds allocates nothing for them.
+		var needURL *URLElicitationRequiredError
+		if errors.As(err, &needURL) {
+			if c.meta == nil {
+				return err, true, errorWithData(wire.URLElicitationRequired, needURL.Error(), needURL.data())
+			}
+			if resp, stop = ss.askQuestions(c, needURL.questions()); stop {
+				return nil, true, resp
+			}
 		}
 	}
 	if c.meta != nil {
@@ -82,7 +86,7 @@ func (ss *session) runHandler(c *call, h handlerRun, fn func(ctx context.Context
 			return nil, true, resp
 		}
 		var capErr *capabilityError
-		if errors.As(err, &capErr) {
+		if err != nil && errors.As(err, &capErr) {
 			return nil, true, missingCapability(capErr)
 		}
 	}

@@ -18,7 +18,7 @@ type method struct {
 	// serve answers a request; notified acts on a notification. A method
 	// has one of them.
 	serve    func(ss *session, c *call) response
-	notified func(ss *session, m *jsonrpc.Message)
+	notified func(ss *session, params jsonvalue.Value)
 	// revisions are the revisions that have the method.
 	revisions revisions
 	// feature is what the server must offer (and advertise) for the
@@ -86,10 +86,10 @@ var methodTable = []*method{
 
 	{name: wire.MethodListen, serve: (*session).listen, revisions: requestRevision, handler: true},
 
-	{name: wire.NotifyInitialized, notified: func(*session, *jsonrpc.Message) {}, revisions: sessionRevisions},
+	{name: wire.NotifyInitialized, notified: func(*session, jsonvalue.Value) {}, revisions: sessionRevisions},
 	{name: wire.NotifyCancelled, notified: (*session).cancelled, revisions: allRevisions},
 	{name: wire.NotifyRootsChanged, notified: (*session).rootsChanged, revisions: sessionRevisions},
-	{name: wire.NotifyProgress, notified: func(*session, *jsonrpc.Message) {}, revisions: allRevisions},
+	{name: wire.NotifyProgress, notified: func(*session, jsonvalue.Value) {}, revisions: allRevisions},
 }
 
 // methodsByName indexes methodTable.
@@ -244,8 +244,8 @@ func (ss *session) setLevel(c *call) response {
 
 // cancelled acts on notifications/cancelled: the calls it names are
 // cancelled, and send no response.
-func (ss *session) cancelled(m *jsonrpc.Message) {
-	if rid := m.Params.Get("requestId"); rid.Kind() == jsonvalue.String || rid.Kind() == jsonvalue.Number {
+func (ss *session) cancelled(params jsonvalue.Value) {
+	if rid := params.Get("requestId"); rid.Kind() == jsonvalue.String || rid.Kind() == jsonvalue.Number {
 		ss.cancelRequest(rid.Raw())
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
@@ -68,7 +67,7 @@ func Roots(ctx context.Context) ([]Root, error) {
 // rootsChanged acts on notifications/roots/list_changed: it runs
 // Server.OnRootsChanged with a context in which Roots asks that client
 // (see rootsRefresh).
-func (ss *session) rootsChanged(*jsonrpc.Message) {
+func (ss *session) rootsChanged(jsonvalue.Value) {
 	on := ss.srv.OnRootsChanged
 	if on == nil || ss.notify == nil {
 		return

@@ -108,7 +108,7 @@ type requestMeta struct {
 	// level the request asked for.
 	level atomic.Int32
 	// round holds the answers this request brings and the questions its
-	// handler leaves open (see round.go); nil until a handler may ask.
+	// handler leaves open (see beginRound); nil until a handler may ask.
 	round *round
 }
 
@@ -282,7 +282,7 @@ func (ss *session) handleMessage(m *jsonrpc.Message) {
 		}
 	case !m.IsRequest():
 		if meth := lookupMethod(m.Method); meth != nil && meth.notified != nil {
-			meth.notified(ss, m)
+			meth.notified(ss, m.Params)
 		}
 	}
 }
