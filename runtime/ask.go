@@ -25,7 +25,7 @@ import (
 //   - under the per-request revision, the call ends with an
 //     input_required result that lists the questions, and the client makes
 //     the call again with the answers; the handler runs again from the
-//     start, and this time Ask finds them (see round.go).
+//     start, and this time Ask finds them (see beginRound).
 
 // ErrNotSupported reports a question that the client cannot answer: it
 // did not declare the capability, or its transport cannot carry a request

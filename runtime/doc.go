@@ -1,13 +1,20 @@
-// Package runtime serves MCP tools. It holds the tools that a program
-// registers (mcpgen's generated Register does it for annotated
-// functions), validates every call's arguments against the schema the tool
-// advertises, runs the handlers, and answers over stdio (Server.Serve,
-// Server.ServeStdio), over Streamable HTTP (Server.HTTPHandler,
-// Server.ListenAndServeHTTP), or over a transport of your own (Conn).
+// Package runtime serves MCP tools, resources and prompts. It holds what
+// a program registers (mcpgen's generated Register does it for annotated
+// functions), validates every call's arguments against the schema the
+// tool advertises, runs the handlers, and answers over stdio
+// (Server.Serve, Server.ServeStdio), over Streamable HTTP
+// (Server.HTTPHandler, Server.ListenAndServeHTTP), or over a transport of
+// your own (Conn). It speaks every revision of the protocol at once: a
+// client that begins with initialize gets the session revision it
+// negotiates (2024-11-05 to 2025-11-25), and a request that carries its
+// revision in params._meta is served under 2026-07-28.
 //
-// A handler learns about its call from its context: ReportProgress sends
-// progress to a client that asked for it, and Logger returns a
-// *slog.Logger whose records go to the client as log messages.
+// A handler learns about its request from its context: ReportProgress
+// sends progress to a client that asked for it, Logger returns a
+// *slog.Logger whose records go to the client as log messages, Ask (with
+// Elicit, ElicitForm, ElicitURL, Sample and Roots) asks the client a
+// question, and TokenInfoFromContext returns the verified token of an
+// HTTP request.
 //
 // Two packages sit beside this one. runtime/claude hosts servers
 // in-process inside a Claude Code CLI session, as the Agent SDKs do.
@@ -16,6 +23,36 @@
 //
 // The runtime imports the standard library only, so a tool server built
 // with mcpgen pulls in nothing else.
+//
+// # The life of a request
+//
+// Every request goes through the same stages, whatever its transport and
+// revision:
+//
+//  1. A transport reads a message (a line for Server.Serve, a POST's body
+//     for Server.HTTPHandler, whose bytes count against the server's bounds
+//     as they arrive, what a Conn is handed), holding its bytes in the
+//     server's admission, and parses it once into a tree.
+//  2. The session that serves the client starts a call: the method is
+//     looked up in the method table, what a request of 2026-07-28 declares
+//     in its _meta is read, and a request that runs a handler of the
+//     program's is registered for cancellation.
+//  3. Dispatch checks that the request's revision has the method and that
+//     the server offers what it belongs to, and calls the method: a
+//     tools/call finds its Tool and validates the arguments against the
+//     tool's input schema.
+//  4. The handler runner runs the program's handler (a ToolHandler,
+//     PromptHandler, ResourceHandler or CompleteHandler): the round of a
+//     request that asks the client, a running slot (MaxInFlight), the
+//     deadline, panic recovery, and the questions the handler left open.
+//  5. The method returns a response by value, a typed result (such as a
+//     *ToolResult) or a JSON-RPC error, which the transport encodes once,
+//     with what the request's revision adds, and from which it derives
+//     the HTTP status.
+//
+// Notifications that belong to no request (AddTool's list change,
+// Server.ResourceUpdated) go out through one fan-out to every session and
+// open subscriptions/listen request that wants them.
 //
 // A minimal server written by hand (mcpgen writes this registration for
 // you from an annotated function):
