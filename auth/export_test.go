@@ -14,3 +14,15 @@ const (
 	RefreshAfter  = refreshAfter
 	MinRefetchGap = minRefetchGap
 )
+
+// MaxDocumentSize bounds the documents fetched from the authorization
+// server.
+const MaxDocumentSize = maxDocumentSize
+
+// CacheLen returns the number of cached introspection answers.
+func (v *IntrospectionVerifier) CacheLen() int {
+	if v.cache == nil {
+		return 0
+	}
+	return v.cache.len()
+}

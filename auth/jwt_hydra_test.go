@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"slices"
@@ -27,6 +28,9 @@ const resource = "http://127.0.0.1:8080/mcp"
 // newVerifier returns a verifier of s's tokens that reads the time from c.
 func newVerifier(t testing.TB, cfg auth.JWTConfig, c *clock) *auth.JWTVerifier {
 	t.Helper()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	v, err := auth.NewJWTVerifier(cfg)
 	if err != nil {
 		t.Fatal(err)
