@@ -19,7 +19,8 @@ bin="$dir/hydra"
 
 if [ ! -x "$bin" ] || ! "$bin" version 2>/dev/null | grep -q "Version: *$version\$"; then
 	mkdir -p "$dir"
-	src=$(GOFLAGS=-mod=mod go mod download -json "github.com/ory/hydra/v2@$version" |
+	# Outside any module, so that the download touches no go.mod or go.sum.
+	src=$(cd "$dir" && GOFLAGS= go mod download -json "github.com/ory/hydra/v2@$version" |
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	if [ -z "$src" ]; then
 		echo "install-hydra: go mod download found no source for github.com/ory/hydra/v2@$version" >&2

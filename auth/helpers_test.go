@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/mcpgen/mcpgen/internal/hydratest"
 )
 
 // A clock is a time source that tests move by hand.
@@ -147,20 +149,8 @@ func jsonHandler(v any) http.HandlerFunc {
 // segments splits a compact JWS and decodes its header and claims.
 func segments(t testing.TB, tok string) (header, claims map[string]any, parts []string) {
 	t.Helper()
-	parts = strings.Split(tok, ".")
-	if len(parts) != 3 {
-		t.Fatalf("not a compact JWS: %q", tok)
-	}
-	for i, dst := range []*map[string]any{&header, &claims} {
-		b, err := base64.RawURLEncoding.DecodeString(parts[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, dst); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return header, claims, parts
+	header, claims = hydratest.DecodeJWT(t, tok)
+	return header, claims, strings.Split(tok, ".")
 }
 
 func encodeSegment(t testing.TB, v any) string {

@@ -17,14 +17,7 @@ import (
 
 func newIntrospector(t testing.TB, cfg auth.IntrospectionConfig, c *clock) *auth.IntrospectionVerifier {
 	t.Helper()
-	v, err := auth.NewIntrospectionVerifier(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c != nil {
-		v.SetClock(c.Now)
-	}
-	return v
+	return withClock[*auth.IntrospectionVerifier](t, c)(auth.NewIntrospectionVerifier(cfg))
 }
 
 // TestIntrospectionHydra verifies Hydra's opaque tokens through its

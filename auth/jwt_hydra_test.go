@@ -31,14 +31,22 @@ func newVerifier(t testing.TB, cfg auth.JWTConfig, c *clock) *auth.JWTVerifier {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	v, err := auth.NewJWTVerifier(cfg)
-	if err != nil {
-		t.Fatal(err)
+	return withClock[*auth.JWTVerifier](t, c)(auth.NewJWTVerifier(cfg))
+}
+
+// withClock returns a function that fails the test on err, or else makes
+// v read the time from c (unless c is nil) and returns it.
+func withClock[V interface{ SetClock(func() time.Time) }](t testing.TB, c *clock) func(V, error) V {
+	return func(v V, err error) V {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c != nil {
+			v.SetClock(c.Now)
+		}
+		return v
 	}
-	if c != nil {
-		v.SetClock(c.Now)
-	}
-	return v
 }
 
 func mustVerify(t *testing.T, v runtime.TokenVerifier, tok string) *runtime.TokenInfo {

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -111,7 +111,11 @@ func Start(t testing.TB) *Server {
 		"LOG_LEVEL=warn",
 		"SQA_OPT_OUT=true",
 	}
-	logs := &tailBuffer{max: 64 << 10}
+	logs, err := os.Create(filepath.Join(t.TempDir(), "hydra.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logs.Close() // the child has its own descriptor
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("hydratest: start %s: %v", bin, err)
@@ -128,7 +132,7 @@ func Start(t testing.TB) *Server {
 			<-exited
 		}
 		if t.Failed() {
-			t.Logf("hydratest: Hydra's log:\n%s", logs.String())
+			t.Logf("hydratest: Hydra's log:\n%s", logTail(logs.Name()))
 		}
 	})
 
@@ -139,7 +143,7 @@ func Start(t testing.TB) *Server {
 			if errors.Is(err, errExited) {
 				err = fmt.Errorf("%w (%v)", err, waitErr)
 			}
-			t.Fatalf("hydratest: Hydra is not ready: %v\n%s", err, logs.String())
+			t.Fatalf("hydratest: Hydra is not ready: %v\n%s", err, logTail(logs.Name()))
 		}
 	}
 	return s
@@ -292,6 +296,26 @@ func (s *Server) DeleteKey(t testing.TB, kid string) {
 	s.call(t, http.MethodDelete, s.admin+"/admin/keys/"+AccessTokenKeySet+"/"+url.PathEscape(kid), "", nil, nil, http.StatusNoContent, nil)
 }
 
+// DecodeJWT returns the header and the claims of a JWT without verifying
+// it, for tests that look into what Hydra issued or tamper with it.
+func DecodeJWT(t testing.TB, token string) (header, claims map[string]any) {
+	t.Helper()
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		t.Fatalf("hydratest: not a JWT in compact form: %q", token)
+	}
+	for i, dst := range []*map[string]any{&header, &claims} {
+		b, err := base64.RawURLEncoding.DecodeString(parts[i])
+		if err != nil {
+			t.Fatalf("hydratest: JWT segment %d: %v", i, err)
+		}
+		if err := json.Unmarshal(b, dst); err != nil {
+			t.Fatalf("hydratest: JWT segment %d: %v", i, err)
+		}
+	}
+	return header, claims
+}
+
 // call is do that fails the test.
 func (s *Server) call(t testing.TB, method, u, contentType string, body io.Reader, c *Client, want int, out any) {
 	t.Helper()
@@ -371,26 +395,16 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// A tailBuffer keeps the last max bytes written to it, so that a chatty
-// process cannot fill the test's memory.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.max; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
+// logTail returns the end of the log file name: the last 64 KiB, which
+// hold the error that made a test fail.
+func logTail(name string) string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err.Error()
 	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
+	const max = 64 << 10
+	if len(data) > max {
+		data = data[len(data)-max:]
+	}
+	return string(data)
 }

@@ -1,7 +1,6 @@
 package hydratest_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -25,7 +24,7 @@ func TestHydra(t *testing.T) {
 	})
 
 	tok := s.Token(t, c, []string{"notes:read"}, []string{"http://127.0.0.1:1/mcp"})
-	header, claims := decode(t, tok)
+	header, claims := hydratest.DecodeJWT(t, tok)
 	if claims["iss"] != s.Issuer() {
 		t.Errorf("iss = %v, want %q", claims["iss"], s.Issuer())
 	}
@@ -56,7 +55,7 @@ func TestHydra(t *testing.T) {
 	}
 
 	newKid := s.RotateKeys(t, "ES256")
-	header, _ = decode(t, s.Token(t, c, nil, nil))
+	header, _ = hydratest.DecodeJWT(t, s.Token(t, c, nil, nil))
 	if header["kid"] != newKid || header["alg"] != "ES256" {
 		t.Errorf("after rotation the token header is %v, want kid %q and ES256", header, newKid)
 	}
@@ -69,24 +68,6 @@ func TestHydra(t *testing.T) {
 		t.Errorf("published kids %v still hold the deleted %q", kids, oldKid)
 	}
 
-}
-
-func decode(t *testing.T, tok string) (header, claims map[string]any) {
-	t.Helper()
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 {
-		t.Fatalf("not a JWS compact token: %q", tok)
-	}
-	for i, dst := range []*map[string]any{&header, &claims} {
-		b, err := base64.RawURLEncoding.DecodeString(parts[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, dst); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return header, claims
 }
 
 // claimString renders a string or a list of strings as one space-separated
