@@ -33,12 +33,12 @@
 // Signatures and registered claims are checked by
 // github.com/golang-jwt/jwt/v5: it has no dependencies of its own, takes
 // an explicit list of accepted algorithms, and lets the key be chosen per
-// token. The JWK set is read and cached here (about 200 lines on the
+// token. The JWK set is read and cached here (two small files on the
 // standard library, which validates the keys: EC points on their curve,
 // RSA moduli of 2048 to 8192 bits) rather than with
 // github.com/lestrrat-go/jwx/v3, whose jwk.Cache runs background refresh
-// workers that need a lifetime and a Shutdown, and brings eight more
-// modules; this cache refreshes lazily on the request path, so a verifier
+// workers that need a lifetime and a Shutdown, and which brings about ten
+// modules of its own; this cache refreshes lazily on the request path, so a verifier
 // is a plain value with nothing to close.
 //
 // Algorithms are taken from the keys, never from the token: a key of type
@@ -46,6 +46,12 @@
 // one), EC keys the ES algorithm of their curve, Ed25519 keys EdDSA. A
 // symmetric key in the set is ignored. So a token signed with alg "none",
 // or with HS256 and the issuer's public key as the secret, finds no key.
+//
+// The typ header is not checked: RFC 9068 asks for "at+jwt", but Hydra,
+// for one, writes "JWT". What keeps an OpenID ID token
+// of the same issuer from passing for an access token is the audience:
+// an ID token is issued to the client (aud is its client_id), never to
+// the resource, and the runtime refuses a token not issued for the server.
 //
 // From go-sdk's oauthex this package takes the 1 MiB bound on metadata,
 // the https-or-loopback rule for the authorization server's URLs, and "a
