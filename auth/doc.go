@@ -60,8 +60,9 @@
 // scope or scp, as a string or a list, the client from client_id or azp,
 // a kid-less token only against a single-key set, the 10-second timeout,
 // and client_secret_basic (default) or client_secret_post towards the
-// introspection endpoint. Unlike FastMCP it refetches the keys when a
-// token names an unknown kid (FastMCP waits out a one-hour cache, refusing
-// tokens signed with a rotated-in key meanwhile), refuses HMAC altogether,
-// and caches introspection answers.
+// introspection endpoint. Unlike FastMCP it rate-limits the refetch for
+// an unknown kid (FastMCP fetches the set again for every such token, so
+// made-up kids turn each request into a request to the issuer), takes the
+// algorithms from the keys rather than from one configured algorithm,
+// refuses HMAC altogether, and caches introspection answers.
 package auth
