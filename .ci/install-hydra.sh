@@ -17,7 +17,15 @@ cache="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}"
 dir="$cache/hydra-$version"
 bin="$dir/hydra"
 
-if [ ! -x "$bin" ] || ! "$bin" version 2>/dev/null | grep -q "Version: *$version\$"; then
+# The version is read whole before it is matched: with pipefail, grep -q
+# closing the pipe early would fail the check and rebuild every time.
+installed() {
+	local out
+	out=$("$bin" version 2>/dev/null) || return 1
+	[[ $out =~ Version:\ +$version($'\n'|$) ]]
+}
+
+if ! installed; then
 	mkdir -p "$dir"
 	# Outside any module, so that the download touches no go.mod or go.sum.
 	src=$(cd "$dir" && GOFLAGS= go mod download -json "github.com/ory/hydra/v2@$version" |
@@ -42,5 +50,6 @@ if [ ! -x "$bin" ] || ! "$bin" version 2>/dev/null | grep -q "Version: *$version
 	mv "$bin.tmp" "$bin"
 	echo "install-hydra: built Hydra $version in $((SECONDS - started))s" >&2
 fi
-"$bin" version | head -1 >&2
+installed || { echo "install-hydra: $bin does not report version $version" >&2; exit 1; }
+echo "install-hydra: Hydra $version at $bin" >&2
 echo "$bin"
