@@ -75,10 +75,12 @@ type JWTConfig struct {
 // skew), and, if configured, aud includes the audience.
 //
 // The keys are fetched on first use, refetched after 15 minutes, and
-// refetched when a token names a kid the set lacks, at most once every 10
-// seconds. If the keys cannot be fetched at all, VerifyToken returns an
-// error that does not wrap ErrInvalidToken: the runtime then answers 503
-// instead of sending the client back to the authorization server.
+// refetched when a token names a kid the set lacks; fetches start at most
+// once every 10 seconds, failed ones included. When a refetch fails the
+// keys fetched before stay in use. When there are none, VerifyToken
+// returns an error that does not wrap ErrInvalidToken: the runtime then
+// answers 503 instead of sending the client back to the authorization
+// server.
 type JWTVerifier struct {
 	parser *jwt.Parser
 	keys   *keyCache
