@@ -1,0 +1,213 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// MaxTokenSize is the length in bytes of the longest token the verifiers
+// accept; a longer one is refused before anything is decoded. Access
+// tokens are one or two kilobytes (Hydra's are 1.1 KB); identity providers
+// that pack group lists into them stay under 8 KB; 16 KiB leaves room and
+// keeps the cost of a refused token negligible.
+const MaxTokenSize = 16 << 10
+
+// DefaultClockSkew is the tolerance applied to exp, nbf and iat unless the
+// configuration says otherwise. Servers synchronised by NTP disagree by
+// well under a second, virtual machines after a pause by a few seconds; 30
+// seconds covers that while lengthening a token's life by under 1% of the
+// usual 5 to 60 minutes. RFC 7519 asks for "a few minutes" at most.
+const DefaultClockSkew = 30 * time.Second
+
+// A JWTConfig configures a JWTVerifier.
+type JWTConfig struct {
+	// Issuer is the authorization server's issuer identifier, compared
+	// exactly with each token's iss claim. Unless JWKSURL is set, the
+	// issuer's signing keys are found through its metadata: RFC 8414
+	// /.well-known/oauth-authorization-server or OpenID Connect
+	// /.well-known/openid-configuration, whose issuer must be this same
+	// string. It must be an https URL, or http on a loopback address.
+	Issuer string
+
+	// JWKSURL, if set, is where the issuer publishes its JWK set, and no
+	// discovery takes place.
+	JWKSURL string
+
+	// Audience, if set, must be among the token's aud values. The runtime
+	// checks the audience against the server's resource URI in any case;
+	// this is for servers that use the verifier on their own.
+	Audience string
+
+	// ClockSkew is the tolerance for exp, nbf and iat: zero means
+	// DefaultClockSkew, a negative value none at all.
+	ClockSkew time.Duration
+
+	// HTTPClient fetches the discovery document and the keys. The default
+	// has a 10-second timeout and follows no redirects. Whatever the
+	// client, one refresh of the keys is bounded by 10 seconds and each
+	// document by 1 MiB.
+	HTTPClient *http.Client
+
+	// Logger receives the verifier's diagnostics (a failed key refresh).
+	// The default writes text to standard error.
+	Logger *slog.Logger
+}
+
+// A JWTVerifier verifies JWT access tokens (RFC 9068) signed by one
+// issuer with one of the asymmetric keys of its JWK set. It implements
+// runtime.TokenVerifier and is safe for concurrent use.
+//
+// It accepts a token when its signature verifies with the issuer's key
+// that the kid header names (a token without kid only when the set has a
+// single key), the key's type and alg admit the token's alg (RS*, PS*,
+// ES*, EdDSA: never none or HS*), iss equals the issuer, exp is present
+// and not passed, nbf and iat are not in the future (each with the clock
+// skew), and, if configured, aud includes the audience.
+//
+// The keys are fetched on first use, refetched after 15 minutes, and
+// refetched when a token names a kid the set lacks; fetches start at most
+// once every 10 seconds, failed ones included. When a refetch fails the
+// keys fetched before stay in use. When there are none, VerifyToken
+// returns an error that does not wrap ErrInvalidToken: the runtime then
+// answers 503 instead of sending the client back to the authorization
+// server.
+type JWTVerifier struct {
+	parser *jwt.Parser
+	keys   *keyCache
+	now    func() time.Time // the clock; tests move it
+	issuer string
+}
+
+var _ runtime.TokenVerifier = (*JWTVerifier)(nil)
+
+// NewJWTVerifier checks cfg and returns a verifier for its issuer. It
+// does not contact the issuer: the first token does.
+func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
+	if cfg.Issuer == "" {
+		return nil, errors.New("auth: JWTConfig.Issuer is empty")
+	}
+	if err := checkURL("issuer", cfg.Issuer); err != nil {
+		return nil, fmt.Errorf("auth: %w", err)
+	}
+	if _, err := discoveryURLs(cfg.Issuer); err != nil {
+		return nil, fmt.Errorf("auth: %w", err)
+	}
+	if cfg.JWKSURL != "" {
+		if err := checkURL("JWKS URL", cfg.JWKSURL); err != nil {
+			return nil, fmt.Errorf("auth: %w", err)
+		}
+	}
+	skew := cfg.ClockSkew
+	switch {
+	case skew == 0:
+		skew = DefaultClockSkew
+	case skew < 0:
+		skew = 0
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = defaultHTTPClient()
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+
+	v := &JWTVerifier{now: time.Now, issuer: cfg.Issuer}
+	opts := []jwt.ParserOption{
+		jwt.WithValidMethods(asymmetricAlgs),
+		jwt.WithIssuer(cfg.Issuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(skew),
+		jwt.WithTimeFunc(func() time.Time { return v.now() }),
+		// One encoding per signature: a token that differs in the unused
+		// bits of its last base64 character is not the same token.
+		jwt.WithStrictDecoding(),
+	}
+	if cfg.Audience != "" {
+		opts = append(opts, jwt.WithAudience(cfg.Audience))
+	}
+	v.parser = jwt.NewParser(opts...)
+	v.keys = &keyCache{
+		fetch: func(ctx context.Context) ([]*publicKey, error) {
+			return fetchKeys(ctx, client, cfg.Issuer, cfg.JWKSURL)
+		},
+		now: func() time.Time { return v.now() },
+		log: log,
+	}
+	return v, nil
+}
+
+// fetchKeys reads the issuer's JWK set, from jwksURL or else from the
+// jwks_uri of its metadata (looked up anew each time, in case it moved).
+func fetchKeys(ctx context.Context, c *http.Client, issuer, jwksURL string) ([]*publicKey, error) {
+	if jwksURL == "" {
+		md, err := discover(ctx, c, issuer)
+		if err != nil {
+			return nil, err
+		}
+		jwksURL = md.JWKSURI
+	}
+	var set json.RawMessage
+	if err := getJSON(ctx, c, jwksURL, &set); err != nil {
+		return nil, err
+	}
+	keys, err := parseJWKS(set)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", jwksURL, err)
+	}
+	return keys, nil
+}
+
+// VerifyToken verifies token and returns what it says. An invalid token
+// is an error wrapping runtime.ErrInvalidToken; any other error means the
+// issuer's keys could not be fetched.
+func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*runtime.TokenInfo, error) {
+	if len(token) > MaxTokenSize {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", runtime.ErrInvalidToken, len(token), MaxTokenSize)
+	}
+	var undecided error
+	claims := jwt.MapClaims{}
+	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
+		// RFC 7515 §4.1.11: extensions the recipient does not know of
+		// must make it refuse the token; this verifier knows of none.
+		if _, ok := t.Header["crit"]; ok {
+			return nil, errors.New(`header "crit" names extensions this verifier does not implement`)
+		}
+		kid, ok := t.Header["kid"].(string)
+		if !ok && t.Header["kid"] != nil {
+			return nil, errors.New(`header "kid" is not a string`)
+		}
+		alg := t.Method.Alg()
+		k, err := v.keys.lookup(ctx, kid, alg)
+		if err != nil {
+			undecided = err
+			return nil, err
+		}
+		if k == nil {
+			if kid == "" {
+				return nil, fmt.Errorf("no kid, and the issuer does not have exactly one key for %s", alg)
+			}
+			return nil, fmt.Errorf("the issuer has no key %q for %s", kid, alg)
+		}
+		return k.key, nil
+	})
+	if undecided != nil {
+		return nil, fmt.Errorf("auth: the keys of %s: %w", v.issuer, undecided)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", runtime.ErrInvalidToken, err)
+	}
+	return tokenInfo(claims)
+}

@@ -1,0 +1,410 @@
+// Package hydratest starts a real OAuth 2.0 authorization server, ORY
+// Hydra, for tests: in memory, on free loopback ports, issuing JWT access
+// tokens by default. It registers clients, issues client-credentials
+// tokens with given scopes and audiences, rotates the signing keys and
+// revokes tokens, all through Hydra's own HTTP APIs.
+//
+// The binary comes from $MCPGEN_HYDRA, or from the cache folder that
+// .ci/install-hydra.sh builds it into. Without it a test is skipped, unless
+// $MCPGEN_REQUIRE_HYDRA is set (CI sets it): then it fails.
+//
+// It is test support only, in the root module so that the nested modules
+// (auth, examples) can import it too: an internal package is visible to
+// every import path under the module path's root, whichever module holds
+// the importer.
+package hydratest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Version is the Hydra version the tests are pinned to;
+// .ci/install-hydra.sh builds it.
+const Version = "v2.3.0"
+
+// AccessTokenKeySet is the name of the JSON Web Key Set Hydra signs JWT
+// access tokens with.
+const AccessTokenKeySet = "hydra.jwt.access-token"
+
+// Binary returns the path of the Hydra binary: $MCPGEN_HYDRA, then the copy
+// .ci/install-hydra.sh puts in the cache ($MCPGEN_CACHE, default
+// ~/.cache/mcpgen). Without one the test is skipped, unless
+// $MCPGEN_REQUIRE_HYDRA is set: then it fails.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("MCPGEN_HYDRA"); p != "" {
+		return p
+	}
+	cache := os.Getenv("MCPGEN_CACHE")
+	if cache == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			cache = filepath.Join(home, ".cache", "mcpgen")
+		}
+	}
+	p := filepath.Join(cache, "hydra-"+Version, "hydra")
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		return p
+	}
+	if os.Getenv("MCPGEN_REQUIRE_HYDRA") != "" {
+		t.Fatal("MCPGEN_REQUIRE_HYDRA is set but no Hydra binary was found: run .ci/install-hydra.sh or set MCPGEN_HYDRA")
+	}
+	t.Skip("no ORY Hydra found: run .ci/install-hydra.sh or set MCPGEN_HYDRA to test against a real authorization server")
+	return ""
+}
+
+// A Server is a running Hydra.
+type Server struct {
+	issuer string // the public URL, also the issuer identifier
+	admin  string // the admin API's URL
+	client *http.Client
+}
+
+// startTimeout bounds how long Start waits for Hydra to be ready; it is
+// ready in about a second on the CI machine (migrations of the in-memory
+// database included).
+const startTimeout = 60 * time.Second
+
+// Start runs a Hydra for the test on two free loopback ports with an
+// in-memory database and the JWT access-token strategy, waits until both
+// its APIs answer, and stops it when the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin := Binary(t)
+	public, admin := freePort(t), freePort(t)
+	s := &Server{
+		issuer: "http://" + public,
+		admin:  "http://" + admin,
+		client: &http.Client{Timeout: 30 * time.Second},
+	}
+	publicHost, publicPort, _ := net.SplitHostPort(public)
+	adminHost, adminPort, _ := net.SplitHostPort(admin)
+
+	cmd := exec.Command(bin, "serve", "all", "--dev", "--sqa-opt-out")
+	cmd.Env = []string{
+		"HOME=" + t.TempDir(),
+		"PATH=" + os.Getenv("PATH"),
+		"DSN=memory",
+		"SECRETS_SYSTEM=" + randomHex(t, 32),
+		"STRATEGIES_ACCESS_TOKEN=jwt",
+		"URLS_SELF_ISSUER=" + s.issuer,
+		"SERVE_PUBLIC_HOST=" + publicHost,
+		"SERVE_PUBLIC_PORT=" + publicPort,
+		"SERVE_ADMIN_HOST=" + adminHost,
+		"SERVE_ADMIN_PORT=" + adminPort,
+		"LOG_LEVEL=warn",
+		"SQA_OPT_OUT=true",
+	}
+	logs, err := os.Create(filepath.Join(t.TempDir(), "hydra.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logs.Close() // the child has its own descriptor
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("hydratest: start %s: %v", bin, err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("hydratest: Hydra's log:\n%s", logTail(logs.Name()))
+		}
+	})
+
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	for _, u := range []string{s.issuer + "/health/ready", s.admin + "/health/ready"} {
+		if err := waitReady(ctx, s.client, u, exited); err != nil {
+			if errors.Is(err, errExited) {
+				err = fmt.Errorf("%w (%v)", err, waitErr)
+			}
+			t.Fatalf("hydratest: Hydra is not ready: %v\n%s", err, logTail(logs.Name()))
+		}
+	}
+	return s
+}
+
+var errExited = errors.New("hydra exited")
+
+// waitReady polls u until it answers 200, the process exits, or ctx ends.
+func waitReady(ctx context.Context, c *http.Client, u string, exited <-chan struct{}) error {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return err
+		}
+		if res, err := c.Do(req); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-exited:
+			return errExited
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", u, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// Issuer is the issuer identifier of the server (its public URL, no
+// trailing slash); its OpenID discovery document is at
+// Issuer()+"/.well-known/openid-configuration".
+func (s *Server) Issuer() string { return s.issuer }
+
+// AdminURL is the URL of Hydra's admin API.
+func (s *Server) AdminURL() string { return s.admin }
+
+// IntrospectionURL is the RFC 7662 introspection endpoint (on the admin
+// API, which Hydra does not guard: it ignores client authentication there).
+func (s *Server) IntrospectionURL() string { return s.admin + "/admin/oauth2/introspect" }
+
+// TokenURL is the token endpoint.
+func (s *Server) TokenURL() string { return s.issuer + "/oauth2/token" }
+
+// A ClientConfig says what a client may ask for.
+type ClientConfig struct {
+	// Scopes are the scopes the client may request.
+	Scopes []string
+	// Audience lists the audiences the client may request.
+	Audience []string
+	// TokenLifespan, if not zero, is the lifetime of its access tokens
+	// (Hydra's default is one hour).
+	TokenLifespan time.Duration
+	// Opaque makes Hydra issue opaque access tokens to this client instead
+	// of JWTs.
+	Opaque bool
+}
+
+// A Client is a registered OAuth client.
+type Client struct {
+	ID, Secret string
+}
+
+// RegisterClient registers a confidential client that may use the client
+// credentials grant with the given scopes and audiences.
+func (s *Server) RegisterClient(t testing.TB, cfg ClientConfig) *Client {
+	t.Helper()
+	secret := randomHex(t, 16)
+	body := map[string]any{
+		"client_secret":              secret,
+		"grant_types":                []string{"client_credentials"},
+		"response_types":             []string{"token"},
+		"scope":                      strings.Join(cfg.Scopes, " "),
+		"audience":                   nonNil(cfg.Audience),
+		"token_endpoint_auth_method": "client_secret_basic",
+		"access_token_strategy":      "jwt",
+	}
+	if cfg.Opaque {
+		body["access_token_strategy"] = "opaque"
+	}
+	if cfg.TokenLifespan != 0 {
+		body["client_credentials_grant_access_token_lifespan"] = cfg.TokenLifespan.String()
+	}
+	var out struct {
+		ClientID string `json:"client_id"`
+	}
+	s.call(t, http.MethodPost, s.admin+"/admin/clients", "application/json", jsonBody(t, body), nil, http.StatusCreated, &out)
+	return &Client{ID: out.ClientID, Secret: secret}
+}
+
+// Token gets an access token for c by the client credentials grant, with
+// the given scopes and audiences (either may be empty).
+func (s *Server) Token(t testing.TB, c *Client, scopes, audience []string) string {
+	t.Helper()
+	tok, err := s.TryToken(c, scopes, audience)
+	if err != nil {
+		t.Fatalf("hydratest: token: %v", err)
+	}
+	return tok
+}
+
+// TryToken is Token that returns Hydra's refusal as an error, for tests
+// of what the authorization server itself refuses.
+func (s *Server) TryToken(c *Client, scopes, audience []string) (string, error) {
+	form := url.Values{"grant_type": {"client_credentials"}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	if len(audience) > 0 {
+		form.Set("audience", strings.Join(audience, " "))
+	}
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := s.do(http.MethodPost, s.TokenURL(), "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), c, http.StatusOK, &out); err != nil {
+		return "", err
+	}
+	if out.AccessToken == "" {
+		return "", errors.New("no access_token in the token response")
+	}
+	return out.AccessToken, nil
+}
+
+// Revoke revokes token (RFC 7009) as client c, which it was issued to.
+func (s *Server) Revoke(t testing.TB, c *Client, token string) {
+	t.Helper()
+	form := url.Values{"token": {token}}
+	s.call(t, http.MethodPost, s.issuer+"/oauth2/revoke", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), c, http.StatusOK, nil)
+}
+
+// RotateKeys creates a new signing key for JWT access tokens, with the
+// given JWS algorithm (RS256, ES256, …). Hydra signs new tokens with the
+// newest key of the set and keeps publishing the older ones in its JWKS
+// until DeleteKey removes them. It returns the new key's id.
+func (s *Server) RotateKeys(t testing.TB, alg string) string {
+	t.Helper()
+	kid := "mcpgen-" + randomHex(t, 8)
+	body := map[string]string{"alg": alg, "use": "sig", "kid": kid}
+	s.call(t, http.MethodPost, s.admin+"/admin/keys/"+AccessTokenKeySet, "application/json", jsonBody(t, body), nil, http.StatusCreated, nil)
+	return kid
+}
+
+// DeleteKey removes the access-token signing key kid: Hydra stops
+// publishing it.
+func (s *Server) DeleteKey(t testing.TB, kid string) {
+	t.Helper()
+	s.call(t, http.MethodDelete, s.admin+"/admin/keys/"+AccessTokenKeySet+"/"+url.PathEscape(kid), "", nil, nil, http.StatusNoContent, nil)
+}
+
+// DecodeJWT returns the header and the claims of a JWT without verifying
+// it, for tests that look into what Hydra issued or tamper with it.
+func DecodeJWT(t testing.TB, token string) (header, claims map[string]any) {
+	t.Helper()
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		t.Fatalf("hydratest: not a JWT in compact form: %q", token)
+	}
+	for i, dst := range []*map[string]any{&header, &claims} {
+		b, err := base64.RawURLEncoding.DecodeString(parts[i])
+		if err != nil {
+			t.Fatalf("hydratest: JWT segment %d: %v", i, err)
+		}
+		if err := json.Unmarshal(b, dst); err != nil {
+			t.Fatalf("hydratest: JWT segment %d: %v", i, err)
+		}
+	}
+	return header, claims
+}
+
+// call is do that fails the test.
+func (s *Server) call(t testing.TB, method, u, contentType string, body io.Reader, c *Client, want int, out any) {
+	t.Helper()
+	if err := s.do(method, u, contentType, body, c, want, out); err != nil {
+		t.Fatalf("hydratest: %v", err)
+	}
+}
+
+// do sends a request to Hydra, authenticated as c when c is not nil,
+// checks the status and decodes the JSON answer into out.
+func (s *Server) do(method, u, contentType string, body io.Reader, c *Client, want int, out any) error {
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		return err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if c != nil {
+		// RFC 6749 §2.3.1: the id and secret are form-encoded first.
+		req.SetBasicAuth(url.QueryEscape(c.ID), url.QueryEscape(c.Secret))
+	}
+	res, err := s.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, u, err)
+	}
+	if res.StatusCode != want {
+		return fmt.Errorf("%s %s: %s: %s", method, u, res.Status, bytes.TrimSpace(data))
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("%s %s: %w", method, u, err)
+		}
+	}
+	return nil
+}
+
+// freePort returns a loopback address with a port that was free a moment
+// ago. Hydra takes its ports from its environment, so the port cannot be
+// handed over open; another process could take it in between, which on a
+// test machine does not happen in practice.
+func freePort(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func randomHex(t testing.TB, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+func jsonBody(t testing.TB, v any) io.Reader {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// logTail returns the end of the log file name: the last 64 KiB, which
+// hold the error that made a test fail.
+func logTail(name string) string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err.Error()
+	}
+	const max = 64 << 10
+	if len(data) > max {
+		data = data[len(data)-max:]
+	}
+	return string(data)
+}
