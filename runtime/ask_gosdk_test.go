@@ -16,9 +16,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// legacy makes the official client speak 2025-11-25, whose sessions carry
+// sessionRevision makes the official client speak 2025-11-25, whose sessions carry
 // the server's questions as requests; it speaks 2026-07-28 by default.
-var legacy = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+var sessionRevision = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 
 // TestAskOfficialClient: the official Go SDK's client answers the
 // handler's questions in both eras: under 2025-11-25, over Streamable HTTP
@@ -26,7 +26,7 @@ var legacy = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 // come back as POSTs; under 2026-07-28, over stateless HTTP, the call
 // answers input_required and the client calls again with the answers.
 func TestAskOfficialClient(t *testing.T) {
-	t.Run("2025-11-25", func(t *testing.T) { testAskOfficialClient(t, &runtime.HTTPOptions{Sessions: true}, legacy) })
+	t.Run("2025-11-25", func(t *testing.T) { testAskOfficialClient(t, &runtime.HTTPOptions{Sessions: true}, sessionRevision) })
 	t.Run("2026-07-28", func(t *testing.T) { testAskOfficialClient(t, nil, nil) })
 }
 
@@ -80,7 +80,7 @@ func TestAskStatelessHTTP(t *testing.T) {
 			return nil, nil
 		},
 	})
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, legacy)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, sessionRevision)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 const formSchema = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name"]}`
@@ -64,10 +65,6 @@ func question(p *linepeer.Peer, method string) (string, json.RawMessage) {
 	return string(m.ID), m.Params
 }
 
-func callTool(id int, name string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, id, name)
-}
-
 // TestAskOverStdio: a handler asks the client, over stdio, and gets the
 // answer the client sends back, checked against the form; a decline,
 // a content that breaks the form, an error answer and a response to no
@@ -83,7 +80,7 @@ func TestAskOverStdio(t *testing.T) {
 		{`{"action":"decline"}`, `decline `},
 		{`{"action":"accept","content":{"age":-1}}`, `the client's content does not match the form:\n- age: must be at least 0; got -1\n- name: is required`},
 	} {
-		p.Send(callTool(10+i, "elicit"))
+		p.Send(mcptest.Call(10+i, "elicit", ""))
 		id, params := question(p, "elicitation/create")
 		if !strings.Contains(string(params), `"mode":"form","message":"Who are you?","requestedSchema":{"type":"object"`) {
 			t.Errorf("params %s", params)
@@ -94,7 +91,7 @@ func TestAskOverStdio(t *testing.T) {
 		}
 	}
 
-	p.Send(callTool(20, "url"))
+	p.Send(mcptest.Call(20, "url", ""))
 	id, params := question(p, "elicitation/create")
 	if string(params) != `{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"e1"}` {
 		t.Errorf("url params %s", params)
@@ -104,7 +101,7 @@ func TestAskOverStdio(t *testing.T) {
 		t.Errorf("error answer: %s", got)
 	}
 
-	p.Send(callTool(21, "sample"))
+	p.Send(mcptest.Call(21, "sample", ""))
 	id, _ = question(p, "sampling/createMessage")
 	p.Send(`{"jsonrpc":"2.0","id":"not-asked","result":{}}`) // answers nothing: dropped
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"role":"assistant","model":"m1","content":{"type":"text","text":"hello"}}}`)
@@ -112,7 +109,7 @@ func TestAskOverStdio(t *testing.T) {
 		t.Errorf("sampling: %s", got)
 	}
 
-	p.Send(callTool(22, "roots"))
+	p.Send(mcptest.Call(22, "roots", ""))
 	id, _ = question(p, "roots/list")
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":[{"uri":"file:///src","name":"src"}]}}`)
 	if got := reply(p, "22"); !strings.Contains(got, `"text":"[{file:///src src}]"`) {
@@ -120,13 +117,13 @@ func TestAskOverStdio(t *testing.T) {
 	}
 
 	// Answers of the wrong shape are errors the handler gets.
-	p.Send(callTool(23, "roots"))
+	p.Send(mcptest.Call(23, "roots", ""))
 	id, _ = question(p, "roots/list")
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"roots":"everything"}}`)
 	if got := reply(p, "23"); !strings.Contains(got, `roots: the client's answer has no list of roots`) {
 		t.Errorf("malformed roots: %s", got)
 	}
-	p.Send(callTool(24, "sample"))
+	p.Send(mcptest.Call(24, "sample", ""))
 	id, _ = question(p, "sampling/createMessage")
 	p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"model":"m1"}}`)
 	if got := reply(p, "24"); !strings.Contains(got, `sampling: the client's answer is malformed`) {
@@ -145,7 +142,7 @@ func TestAskWithoutCapability(t *testing.T) {
 		{"sample", "sampling: not supported by this client"},
 		{"roots", "roots: not supported by this client"},
 	} {
-		p.Send(callTool(i+1, c.tool))
+		p.Send(mcptest.Call(i+1, c.tool, ""))
 		if got := reply(p, fmt.Sprint(i+1)); !strings.Contains(got, c.want) || !strings.Contains(got, `"isError":true`) {
 			t.Errorf("%s: %s", c.tool, got)
 		}
@@ -160,7 +157,7 @@ func TestAskGivenUp(t *testing.T) {
 	p := serveStdio(t, askServer())
 	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}`)
 	reply(p, "0")
-	p.Send(callTool(1, "roots"))
+	p.Send(mcptest.Call(1, "roots", ""))
 	id, _ := question(p, "roots/list")
 	if got := reply(p, "1"); !strings.Contains(got, "roots: the client did not answer within 1s") {
 		t.Errorf("timeout: %s", got)
@@ -169,7 +166,7 @@ func TestAskGivenUp(t *testing.T) {
 		return strings.Contains(string(l), `"method":"notifications/cancelled","params":{"requestId":`+id+`,`)
 	})
 
-	p.Send(callTool(2, "roots"))
+	p.Send(mcptest.Call(2, "roots", ""))
 	id, _ = question(p, "roots/list")
 	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
 	p.Take("the withdrawal", func(l []byte) bool {

@@ -7,15 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // The seed corpus is in testdata/fuzz/FuzzServeStdio/. Run the target with
@@ -358,7 +357,7 @@ func checkOutMessage(t *testing.T, b, in []byte, answered map[string]int, notifi
 func TestFuzzSeedsAreMeaningful(t *testing.T) {
 	{
 		target := "FuzzServeStdio"
-		seeds := readCorpus(t, target)
+		seeds := mcptest.ReadCorpus(t, "testdata/fuzz/"+target)
 		if len(seeds) < 12 {
 			t.Errorf("%s: %d seeds, want at least 12", target, len(seeds))
 		}
@@ -390,7 +389,7 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 
 	// The stdio seeds, served, must produce every kind of answer.
 	var all bytes.Buffer
-	for _, s := range readCorpus(t, "FuzzServeStdio") {
+	for _, s := range mcptest.ReadCorpus(t, "testdata/fuzz/FuzzServeStdio") {
 		srv := newFuzzServer()
 		var out lockedBuffer
 		if err := srv.Serve(context.Background(), bytes.NewReader(s), &out); err != nil {
@@ -405,40 +404,4 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 			t.Errorf("no seed of FuzzServeStdio produces %s", want)
 		}
 	}
-}
-
-// readCorpus reads the []byte seeds of a committed corpus.
-func readCorpus(t *testing.T, target string) [][]byte {
-	t.Helper()
-	entries, err := filepath.Glob("testdata/fuzz/" + target + "/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for _, name := range entries {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed, err := parseCorpusFile(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, seed)
-	}
-	return out
-}
-
-// parseCorpusFile reads a "go test fuzz v1" file holding one []byte.
-func parseCorpusFile(data []byte) ([]byte, error) {
-	header, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(header) != "go test fuzz v1" {
-		return nil, fmt.Errorf("not a go test fuzz v1 file")
-	}
-	rest = bytes.TrimSpace(rest)
-	if !bytes.HasPrefix(rest, []byte("[]byte(")) || !bytes.HasSuffix(rest, []byte(")")) {
-		return nil, fmt.Errorf("want one []byte value")
-	}
-	s, err := strconv.Unquote(string(rest[len("[]byte(") : len(rest)-1]))
-	return []byte(s), err
 }

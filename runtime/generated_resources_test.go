@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/prompts"
 	"github.com/mcpgen/mcpgen/testdata/golden/resources"
@@ -18,7 +19,7 @@ import (
 func TestGeneratedResources(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	p := serveStdio(t, resources.NewServer(&resources.Files{Root: "/srv"}))
-	p.Send(initialize(0, "2025-11-25"))
+	p.Send(mcptest.Initialize(0, "2025-11-25"))
 	reply(p, "0")
 	read := func(id, uri string) string {
 		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"` + uri + `"}}`)
@@ -41,11 +42,11 @@ func TestGeneratedResources(t *testing.T) {
 		{"repo://golang/go/issues/42/stale", `state=\"stale\": want one of [\"open\" \"closed\"]`},
 	} {
 		got := read("2", c.uri)
-		if code, _ := rpcError(t, got); code != -32602 || !strings.Contains(got, c.want) {
+		if code, _ := mcptest.Error(t, got); code != -32602 || !strings.Contains(got, c.want) {
 			t.Errorf("read %s: %s, want -32602 holding %s", c.uri, got, c.want)
 		}
 	}
-	if code, _ := rpcError(t, read("3", "repo://golang/go")); code != -32002 {
+	if code, _ := mcptest.Error(t, read("3", "repo://golang/go")); code != -32002 {
 		t.Errorf("a URI no template matches: code %d, want -32002", code)
 	}
 	if got := read("4", "app://status"); !strings.Contains(got, `"text":"up"`) {
@@ -60,7 +61,7 @@ func TestGeneratedResources(t *testing.T) {
 func TestGeneratedPrompts(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	p := serveStdio(t, prompts.NewServer())
-	p.Send(initialize(0, "2025-11-25"))
+	p.Send(mcptest.Initialize(0, "2025-11-25"))
 	reply(p, "0")
 	send := func(id, method, params string) string {
 		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`)
@@ -76,7 +77,7 @@ func TestGeneratedPrompts(t *testing.T) {
 		{`{"id":"n1","style":"long"}`, `style=\"long\"`},
 	} {
 		got := send("2", "prompts/get", `{"name":"summarize","arguments":`+c.args+`}`)
-		if code, _ := rpcError(t, got); code != -32602 || !strings.Contains(got, c.want) {
+		if code, _ := mcptest.Error(t, got); code != -32602 || !strings.Contains(got, c.want) {
 			t.Errorf("summarize %s: %s, want -32602 holding %s", c.args, got, c.want)
 		}
 	}
@@ -108,7 +109,7 @@ func TestGeneratedForm(t *testing.T) {
 		{`{"action":"decline"}`, `"text":"decline"`},
 		{`{"action":"accept","content":{"name":"","email":"ada@example.com","size":"XL"}}`, `size: must be one of`},
 	} {
-		p.Send(callTool(10+i, "signup"))
+		p.Send(mcptest.Call(10+i, "signup", ""))
 		id, params := question(p, "elicitation/create")
 		if !strings.Contains(string(params), `"requestedSchema":{"properties":{"name":{"type":"string","maxLength":50,"minLength":1,"title":"Your name"`) ||
 			strings.Contains(string(params), `$schema`) {

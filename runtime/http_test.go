@@ -406,14 +406,14 @@ func TestHTTPMethodsOtherThanPOST(t *testing.T) {
 func TestHTTPProtocolVersionHeader(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
-	// Absent (2025-03-26 assumed) and every legacy version are accepted,
+	// Absent (2025-03-26 assumed) and every session revision are accepted,
 	// whatever was negotiated.
 	for _, v := range append([]string{""}, wire.SessionRevisions...) {
 		if r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v); r.status != http.StatusOK || toolText(t, r.response(t)) != v {
 			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
 		}
 	}
-	// Any other version is of the modern era, whose requests must carry
+	// Any other version is the per-request revision, whose requests must carry
 	// their version in _meta too.
 	for _, v := range []string{"2099-01-01", "garbage", wire.RequestRevision} {
 		r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v)
@@ -862,8 +862,8 @@ func TestHTTPOfficialClient(t *testing.T) {
 				},
 			})
 			ctx := context.Background()
-			// The legacy era: initialize, then requests in its session
-			// (TestHTTPOfficialClientModern covers 2026-07-28).
+			// A session revision: initialize, then requests in its session
+			// (TestAskOfficialClient covers 2026-07-28).
 			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			if err != nil {
 				t.Fatalf("connect: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // catalog is a server with resources, a template, a lister, prompts and
@@ -138,12 +139,12 @@ func TestResourcesAndPrompts(t *testing.T) {
 func TestListChangedAndUpdates(t *testing.T) {
 	s := catalog()
 	p := serveStdio(t, s)
-	p.Send(initialize(0, "2025-11-25"))
+	p.Send(mcptest.Initialize(0, "2025-11-25"))
 	reply(p, "0")
 	var other []string
 	conn := s.NewConn(func(msg []byte) { other = append(other, string(msg)) })
 	defer conn.Close()
-	conn.Handle(context.Background(), []byte(initialize(0, "2025-11-25")))
+	conn.Handle(context.Background(), []byte(mcptest.Initialize(0, "2025-11-25")))
 
 	p.Send(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"app://status"}}`)
 	reply(p, "1")

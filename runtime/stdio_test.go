@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/greet"
 	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
@@ -64,11 +65,6 @@ func ticketsAndGreet() *runtime.Server {
 	return s
 }
 
-func toolError(id int, text string) string {
-	quoted, _ := json.Marshal(text)
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%s}],"isError":true}}`, id, quoted)
-}
-
 // TestErrorTable pins every row of the error table in
 // shared/reference/go-mcp-anchors.md, section 6, and the malformed
 // requests around it: each gets one answer a model or a person can act
@@ -83,25 +79,25 @@ func TestErrorTable(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"result":{}}`},
 		{"missing required argument",
 			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{}}}`,
-			toolError(3, "invalid arguments for tool greet:\n- name: is required")},
+			mcptest.ToolError(3, "invalid arguments for tool greet:\n- name: is required")},
 		{"value outside the enum",
 			`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":"Crash","description":"App crashes","kind":"epic"}}}`,
-			toolError(4, "invalid arguments for tool create_ticket:\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"")},
+			mcptest.ToolError(4, "invalid arguments for tool create_ticket:\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"")},
 		{"misspelled field",
 			`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada","extra":1}}}`,
-			toolError(5, "invalid arguments for tool greet:\n- extra: unknown property (allowed: name)")},
+			mcptest.ToolError(5, "invalid arguments for tool greet:\n- extra: unknown property (allowed: name)")},
 		{"wrong type",
 			`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"greet","arguments":{"name":42}}}`,
-			toolError(6, "invalid arguments for tool greet:\n- name: must be a string; got 42")},
+			mcptest.ToolError(6, "invalid arguments for tool greet:\n- name: must be a string; got 42")},
 		{"unknown tool",
 			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"invalid params: unknown tool \"nope\"; available tools: create_ticket, greet"}}`},
 		{"absent arguments count as {}",
 			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"greet"}}`,
-			toolError(8, "invalid arguments for tool greet:\n- name: is required")},
+			mcptest.ToolError(8, "invalid arguments for tool greet:\n- name: is required")},
 		{"every mistake at once",
 			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":7,"kind":"epic","labels":["a","b","c","d","e","f"]}}}`,
-			toolError(9, "invalid arguments for tool create_ticket:\n- title: must be a string; got 7\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"\n- labels: must have at most 5 items; got 6\n- description: is required")},
+			mcptest.ToolError(9, "invalid arguments for tool create_ticket:\n- title: must be a string; got 7\n- kind: must be one of \"bug\", \"feature\", \"task\"; got \"epic\"\n- labels: must have at most 5 items; got 6\n- description: is required")},
 		{"unknown method",
 			`{"jsonrpc":"2.0","id":10,"method":"no/such/method"}`,
 			`{"jsonrpc":"2.0","id":10,"error":{"code":-32601,"message":"method not found: no/such/method"}}`},
@@ -341,7 +337,7 @@ func TestDuplicateIDInFlight(t *testing.T) {
 func TestToolTimeout(t *testing.T) {
 	p := serveStdio(t, newProbe().Server)
 	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
-	if got, want := reply(p, "1"), toolError(1, "tool slow timed out after 20ms"); got != want {
+	if got, want := reply(p, "1"), mcptest.ToolError(1, "tool slow timed out after 20ms"); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
@@ -415,15 +411,11 @@ func TestOversizedLine(t *testing.T) {
 	}
 }
 
-func initialize(id int, version string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, id, version)
-}
-
 // TestBatch: a session that negotiated 2025-03-26 may send JSON-RPC
 // batches, answered with one array.
 func TestBatch(t *testing.T) {
 	p := serveStdio(t, ticketsAndGreet())
-	p.Send(initialize(0, "2025-03-26"))
+	p.Send(mcptest.Initialize(0, "2025-03-26"))
 	reply(p, "0")
 	p.Send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":"B"}}}]`)
 	got := string(p.Take("a batch response", func(l []byte) bool { return l[0] == '[' }))
@@ -453,7 +445,7 @@ func TestBatchLimits(t *testing.T) {
 	for _, version := range []string{"", "2025-06-18", "2025-11-25"} {
 		p := serveStdio(t, ticketsAndGreet())
 		if version != "" {
-			p.Send(initialize(0, version))
+			p.Send(mcptest.Initialize(0, version))
 			reply(p, "0")
 		}
 		p.Send(batchOf(2, ping))
@@ -465,7 +457,7 @@ func TestBatchLimits(t *testing.T) {
 	s := ticketsAndGreet()
 	s.MaxMessageSize = 4 << 10
 	p := serveStdio(t, s)
-	p.Send(initialize(0, "2024-11-05"))
+	p.Send(mcptest.Initialize(0, "2024-11-05"))
 	reply(p, "0")
 	p.Send(batchOf(65, ping))
 	if got := reply(p, "null"); !strings.Contains(got, "a batch of 65 messages; at most 64 are allowed") {

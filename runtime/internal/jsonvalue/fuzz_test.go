@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // The seed corpus is in testdata/fuzz/FuzzParse/. Run the target with
@@ -258,7 +256,7 @@ func checkString(t *testing.T, lit []byte) {
 // TestFuzzSeedsAreMeaningful keeps the committed corpus from rotting into
 // trivia: it must hold a dozen seeds that reach the interesting paths.
 func TestFuzzSeedsAreMeaningful(t *testing.T) {
-	seeds := readCorpus(t, "testdata/fuzz/FuzzParse")
+	seeds := mcptest.ReadCorpus(t, "testdata/fuzz/FuzzParse")
 	if len(seeds) < 12 {
 		t.Errorf("%d seeds, want at least 12", len(seeds))
 	}
@@ -279,40 +277,4 @@ func TestFuzzSeedsAreMeaningful(t *testing.T) {
 	if valid == 0 || invalid == 0 || deep == 0 || badUTF8 == 0 {
 		t.Errorf("seeds lack variety: %d valid, %d invalid JSON, %d deep, %d with invalid UTF-8", valid, invalid, deep, badUTF8)
 	}
-}
-
-// readCorpus reads the []byte seeds of a committed corpus.
-func readCorpus(t *testing.T, dir string) [][]byte {
-	t.Helper()
-	entries, err := filepath.Glob(dir + "/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for _, name := range entries {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed, err := parseCorpusFile(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, seed)
-	}
-	return out
-}
-
-// parseCorpusFile reads a "go test fuzz v1" file holding one []byte.
-func parseCorpusFile(data []byte) ([]byte, error) {
-	header, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(header) != "go test fuzz v1" {
-		return nil, fmt.Errorf("not a go test fuzz v1 file")
-	}
-	rest = bytes.TrimSpace(rest)
-	if !bytes.HasPrefix(rest, []byte("[]byte(")) || !bytes.HasSuffix(rest, []byte(")")) {
-		return nil, fmt.Errorf("want one []byte value")
-	}
-	s, err := strconv.Unquote(string(rest[len("[]byte(") : len(rest)-1]))
-	return []byte(s), err
 }

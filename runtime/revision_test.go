@@ -10,57 +10,12 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
-// allCaps are the client capabilities of a modern client that can answer
-// every question.
-const allCaps = `{"elicitation":{"form":{},"url":{}},"sampling":{},"roots":{}}`
-
-// modern returns a request of revision 2026-07-28: params (JSON object
-// members without braces, or "") and the _meta that declares caps.
-func modern(id any, method, params, caps string) string {
-	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
-	if params != "" {
-		params += ","
-	}
-	idJSON, _ := json.Marshal(id)
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{%s%s}}`, idJSON, method, params, meta)
-}
-
-// result decodes the result of a response line into v, failing on an
-// error response.
-func result(t *testing.T, line string, v any) {
-	t.Helper()
-	var m struct {
-		Result json.RawMessage
-		Error  json.RawMessage
-	}
-	if err := json.Unmarshal([]byte(line), &m); err != nil || m.Result == nil {
-		t.Fatalf("not a result: %s", line)
-	}
-	if err := json.Unmarshal(m.Result, v); err != nil {
-		t.Fatalf("result %s: %v", m.Result, err)
-	}
-}
-
-// rpcError returns the code and data of an error response line.
-func rpcError(t *testing.T, line string) (int, string) {
-	t.Helper()
-	var m struct {
-		Error *struct {
-			Code int
-			Data json.RawMessage
-		}
-	}
-	if err := json.Unmarshal([]byte(line), &m); err != nil || m.Error == nil {
-		t.Fatalf("not an error: %s", line)
-	}
-	return m.Error.Code, string(m.Error.Data)
-}
-
-func TestModernDiscover(t *testing.T) {
+func TestPerRequestDiscover(t *testing.T) {
 	p := serveStdio(t, askServer())
-	p.Send(modern(1, "server/discover", "", "{}"))
+	p.Send(mcptest.PerRequest(1, "server/discover", "", "{}"))
 	var d struct {
 		ResultType        string
 		SupportedVersions []string
@@ -69,17 +24,17 @@ func TestModernDiscover(t *testing.T) {
 		TTLMs             *int64                                    `json:"ttlMs"`
 		CacheScope        string
 	}
-	result(t, reply(p, "1"), &d)
+	mcptest.Result(t, reply(p, "1"), &d)
 	if d.ResultType != "complete" || strings.Join(d.SupportedVersions, " ") != "2026-07-28 2025-11-25 2025-06-18 2025-03-26 2024-11-05" ||
 		d.Capabilities["tools"] == nil || d.Meta["io.modelcontextprotocol/serverInfo"].Name != "ask" || d.TTLMs == nil || d.CacheScope != "public" {
 		t.Errorf("discover: %+v", d)
 	}
 }
 
-// TestModernRequestMeta: a modern request must declare its version and
+// TestPerRequestRequestMeta: a request of revision 2026-07-28 must declare its version and
 // capabilities, in a version this package serves; its id comes back in
 // every error.
-func TestModernRequestMeta(t *testing.T) {
+func TestPerRequestRequestMeta(t *testing.T) {
 	p := serveStdio(t, askServer())
 	for _, tc := range []struct {
 		line string
@@ -89,16 +44,16 @@ func TestModernRequestMeta(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"b","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7,"io.modelcontextprotocol/clientCapabilities":{}}}}`, -32602},
 		{`{"jsonrpc":"2.0","id":"c","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"loud"}}}`, -32602},
 		{`{"jsonrpc":"2.0","id":"d","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999","io.modelcontextprotocol/clientCapabilities":{}}}}`, -32022},
-		{modern("e", "initialize", "", "{}"), -32601},
-		{modern("f", "ping", "", "{}"), -32601},
-		{modern("g", "logging/setLevel", `"level":"debug"`, "{}"), -32601},
-		{modern("h", "resources/subscribe", `"uri":"x:y"`, "{}"), -32601},
+		{mcptest.PerRequest("e", "initialize", "", "{}"), -32601},
+		{mcptest.PerRequest("f", "ping", "", "{}"), -32601},
+		{mcptest.PerRequest("g", "logging/setLevel", `"level":"debug"`, "{}"), -32601},
+		{mcptest.PerRequest("h", "resources/subscribe", `"uri":"x:y"`, "{}"), -32601},
 	} {
 		var m struct{ ID string }
 		json.Unmarshal([]byte(tc.line), &m)
 		p.Send(tc.line)
 		got := reply(p, `"`+m.ID+`"`)
-		code, data := rpcError(t, got)
+		code, data := mcptest.Error(t, got)
 		if code != tc.code {
 			t.Errorf("%s: %s", tc.line, got)
 		}
@@ -106,8 +61,8 @@ func TestModernRequestMeta(t *testing.T) {
 			t.Errorf("unsupported version data %s", data)
 		}
 	}
-	// The same process still serves a legacy client.
-	p.Send(initialize(1, "2025-11-25"))
+	// The same process still serves a client of a session revision.
+	p.Send(mcptest.Initialize(1, "2025-11-25"))
 	if got := reply(p, "1"); !strings.Contains(got, `"protocolVersion":"2025-11-25"`) {
 		t.Errorf("initialize: %s", got)
 	}
@@ -126,28 +81,28 @@ func outputServer() *runtime.Server {
 	return s
 }
 
-// TestOutputByEra: an output that is not an object is sent as it is to a
-// modern client, and wrapped in {"result": …} for a legacy one, whose
+// TestOutputByRevision: an output that is not an object is sent as it is to a
+// client of revision 2026-07-28, and wrapped in {"result": …} for one of a session revision, whose
 // protocol requires an object.
-func TestOutputByEra(t *testing.T) {
+func TestOutputByRevision(t *testing.T) {
 	p := serveStdio(t, outputServer())
-	p.Send(modern(1, "tools/list", "", "{}"))
+	p.Send(mcptest.PerRequest(1, "tools/list", "", "{}"))
 	if got := reply(p, "1"); !strings.Contains(got, `"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"primes","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"array","items":{"type":"integer"}}}]`) {
-		t.Errorf("modern tools/list: %s", got)
+		t.Errorf("per-request tools/list: %s", got)
 	}
-	p.Send(modern(2, "tools/call", `"name":"primes"`, "{}"))
+	p.Send(mcptest.PerRequest(2, "tools/call", `"name":"primes"`, "{}"))
 	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","content":[{"type":"text","text":"[2,3,5]"}],"structuredContent":[2,3,5]}`) {
-		t.Errorf("modern tools/call: %s", got)
+		t.Errorf("per-request tools/call: %s", got)
 	}
-	p.Send(initialize(3, "2025-11-25"))
+	p.Send(mcptest.Initialize(3, "2025-11-25"))
 	reply(p, "3")
 	p.Send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
 	if got := reply(p, "4"); !strings.Contains(got, `"outputSchema":{"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]}`) || strings.Contains(got, "resultType") {
-		t.Errorf("legacy tools/list: %s", got)
+		t.Errorf("session revision tools/list: %s", got)
 	}
-	p.Send(callTool(5, "primes"))
+	p.Send(mcptest.Call(5, "primes", ""))
 	if got := reply(p, "5"); !strings.Contains(got, `"structuredContent":{"result":[2,3,5]}`) {
-		t.Errorf("legacy tools/call: %s", got)
+		t.Errorf("session revision tools/call: %s", got)
 	}
 }
 
@@ -161,34 +116,34 @@ type inputRequired struct {
 	RequestState string
 }
 
-// TestModernAsk: under 2026-07-28 a handler's question ends the round with
+// TestPerRequestAsk: under 2026-07-28 a handler's question ends the round with
 // input_required; the retry with the answer completes the call, with the
-// same handler code that asks a legacy client by request.
-func TestModernAsk(t *testing.T) {
+// same handler code that asks a client of a session revision by request.
+func TestPerRequestAsk(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	p := serveStdio(t, askServer())
-	p.Send(modern(1, "tools/call", `"name":"elicit"`, allCaps))
+	p.Send(mcptest.PerRequest(1, "tools/call", `"name":"elicit"`, mcptest.AllCaps))
 	var r1 inputRequired
-	result(t, reply(p, "1"), &r1)
+	mcptest.Result(t, reply(p, "1"), &r1)
 	q, ok := r1.InputRequests["elicitation-1"]
 	if r1.ResultType != "input_required" || !ok || q.Method != "elicitation/create" || r1.RequestState == "" ||
 		!strings.Contains(string(q.Params), `"requestedSchema":{"type":"object"`) {
 		t.Fatalf("round 1: %+v", r1)
 	}
 	answer := `"inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"Ada","age":36}}}`
-	p.Send(modern(2, "tools/call", `"name":"elicit",`+answer+`,"requestState":"`+r1.RequestState+`"`, allCaps))
+	p.Send(mcptest.PerRequest(2, "tools/call", `"name":"elicit",`+answer+`,"requestState":"`+r1.RequestState+`"`, mcptest.AllCaps))
 	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","content":[{"type":"text","text":"accept {\"name\":\"Ada\",\"age\":36}"}]`) {
 		t.Errorf("round 2: %s", got)
 	}
 	// The state is optional for a one-round call.
-	p.Send(modern(3, "tools/call", `"name":"elicit",`+answer, allCaps))
+	p.Send(mcptest.PerRequest(3, "tools/call", `"name":"elicit",`+answer, mcptest.AllCaps))
 	if got := reply(p, "3"); !strings.Contains(got, `accept {`) {
 		t.Errorf("round 2 without state: %s", got)
 	}
 	// An answer under another key: the question is asked again.
-	p.Send(modern(4, "tools/call", `"name":"elicit","inputResponses":{"other":{"action":"accept"}}`, allCaps))
+	p.Send(mcptest.PerRequest(4, "tools/call", `"name":"elicit","inputResponses":{"other":{"action":"accept"}}`, mcptest.AllCaps))
 	var r4 inputRequired
-	if result(t, reply(p, "4"), &r4); r4.ResultType != "input_required" {
+	if mcptest.Result(t, reply(p, "4"), &r4); r4.ResultType != "input_required" {
 		t.Errorf("wrong key: %+v", r4)
 	}
 	for _, tc := range []struct{ name, params string }{
@@ -199,16 +154,16 @@ func TestModernAsk(t *testing.T) {
 		{"content that breaks the form", `"name":"elicit","inputResponses":{"elicitation-1":{"action":"accept","content":{"age":-1}}}`},
 		{"inputResponses not an object", `"name":"elicit","inputResponses":null`},
 	} {
-		p.Send(modern(5, "tools/call", tc.params, allCaps))
+		p.Send(mcptest.PerRequest(5, "tools/call", tc.params, mcptest.AllCaps))
 		got := reply(p, "5")
-		if code, _ := rpcError(t, got); code != -32602 {
+		if code, _ := mcptest.Error(t, got); code != -32602 {
 			t.Errorf("%s: %s", tc.name, got)
 		}
 	}
 	// A client without the capability: -32021, naming it.
-	p.Send(modern(6, "tools/call", `"name":"sample"`, `{"elicitation":{}}`))
+	p.Send(mcptest.PerRequest(6, "tools/call", `"name":"sample"`, `{"elicitation":{}}`))
 	got := reply(p, "6")
-	if code, data := rpcError(t, got); code != -32021 || data != `{"requiredCapabilities":{"sampling":{}}}` {
+	if code, data := mcptest.Error(t, got); code != -32021 || data != `{"requiredCapabilities":{"sampling":{}}}` {
 		t.Errorf("missing capability: %s", got)
 	}
 	// Nothing is sent to the client but the answers.
@@ -217,9 +172,9 @@ func TestModernAsk(t *testing.T) {
 	}
 }
 
-// TestModernAskRounds: several questions in one round, and a second round
+// TestPerRequestAskRounds: several questions in one round, and a second round
 // that depends on the first.
-func TestModernAskRounds(t *testing.T) {
+func TestPerRequestAskRounds(t *testing.T) {
 	s := &runtime.Server{Name: "rounds", Logger: linepeer.DiscardLogger()}
 	s.AddTool(&runtime.Tool{Name: "all", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		name := &runtime.ElicitQuestion{Key: "user_name", Message: "Name?", Schema: `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`}
@@ -243,9 +198,9 @@ func TestModernAskRounds(t *testing.T) {
 	}})
 	p := serveStdio(t, s)
 
-	p.Send(modern(1, "tools/call", `"name":"all"`, allCaps))
+	p.Send(mcptest.PerRequest(1, "tools/call", `"name":"all"`, mcptest.AllCaps))
 	var r inputRequired
-	result(t, reply(p, "1"), &r)
+	mcptest.Result(t, reply(p, "1"), &r)
 	if len(r.InputRequests) != 3 || r.InputRequests["user_name"].Method != "elicitation/create" ||
 		r.InputRequests["greeting"].Method != "sampling/createMessage" || r.InputRequests["client_roots"].Method != "roots/list" {
 		t.Fatalf("one round of three questions: %+v", r)
@@ -253,29 +208,29 @@ func TestModernAskRounds(t *testing.T) {
 	answers := `"inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}},` +
 		`"greeting":{"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"m"},` +
 		`"client_roots":{"roots":[{"uri":"file:///w","name":"w"}]}},"requestState":"` + r.RequestState + `"`
-	p.Send(modern(2, "tools/call", `"name":"all",`+answers, allCaps))
+	p.Send(mcptest.PerRequest(2, "tools/call", `"name":"all",`+answers, mcptest.AllCaps))
 	if got := reply(p, "2"); !strings.Contains(got, `{\"name\":\"Alice\"} Hello there! [{file:///w w}]`) {
 		t.Errorf("answered: %s", got)
 	}
 
-	p.Send(modern(3, "tools/call", `"name":"steps"`, allCaps))
+	p.Send(mcptest.PerRequest(3, "tools/call", `"name":"steps"`, mcptest.AllCaps))
 	var r1, r2 inputRequired
-	result(t, reply(p, "3"), &r1)
-	p.Send(modern(4, "tools/call", `"name":"steps","inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"Al"}}},"requestState":"`+r1.RequestState+`"`, allCaps))
-	result(t, reply(p, "4"), &r2)
+	mcptest.Result(t, reply(p, "3"), &r1)
+	p.Send(mcptest.PerRequest(4, "tools/call", `"name":"steps","inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"Al"}}},"requestState":"`+r1.RequestState+`"`, mcptest.AllCaps))
+	mcptest.Result(t, reply(p, "4"), &r2)
 	if _, ok := r2.InputRequests["elicitation-2"]; !ok || r2.RequestState == r1.RequestState {
 		t.Fatalf("round 2: %+v", r2)
 	}
 	// Round 3 brings only the second answer: the first is in the state.
-	p.Send(modern(5, "tools/call", `"name":"steps","inputResponses":{"elicitation-2":{"action":"accept","content":{"color":"blue"}}},"requestState":"`+r2.RequestState+`"`, allCaps))
+	p.Send(mcptest.PerRequest(5, "tools/call", `"name":"steps","inputResponses":{"elicitation-2":{"action":"accept","content":{"color":"blue"}}},"requestState":"`+r2.RequestState+`"`, mcptest.AllCaps))
 	if got := reply(p, "5"); !strings.Contains(got, `{\"name\":\"Al\"}{\"color\":\"blue\"}`) {
 		t.Errorf("round 3: %s", got)
 	}
 }
 
-// TestModernLogging: a modern request gets log notifications only when it
+// TestPerRequestLogging: a request of revision 2026-07-28 gets log notifications only when it
 // asks for them, at its own level.
-func TestModernLogging(t *testing.T) {
+func TestPerRequestLogging(t *testing.T) {
 	s := &runtime.Server{Name: "log", Logger: linepeer.DiscardLogger()}
 	s.AddTool(&runtime.Tool{Name: "chatty", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		runtime.Logger(ctx).Debug("debug")
@@ -283,12 +238,12 @@ func TestModernLogging(t *testing.T) {
 		return runtime.TextResult("done"), nil
 	}})
 	p := serveStdio(t, s)
-	p.Send(modern(1, "tools/call", `"name":"chatty"`, "{}"))
+	p.Send(mcptest.PerRequest(1, "tools/call", `"name":"chatty"`, "{}"))
 	reply(p, "1")
 	if pending := p.Pending(); len(pending) > 0 {
 		t.Errorf("logs without a log level: %q", pending)
 	}
-	line := strings.Replace(modern(2, "tools/call", `"name":"chatty"`, "{}"), `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"warning",`, 1)
+	line := strings.Replace(mcptest.PerRequest(2, "tools/call", `"name":"chatty"`, "{}"), `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"warning",`, 1)
 	p.Send(line)
 	p.Take("the warning", func(l []byte) bool { return strings.Contains(string(l), `"level":"warning"`) })
 	reply(p, "2")
@@ -297,35 +252,35 @@ func TestModernLogging(t *testing.T) {
 	}
 }
 
-// TestModernResourceNotFound: -32602 with the URI under 2026-07-28, and
-// -32002 under the legacy revisions.
-func TestModernResourceNotFound(t *testing.T) {
+// TestPerRequestResourceNotFound: -32602 with the URI under 2026-07-28, and
+// -32002 under the session revisions.
+func TestPerRequestResourceNotFound(t *testing.T) {
 	s := &runtime.Server{Name: "res", Logger: linepeer.DiscardLogger()}
 	s.AddResource(&runtime.Resource{URI: "app://status", Name: "status", Handler: func(ctx context.Context, req *runtime.ResourceRequest) (*runtime.ResourceResult, error) {
 		return runtime.TextResource(req.URI, "text/plain", "ok"), nil
 	}})
 	p := serveStdio(t, s)
-	p.Send(modern(1, "resources/read", `"uri":"app://nothing"`, "{}"))
-	if code, data := rpcError(t, reply(p, "1")); code != -32602 || data != `{"uri":"app://nothing"}` {
-		t.Errorf("modern: %d %s", code, data)
+	p.Send(mcptest.PerRequest(1, "resources/read", `"uri":"app://nothing"`, "{}"))
+	if code, data := mcptest.Error(t, reply(p, "1")); code != -32602 || data != `{"uri":"app://nothing"}` {
+		t.Errorf("per-request: %d %s", code, data)
 	}
-	p.Send(modern(2, "resources/read", `"uri":"app://status"`, "{}"))
+	p.Send(mcptest.PerRequest(2, "resources/read", `"uri":"app://status"`, "{}"))
 	if got := reply(p, "2"); !strings.Contains(got, `"resultType":"complete","ttlMs":0,"cacheScope":"private","contents":[`) {
-		t.Errorf("modern read: %s", got)
+		t.Errorf("per-request read: %s", got)
 	}
 	p.Send(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"app://nothing"}}`)
-	if code, data := rpcError(t, reply(p, "3")); code != -32002 || data != `{"uri":"app://nothing"}` {
-		t.Errorf("legacy: %d %s", code, data)
+	if code, data := mcptest.Error(t, reply(p, "3")); code != -32002 || data != `{"uri":"app://nothing"}` {
+		t.Errorf("session revision: %d %s", code, data)
 	}
 }
 
-// TestModernListen: subscriptions/listen acknowledges what it will send
+// TestPerRequestListen: subscriptions/listen acknowledges what it will send
 // first, then sends only that, tagged with its id, until cancelled.
-func TestModernListen(t *testing.T) {
+func TestPerRequestListen(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	s := outputServer()
 	p := serveStdio(t, s)
-	p.Send(modern("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`, "{}"))
+	p.Send(mcptest.PerRequest("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true,"promptsListChanged":true}`, "{}"))
 	ack := p.Take("the acknowledgement", func(l []byte) bool { return strings.Contains(string(l), "acknowledged") })
 	// The server has no prompts: it agrees to tools only.
 	if string(ack) != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"L"},"notifications":{"toolsListChanged":true}}}` {
@@ -338,7 +293,7 @@ func TestModernListen(t *testing.T) {
 	}
 	s.ResourceUpdated("app://x") // not subscribed
 	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
-	p.Send(modern(1, "tools/list", "", "{}"))
+	p.Send(mcptest.PerRequest(1, "tools/list", "", "{}"))
 	reply(p, "1")
 	if pending := p.Pending(); len(pending) > 0 {
 		t.Errorf("unexpected lines: %q", pending)
@@ -350,7 +305,7 @@ func TestModernListen(t *testing.T) {
 // -32601 in both eras, as the specification asks.
 func TestMethodsOfAbsentFeatures(t *testing.T) {
 	p := serveStdio(t, outputServer())
-	p.Send(initialize(0, "2025-11-25"))
+	p.Send(mcptest.Initialize(0, "2025-11-25"))
 	if got := reply(p, "0"); strings.Contains(got, `"prompts"`) || strings.Contains(got, `"resources"`) {
 		t.Errorf("initialize advertises what the server lacks: %s", got)
 	}
@@ -358,11 +313,11 @@ func TestMethodsOfAbsentFeatures(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a:b"}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{}}`,
-		modern(4, "prompts/list", "", "{}"),
-		modern(5, "resources/templates/list", "", "{}"),
+		mcptest.PerRequest(4, "prompts/list", "", "{}"),
+		mcptest.PerRequest(5, "resources/templates/list", "", "{}"),
 	} {
 		p.Send(line)
-		if code, _ := rpcError(t, reply(p, fmt.Sprint(i+1))); code != -32601 {
+		if code, _ := mcptest.Error(t, reply(p, fmt.Sprint(i+1))); code != -32601 {
 			t.Errorf("%s: code %d", line, code)
 		}
 	}
@@ -371,7 +326,7 @@ func TestMethodsOfAbsentFeatures(t *testing.T) {
 // TestListenEndsAtEOF: a stdio client that closes its input while it
 // listens gets the listen's final result, and Serve returns.
 func TestListenEndsAtEOF(t *testing.T) {
-	in := modern(9, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}") + "\n"
+	in := mcptest.PerRequest(9, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}") + "\n"
 	var out strings.Builder
 	done := make(chan error, 1)
 	go func() { done <- outputServer().Serve(context.Background(), strings.NewReader(in), &out) }()
@@ -399,16 +354,16 @@ func TestListenHoldsNoSlot(t *testing.T) {
 	s.MaxInFlight = 1
 	s.MaxPendingBytes = 1 // one message at a time
 	p := serveStdio(t, s)
-	p.Send(modern("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	p.Send(mcptest.PerRequest("L", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
 	p.Take("the acknowledgement", func(l []byte) bool { return strings.Contains(string(l), "acknowledged") })
-	p.Send(modern(1, "tools/call", `"name":"primes"`, "{}"))
+	p.Send(mcptest.PerRequest(1, "tools/call", `"name":"primes"`, "{}"))
 	var res struct{ StructuredContent []int }
-	result(t, reply(p, "1"), &res)
+	mcptest.Result(t, reply(p, "1"), &res)
 	if len(res.StructuredContent) != 3 {
 		t.Errorf("primes: %v", res.StructuredContent)
 	}
 	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"L"}}`)
-	p.Send(modern(2, "tools/list", "", "{}"))
+	p.Send(mcptest.PerRequest(2, "tools/list", "", "{}"))
 	reply(p, "2")
 	if pending := p.Pending(); len(pending) > 0 {
 		t.Errorf("unexpected lines: %q", pending)
@@ -429,7 +384,7 @@ func TestListenLimits(t *testing.T) {
 	// is refused.
 	sized := func(id string, size int) string {
 		pad := func(n int) string {
-			return modern(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true},"x":"`+strings.Repeat("a", n)+`"`, "{}")
+			return mcptest.PerRequest(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true},"x":"`+strings.Repeat("a", n)+`"`, "{}")
 		}
 		var m struct{ Params json.RawMessage }
 		if err := json.Unmarshal([]byte(pad(0)), &m); err != nil {
@@ -438,17 +393,17 @@ func TestListenLimits(t *testing.T) {
 		return pad(size - len(m.Params))
 	}
 	p.Send(sized("big", 64<<10+1))
-	if code, _ := rpcError(t, reply(p, `"big"`)); code != -32602 {
+	if code, _ := mcptest.Error(t, reply(p, `"big"`)); code != -32602 {
 		t.Errorf("listen params of 64 KiB + 1: code %d, want -32602", code)
 	}
 	p.Send(sized("fits", 64<<10))
 	p.Take("the acknowledgement of 64 KiB of params", acked)
 	for i := 1; i < 256; i++ {
-		p.Send(modern(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+		p.Send(mcptest.PerRequest(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
 		p.Take("acknowledgement "+fmt.Sprint(i), acked)
 	}
-	p.Send(modern("L256", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
-	if code, _ := rpcError(t, reply(p, `"L256"`)); code != -32600 {
+	p.Send(mcptest.PerRequest("L256", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	if code, _ := mcptest.Error(t, reply(p, `"L256"`)); code != -32600 {
 		t.Errorf("listen 257: code %d, want -32600", code)
 	}
 	if pending := p.Pending(); len(pending) > 0 {
@@ -464,10 +419,10 @@ func TestListenShare(t *testing.T) {
 	p := serveStdio(t, outputServer())
 	acked := func(l []byte) bool { return strings.Contains(string(l), "acknowledged") }
 	for i := range 16 {
-		p.Send(modern(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+		p.Send(mcptest.PerRequest(fmt.Sprint("L", i), "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
 		p.Take("acknowledgement "+fmt.Sprint(i), acked)
 	}
-	p.Send(modern("L16", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
+	p.Send(mcptest.PerRequest("L16", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"))
 	if got := reply(p, `"L16"`); !strings.Contains(got, `"code":-32600`) || !strings.Contains(got, "the most one client may") {
 		t.Errorf("listen 17 of one client: %s", got)
 	}

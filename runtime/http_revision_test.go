@@ -11,28 +11,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
-// modernBody is a request of revision 2026-07-28: params are JSON object
-// members without braces, or "".
-func modernBody(id int, method, params, caps string) string {
-	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
-	if params != "" {
-		params += ","
-	}
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s%s}}`, id, method, params, meta)
-}
-
-// modernHeaders are the headers of a modern request for method, plus
-// extra pairs as for httpPostHeaders.
-func modernHeaders(method string, extra ...string) []string {
+// perRequestHeaders are the headers of a request of revision 2026-07-28
+// for method, plus extra pairs as for httpPostHeaders.
+func perRequestHeaders(method string, extra ...string) []string {
 	return append([]string{wire.HeaderProtocolVersion, wire.RequestRevision, wire.HeaderMethod, method}, extra...)
 }
 
-// wantModernError checks the reply's status, and that its body is a
+// wantPerRequestError checks the reply's status, and that its body is a
 // JSON-RPC error with code and the request's id.
-func (r httpReply) wantModernError(t *testing.T, what string, status, code, id int) {
+func (r httpReply) wantPerRequestError(t *testing.T, what string, status, code, id int) {
 	t.Helper()
 	var m rpcMessage
 	if r.status != status || json.Unmarshal(r.body, &m) != nil || m.Error == nil || m.Error.Code != code || string(m.ID) != fmt.Sprint(id) {
@@ -52,24 +43,24 @@ func headerTestServer() *Server {
 	return s
 }
 
-// TestHTTPModernHeaders: the headers of a modern request must agree with
+// TestHTTPPerRequestHeaders: the headers of a request of revision 2026-07-28 must agree with
 // its body, checked in the order the specification gives; an unknown
 // method is 404; a session header is ignored.
-func TestHTTPModernHeaders(t *testing.T) {
+func TestHTTPPerRequestHeaders(t *testing.T) {
 	url := serveHTTPTest(t, headerTestServer(), &HTTPOptions{Sessions: true})
-	call := modernBody(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`, "{}")
+	call := mcptest.PerRequest(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`, "{}")
 	ok := func(what, body string, hdr ...string) {
 		t.Helper()
 		if r := httpPost(t, url, body, hdr...); r.status != http.StatusOK || strings.Contains(string(r.body), `"error"`) {
 			t.Errorf("%s: status %d body %s", what, r.status, r.body)
 		}
 	}
-	ok("all headers", call, modernHeaders("tools/call", wire.HeaderName, "echo")...)
-	ok("name with spaces around it", call, modernHeaders("tools/call", wire.HeaderName, "  echo  ")...)
-	ok("name in base64", call, modernHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw==?=")...)
+	ok("all headers", call, perRequestHeaders("tools/call", wire.HeaderName, "echo")...)
+	ok("name with spaces around it", call, perRequestHeaders("tools/call", wire.HeaderName, "  echo  ")...)
+	ok("name in base64", call, perRequestHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw==?=")...)
 	ok("lower-case header names", call, "mcp-protocol-version", wire.RequestRevision, "mcp-method", "tools/call", "mcp-name", "echo")
-	ok("an unknown session", call, modernHeaders("tools/call", wire.HeaderName, "echo", wire.HeaderSessionID, "nosuch")...)
-	ok("discover without clientInfo", modernBody(1, "server/discover", "", "{}"), modernHeaders("server/discover")...)
+	ok("an unknown session", call, perRequestHeaders("tools/call", wire.HeaderName, "echo", wire.HeaderSessionID, "nosuch")...)
+	ok("discover without clientInfo", mcptest.PerRequest(1, "server/discover", "", "{}"), perRequestHeaders("server/discover")...)
 
 	for _, tc := range []struct {
 		what         string
@@ -78,32 +69,32 @@ func TestHTTPModernHeaders(t *testing.T) {
 		status, code int
 	}{
 		{"no version header", call, []string{wire.HeaderMethod, "tools/call", wire.HeaderName, "echo"}, 400, wire.HeaderMismatch},
-		{"no _meta", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, modernHeaders("server/discover"), 400, -32602},
-		{"header and _meta disagree", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), modernHeaders("tools/call", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"no _meta", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, perRequestHeaders("server/discover"), 400, -32602},
+		{"header and _meta disagree", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), perRequestHeaders("tools/call", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
 		{"unsupported version", strings.Replace(call, `"2026-07-28"`, `"v999"`, 1), []string{wire.HeaderProtocolVersion, "v999", wire.HeaderMethod, "tools/call", wire.HeaderName, "echo"}, 400, wire.UnsupportedVersion},
 		{"no method header", call, []string{wire.HeaderProtocolVersion, wire.RequestRevision, wire.HeaderName, "echo"}, 400, wire.HeaderMismatch},
-		{"other method", call, modernHeaders("tools/list", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
-		{"method in other case", call, modernHeaders("TOOLS/CALL", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
-		{"no name header", call, modernHeaders("tools/call"), 400, wire.HeaderMismatch},
-		{"other name", call, modernHeaders("tools/call", wire.HeaderName, "whoami"), 400, wire.HeaderMismatch},
-		{"bad base64 name", call, modernHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw?="), 400, wire.HeaderMismatch},
-		{"unknown method", modernBody(1, "nosuch/method", "", "{}"), modernHeaders("nosuch/method"), 404, -32601},
-		{"initialize", modernBody(1, "initialize", "", "{}"), modernHeaders("initialize"), 404, -32601},
-		{"a response", `{"jsonrpc":"2.0","id":1,"result":{}}`, modernHeaders("x"), 400, -32600},
+		{"other method", call, perRequestHeaders("tools/list", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"method in other case", call, perRequestHeaders("TOOLS/CALL", wire.HeaderName, "echo"), 400, wire.HeaderMismatch},
+		{"no name header", call, perRequestHeaders("tools/call"), 400, wire.HeaderMismatch},
+		{"other name", call, perRequestHeaders("tools/call", wire.HeaderName, "whoami"), 400, wire.HeaderMismatch},
+		{"bad base64 name", call, perRequestHeaders("tools/call", wire.HeaderName, "=?base64?ZWNobw?="), 400, wire.HeaderMismatch},
+		{"unknown method", mcptest.PerRequest(1, "nosuch/method", "", "{}"), perRequestHeaders("nosuch/method"), 404, -32601},
+		{"initialize", mcptest.PerRequest(1, "initialize", "", "{}"), perRequestHeaders("initialize"), 404, -32601},
+		{"a response", `{"jsonrpc":"2.0","id":1,"result":{}}`, perRequestHeaders("x"), 400, -32600},
 	} {
-		httpPost(t, url, tc.body, tc.hdr...).wantModernError(t, tc.what, tc.status, tc.code, 1)
+		httpPost(t, url, tc.body, tc.hdr...).wantPerRequestError(t, tc.what, tc.status, tc.code, 1)
 	}
 }
 
-// TestHTTPModernParamHeaders: an argument marked x-mcp-header must be
+// TestHTTPPerRequestParamHeaders: an argument marked x-mcp-header must be
 // repeated in its Mcp-Param-* header when it has a value.
-func TestHTTPModernParamHeaders(t *testing.T) {
+func TestHTTPPerRequestParamHeaders(t *testing.T) {
 	url := serveHTTPTest(t, headerTestServer(), nil)
 	call := func(args string) string {
-		return modernBody(1, "tools/call", `"name":"regional","arguments":`+args, "{}")
+		return mcptest.PerRequest(1, "tools/call", `"name":"regional","arguments":`+args, "{}")
 	}
 	hdr := func(extra ...string) []string {
-		return modernHeaders("tools/call", append([]string{wire.HeaderName, "regional"}, extra...)...)
+		return perRequestHeaders("tools/call", append([]string{wire.HeaderName, "regional"}, extra...)...)
 	}
 	for _, tc := range []struct {
 		what, args string
@@ -132,7 +123,7 @@ func TestHTTPModernParamHeaders(t *testing.T) {
 			}
 			continue
 		}
-		r.wantModernError(t, tc.what, 400, wire.HeaderMismatch, 1)
+		r.wantPerRequestError(t, tc.what, 400, wire.HeaderMismatch, 1)
 	}
 }
 
@@ -171,16 +162,16 @@ func askingServer(key string) *Server {
 	return s
 }
 
-// TestHTTPModernTwoReplicas: a call that asks the client can end on
+// TestHTTPPerRequestTwoReplicas: a call that asks the client can end on
 // another replica than the one it began on, when both have the same
 // StateKey; a replica with another key refuses the state.
-func TestHTTPModernTwoReplicas(t *testing.T) {
+func TestHTTPPerRequestTwoReplicas(t *testing.T) {
 	a := serveHTTPTest(t, askingServer("shared secret"), nil)
 	b := serveHTTPTest(t, askingServer("shared secret"), nil)
 	other := serveHTTPTest(t, askingServer("another secret"), nil)
 	caps := `{"elicitation":{}}`
-	hdr := modernHeaders("tools/call", wire.HeaderName, "greet")
-	r := httpPost(t, a, modernBody(1, "tools/call", `"name":"greet"`, caps), hdr...)
+	hdr := perRequestHeaders("tools/call", wire.HeaderName, "greet")
+	r := httpPost(t, a, mcptest.PerRequest(1, "tools/call", `"name":"greet"`, caps), hdr...)
 	var round1 struct {
 		Result struct {
 			ResultType    string
@@ -191,24 +182,24 @@ func TestHTTPModernTwoReplicas(t *testing.T) {
 	if err := json.Unmarshal(r.body, &round1); err != nil || round1.Result.ResultType != "input_required" || round1.Result.InputRequests["user_name"] == nil {
 		t.Fatalf("round 1 on replica a: %s", r.body)
 	}
-	retry := modernBody(2, "tools/call", `"name":"greet","inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}}},"requestState":"`+round1.Result.RequestState+`"`, caps)
+	retry := mcptest.PerRequest(2, "tools/call", `"name":"greet","inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}}},"requestState":"`+round1.Result.RequestState+`"`, caps)
 	r = httpPost(t, b, retry, hdr...)
 	if got := toolText(t, r.response(t)); got != "Hello, Alice!" {
 		t.Errorf("round 2 on replica b: %s", r.body)
 	}
-	httpPost(t, other, retry, hdr...).wantModernError(t, "state of another key", 400, -32602, 2)
+	httpPost(t, other, retry, hdr...).wantPerRequestError(t, "state of another key", 400, -32602, 2)
 }
 
-// TestHTTPModernListen: subscriptions/listen over HTTP is an event stream
+// TestHTTPPerRequestListen: subscriptions/listen over HTTP is an event stream
 // that begins with the acknowledgement and carries the changes, and ends
 // when the client goes away.
-func TestHTTPModernListen(t *testing.T) {
+func TestHTTPPerRequestListen(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(modernBody(7, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}")))
-	req.Header = httpPostHeaders(modernHeaders("subscriptions/listen")...)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(mcptest.PerRequest(7, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}")))
+	req.Header = httpPostHeaders(perRequestHeaders("subscriptions/listen")...)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -247,14 +238,14 @@ func TestHTTPModernListen(t *testing.T) {
 	}
 }
 
-// TestHTTPModernProgress: a modern call's progress goes on its own event
+// TestHTTPPerRequestProgress: a call of revision 2026-07-28's progress goes on its own event
 // stream, its logs only at the level it asked for.
-func TestHTTPModernProgress(t *testing.T) {
+func TestHTTPPerRequestProgress(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
-	body := modernBody(3, "tools/call", `"name":"chatty","arguments":{"text":"yo"}`, "{}")
+	body := mcptest.PerRequest(3, "tools/call", `"name":"chatty","arguments":{"text":"yo"}`, "{}")
 	body = strings.Replace(body, `"_meta":{`, `"_meta":{"progressToken":"p","io.modelcontextprotocol/logLevel":"warning",`, 1)
-	msgs := httpPost(t, url, body, modernHeaders("tools/call", wire.HeaderName, "chatty")...).messages(t)
+	msgs := httpPost(t, url, body, perRequestHeaders("tools/call", wire.HeaderName, "chatty")...).messages(t)
 	var methods []string
 	for _, m := range msgs {
 		methods = append(methods, m.Method)
