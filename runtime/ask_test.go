@@ -79,6 +79,12 @@ func TestAskOverStdio(t *testing.T) {
 		{`{"action":"accept","content":{"name":"Ada","age":36}}`, `accept {\"name\":\"Ada\",\"age\":36}`},
 		{`{"action":"decline"}`, `decline `},
 		{`{"action":"accept","content":{"age":-1}}`, `the client's content does not match the form:\n- age: must be at least 0; got -1\n- name: is required`},
+		// Members are read by their exact names, as the runtime reads every
+		// message: "Action" is not "action". encoding/json, which matches
+		// names case-insensitively and keeps the last, read an accept here
+		// that every exact-key reader (a proxy, an audit log) saw declined.
+		{`{"action":"decline","Action":"accept","content":{"name":"Eve"}}`, `decline `},
+		{`{"Action":"accept","content":{"name":"Eve"}}`, `the client answered with the action ; want accept, decline or cancel`},
 	} {
 		p.Send(mcptest.Call(10+i, "elicit", ""))
 		id, params := question(p, "elicitation/create")

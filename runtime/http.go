@@ -400,7 +400,7 @@ func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.
 		writeJSON(w, resp.status(perRequest), resp.append(nil, m.IDBytes(), perRequest))
 		return
 	}
-	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, call: c}
 	c.notify = rw.notify
 	if c.perRequest() {
 		c.keepAlive = func() bool { return rw.comment("keep-alive") }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -223,5 +226,221 @@ func TestHTTPStandaloneStream(t *testing.T) {
 	defer resp.Body.Close()
 	if id2, data := next(r); id2 != "2" || !strings.Contains(data, `"uri":"app://x"`) {
 		t.Errorf("replayed after 1: %s %s", id2, data)
+	}
+}
+
+// openUpload starts a POST that announces a body of announced bytes,
+// sends sent of them, and then holds its connection open.
+func openUpload(t *testing.T, url string, announced, sent int) net.Conn {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s",
+		addr, announced, strings.Repeat(" ", sent))
+	return conn
+}
+
+// TestHTTPIdleUploadsHoldLittle: a body's bytes count against
+// MaxPendingBytes as they arrive, not as the request announces them, so
+// that uploads announcing the whole budget and sending one byte lock no
+// one out; the bound still holds for bytes that did arrive. Before, four
+// idle uploads of 16 MiB took the default 64 MiB, and every other request
+// got 503 for BodyTimeout.
+func TestHTTPIdleUploadsHoldLittle(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	s.MaxMessageSize = 1 << 20
+	s.MaxPendingBytes = 4 << 20
+	url := serveHTTPTest(t, s, nil)
+	for range 4 {
+		openUpload(t, url, 1<<20-messageOverhead-100, 1) // four of them announce the whole budget
+	}
+	waitFor(t, "the four uploads to be admitted", func() bool {
+		s.admission().mu.Lock()
+		defer s.admission().mu.Unlock()
+		return s.admission().bytes >= 4*messageOverhead
+	})
+	if got := toolText(t, httpPost(t, url, toolCallBody(1, "echo", "still served")).response(t)); got != "still served" {
+		t.Errorf("a call while four uploads idle: %q", got)
+	}
+
+	// What did arrive counts: two uploads that sent 1.9 MiB each leave no
+	// room for a third one's 300 KiB.
+	s2, _ := newHTTPTestServer()
+	s2.MaxMessageSize = 2 << 20
+	s2.MaxPendingBytes = 4 << 20
+	url2 := serveHTTPTest(t, s2, nil)
+	for range 2 {
+		openUpload(t, url2, 2<<20-100, 1900<<10)
+	}
+	waitFor(t, "the two uploads' bytes to arrive", func() bool {
+		s2.admission().mu.Lock()
+		defer s2.admission().mu.Unlock()
+		return s2.admission().bytes >= 2*(1900<<10)
+	})
+	httpPost(t, url2, toolCallBody(2, "echo", strings.Repeat("x", 300<<10))).wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	if got := toolText(t, httpPost(t, url2, toolCallBody(3, "echo", "small")).response(t)); got != "small" {
+		t.Errorf("a small call still fits: %q", got)
+	}
+}
+
+// TestHTTPStrayMessagesReleaseTheirSession: a POST that carries a
+// response without an id, or a malformed notification, under a session
+// uses that session only while it is answered. Before, each marked its
+// session in use for ever, so that it was never evicted nor expired, and
+// MaxSessions of them refused every later initialize with 503.
+func TestHTTPStrayMessagesReleaseTheirSession(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 1})
+	for _, stray := range []string{
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":"x"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}`,
+	} {
+		id := startHTTPSession(t, url)
+		if r := httpPost(t, url, stray, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
+			t.Fatalf("%s: status %d %s", stray, r.status, r.body)
+		}
+		// The one session is idle again: a new client evicts it.
+		if r := httpPost(t, url, httpInitializeBody); r.status != http.StatusOK || r.header.Get(wire.HeaderSessionID) == "" {
+			t.Errorf("after %s, initialize: status %d %s", stray, r.status, r.body)
+		}
+	}
+}
+
+// TestHTTPRoutingHeadersAgreeUnderEveryRevision: a header that proxies
+// route on must agree with the body whatever the request's revision.
+// Before, a request of a session revision whose Mcp-Name said find_notes
+// and whose body called delete_note ran delete_note.
+func TestHTTPRoutingHeadersAgreeUnderEveryRevision(t *testing.T) {
+	s, ht := newHTTPTestServer()
+	url := serveHTTPTest(t, s, nil)
+	for _, hdr := range [][]string{
+		{wire.HeaderName, "echo"},
+		{wire.HeaderMethod, "tools/list"},
+		{wire.HeaderName, "=?base64?ZWNobw==?="},
+		{wire.HeaderName, "block", wire.HeaderName, "echo"},
+	} {
+		r := httpPost(t, url, toolCallBody(1, "block", "x"), hdr...)
+		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `"code":-32020`) {
+			t.Errorf("headers %q: status %d %s", hdr, r.status, r.body)
+		}
+	}
+	select {
+	case text := <-ht.started:
+		t.Errorf("block ran with %q", text)
+	default:
+	}
+	// Headers that agree, and none at all, are served.
+	if got := toolText(t, httpPost(t, url, toolCallBody(2, "echo", "ok"), wire.HeaderName, "echo", wire.HeaderMethod, "tools/call").response(t)); got != "ok" {
+		t.Errorf("agreeing headers: %q", got)
+	}
+}
+
+// TestHTTPIntegerHeaderExact: an integer Mcp-Param header must be a
+// decimal integer equal to the body's, exactly. Before, it was compared
+// through float64: 9007199254740993 passed for 9007199254740992, and
+// 0x15p1, +42 and 4.2e1 for 42.
+func TestHTTPIntegerHeaderExact(t *testing.T) {
+	s := &Server{Name: "n", Logger: slog.New(slog.DiscardHandler)}
+	ran := make(chan string, 10)
+	s.AddTool(&Tool{Name: "pick", InputSchema: `{"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}}`,
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			ran <- string(req.Arguments)
+			return TextResult("ran"), nil
+		}})
+	url := serveHTTPTest(t, s, nil)
+	call := func(n string) string {
+		return mcptest.PerRequest(1, "tools/call", `"name":"pick","arguments":{"n":`+n+`}`, "{}")
+	}
+	for _, tc := range []struct{ header, body string }{
+		{"9007199254740993", "9007199254740992"},
+		{"0x15p1", "42"},
+		{"+42", "42"},
+		{"4.2e1", "42"},
+	} {
+		r := httpPost(t, url, call(tc.body), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", tc.header)...)
+		r.wantPerRequestError(t, "header "+tc.header, http.StatusBadRequest, wire.HeaderMismatch, 1)
+	}
+	select {
+	case args := <-ran:
+		t.Fatalf("the tool ran with %s", args)
+	default:
+	}
+	if r := httpPost(t, url, call("42.0"), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", "42")...); r.status != http.StatusOK {
+		t.Errorf("42 for 42.0: %d %s", r.status, r.body)
+	}
+}
+
+// listenersOpen returns the number of open subscriptions/listen requests.
+func listenersOpen(s *Server) int {
+	s.fanout.mu.Lock()
+	defer s.fanout.mu.Unlock()
+	return len(s.fanout.listeners)
+}
+
+// openListen starts a subscriptions/listen for list changes over a raw
+// connection, which reads nothing once the acknowledgement is there.
+func openListen(t *testing.T, url string, id int) net.Conn {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	body := mcptest.PerRequest(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true,"resourcesListChanged":true}`, "{}")
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	return conn
+}
+
+// TestHTTPStalledListenerBlocksNoOne: notifications for a listen request
+// queue for the request's own goroutine; a client that stops reading
+// slows down no one else, and once its queue overflows its request ends.
+// Before, every notifier wrote to each listener itself, waiting up to
+// WriteTimeout (30 s) per stalled listener and notification.
+func TestHTTPStalledListenerBlocksNoOne(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	s.MaxListensPerClient = 16
+	url := serveHTTPTest(t, s, &HTTPOptions{WriteTimeout: 2 * time.Second})
+	for i := range 16 { // waited for in turn, 16 stalled listeners would hold a notifier 32 s
+		openListen(t, url, i)
+	}
+	waitFor(t, "sixteen listeners", func() bool { return listenersOpen(s) == 16 })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 100_000 { // far more than the sockets' buffers hold
+			s.listChanged(tools)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("notifying stalled listeners blocked the notifier")
+	}
+	waitFor(t, "the stalled listeners to end", func() bool { return listenersOpen(s) == 0 })
+}
+
+// TestHTTPListenShare: one client (here, one address) holds at most
+// MaxListensPerClient listen requests, so that it cannot take the
+// server's every slot. Before, the 256 slots were the server's alone, and
+// one client could hold them all.
+func TestHTTPListenShare(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	s.MaxListensPerClient = 3
+	url := serveHTTPTest(t, s, nil)
+	for i := range 3 {
+		openListen(t, url, i)
+	}
+	waitFor(t, "three listeners", func() bool { return listenersOpen(s) == 3 })
+	r := httpPost(t, url, mcptest.PerRequest(3, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"), perRequestHeaders("subscriptions/listen")...)
+	r.wantPerRequestError(t, "a fourth listen of one client", http.StatusBadRequest, jsonrpc.InvalidRequest, 3)
+	if !strings.Contains(string(r.body), "the most one client may") {
+		t.Errorf("body %s", r.body)
 	}
 }

@@ -38,6 +38,10 @@ type httpResponder struct {
 	r            *http.Request
 	log          *slog.Logger
 	writeTimeout time.Duration
+	// call, if set, is the call whose answer this is: a failed write
+	// cancels it, as its client can no longer be told anything (a
+	// subscriptions/listen whose client stopped reading ends so).
+	call *call
 
 	mu     sync.Mutex
 	stream bool  // the SSE stream has begun
@@ -159,6 +163,9 @@ func (rw *httpResponder) flush() {
 
 func (rw *httpResponder) fail(err error) {
 	rw.err = err
+	if rw.call != nil {
+		rw.call.cancel()
+	}
 	level := slog.LevelWarn
 	if rw.r.Context().Err() != nil {
 		level = slog.LevelDebug // the client went away

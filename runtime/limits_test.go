@@ -3,16 +3,20 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // notesServer has delete_note and find_notes, and records which ran.
@@ -168,4 +172,140 @@ func TestProgressNonFinite(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("notifications:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// TestRootsRefreshesCoalesce: a client that floods
+// notifications/roots/list_changed holds one refresh of its roots at a
+// time, not one goroutine per notification, and the refresh ends with its
+// session. Before, every notification started a goroutine that waited up
+// to AskTimeout (10 minutes) for the client's answer: 100,000 lines held
+// 557 MiB.
+func TestRootsRefreshesCoalesce(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	var running, peak atomic.Int32
+	s := &mcpruntime.Server{Name: "roots", Logger: linepeer.DiscardLogger()}
+	s.OnRootsChanged = func(ctx context.Context) {
+		peak.Store(max(peak.Load(), running.Add(1)))
+		defer running.Add(-1)
+		mcpruntime.Roots(ctx) // the client never answers: waits for the session's end
+	}
+	before := runtime.NumGoroutine()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	p := linepeer.New(t, outR, inW)
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	reply(p, "1")
+	for range 10_000 {
+		p.Send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+	}
+	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) // answered after every notification is handled
+	reply(p, "2")
+	if n := runtime.NumGoroutine() - before; n > 20 {
+		t.Errorf("%d goroutines after 10,000 notifications", n)
+	}
+	if p := peak.Load(); p != 1 {
+		t.Errorf("%d refreshes at once", p)
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("Serve did not return at EOF while a refresh of the roots waited")
+	}
+	<-p.ReadDone
+}
+
+// TestSubscriptionsBounded: resources/subscribe refuses a URI that no
+// resource or template matches, and a session keeps at most 1024
+// subscriptions and 256 KiB of their URIs. Before, it kept whatever a
+// session sent: sixty 4 MiB URIs added 360 MiB for the session's life.
+func TestSubscriptionsBounded(t *testing.T) {
+	s := &mcpruntime.Server{Name: "subs", Logger: linepeer.DiscardLogger()}
+	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{URITemplate: "app://{+path}", Name: "any",
+		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
+			return mcpruntime.TextResource(req.URI, "text/plain", "x"), nil
+		}})
+	s.AddResource(&mcpruntime.Resource{URI: "fixed://one", Name: "one",
+		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
+			return mcpruntime.TextResource(req.URI, "text/plain", "x"), nil
+		}})
+	p := serveStdio(t, s)
+	p.Send(mcptest.Initialize(0, "2025-11-25"))
+	reply(p, "0")
+	subscribe := func(id int, uri string) string {
+		p.Send(mcptest.Request(id, "resources/subscribe", `"uri":`+string(mustJSON(uri))))
+		return reply(p, fmt.Sprint(id))
+	}
+	if code, _ := mcptest.Error(t, subscribe(1, "nothing://here")); code != -32002 {
+		t.Errorf("an unknown URI: code %d", code)
+	}
+	if got := subscribe(2, "fixed://one"); !strings.Contains(got, `"result":{}`) {
+		t.Errorf("a resource: %s", got)
+	}
+	if code, _ := mcptest.Error(t, subscribe(3, "app://"+strings.Repeat("x", 256<<10))); code != -32602 {
+		t.Errorf("a URI of 256 KiB: code %d", code)
+	}
+	for i := 1; i < 1024; i++ {
+		if got := subscribe(10+i, fmt.Sprintf("app://%d", i)); !strings.Contains(got, `"result":{}`) {
+			t.Fatalf("subscription %d: %s", i+1, got)
+		}
+	}
+	if code, _ := mcptest.Error(t, subscribe(5000, "app://one-too-many")); code != -32602 {
+		t.Errorf("subscription 1025: code %d", code)
+	}
+	p.Send(mcptest.Request(5001, "resources/unsubscribe", `"uri":"app://1"`))
+	reply(p, "5001")
+	if got := subscribe(5002, "app://room-again"); !strings.Contains(got, `"result":{}`) {
+		t.Errorf("after an unsubscribe: %s", got)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestParamsOfTheWrongShape: every member of params that the runtime
+// reads is checked for its JSON type, and one of another type is invalid
+// params that names it; nothing panics. Before, completion/complete with
+// "ref":[1] walked the array as an object and panicked: a stdio server
+// exited, and so did any Conn's host.
+func TestParamsOfTheWrongShape(t *testing.T) {
+	s := catalog()
+	for i, params := range []string{
+		`"ref":[1],"argument":{"name":"id","value":""}`,
+		`"ref":"x","argument":{"name":"id","value":""}`,
+		`"ref":{"type":"ref/prompt","name":"summarize"},"argument":[1]`,
+		`"ref":{"type":["ref/prompt"],"name":"summarize"},"argument":{"name":"id","value":""}`,
+		`"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"id","value":7}`,
+		`"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"id","value":""},"context":[1]`,
+		`"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"id","value":""},"context":{"arguments":[1]}`,
+	} {
+		msg := mcptest.Request(i, "completion/complete", params)
+		for name, got := range map[string]string{
+			"Conn":  string(s.NewConn(nil).Handle(context.Background(), []byte(msg))),
+			"stdio": serveOne(t, s, msg, fmt.Sprint(i)),
+		} {
+			if code, _ := mcptest.Error(t, got); code != -32602 {
+				t.Errorf("%s, %s: %s", name, params, got)
+			}
+		}
+	}
+}
+
+// serveOne sends msg to a fresh stdio connection to s and returns the
+// response to id.
+func serveOne(t *testing.T, s *mcpruntime.Server, msg, id string) string {
+	t.Helper()
+	p := serveStdio(t, s)
+	p.Send(msg)
+	return reply(p, id)
 }

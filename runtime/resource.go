@@ -94,7 +94,10 @@ type ResourceRequest struct {
 	// URI is the URI the client asked for.
 	URI string
 	// Vars holds the values of a template's variables, percent-decoded;
-	// nil for a Resource with a fixed URI.
+	// nil for a Resource with a fixed URI. A {var} matches one segment of
+	// the URI as the client wrote it, so that %2F in it decodes to a "/":
+	// check a value as any input before it names a file or a key
+	// (filepath.IsLocal, os.Root).
 	Vars map[string]string
 	// Meta is the request's _meta object, if any.
 	Meta json.RawMessage

@@ -140,6 +140,11 @@ func TestPerRequestAsk(t *testing.T) {
 	if got := reply(p, "3"); !strings.Contains(got, `accept {`) {
 		t.Errorf("round 2 without state: %s", got)
 	}
+	// Members of an answer are read by their exact names.
+	p.Send(mcptest.PerRequest(6, "tools/call", `"name":"elicit","inputResponses":{"elicitation-1":{"action":"decline","Action":"accept","content":{"name":"Eve"}}}`, mcptest.AllCaps))
+	if got := reply(p, "6"); !strings.Contains(got, `"text":"decline "`) {
+		t.Errorf("action and Action: %s", got)
+	}
 	// An answer under another key: the question is asked again.
 	p.Send(mcptest.PerRequest(4, "tools/call", `"name":"elicit","inputResponses":{"other":{"action":"accept"}}`, mcptest.AllCaps))
 	var r4 inputRequired
