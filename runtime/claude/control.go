@@ -155,11 +155,24 @@ func (cc *controlConn) finish(err error) {
 	case <-handled:
 	case <-time.After(handlerGrace):
 	}
+	cc.closeServerConns()
 	cc.out.Close()
 	cc.workers.Stop()
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
+}
+
+// closeServerConns ends the connection's session with each hosted
+// server. A Server keeps every open Conn to send it list changes and
+// resource updates; one left open would keep this controlConn, its
+// message queue and its share of every later notification for as long as
+// the Server lives: a host that runs one query after another would grow
+// without bound.
+func (cc *controlConn) closeServerConns() {
+	for _, conn := range cc.servers {
+		conn.Close()
+	}
 }
 
 // handlerGrace bounds how long a finished connection waits for handlers
