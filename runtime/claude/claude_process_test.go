@@ -58,6 +58,14 @@ func fakeCLI(mode string) int {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
+	if mode == "mute" {
+		// A CLI that never answers initialize (stuck at a prompt, say)
+		// until its input closes.
+		fmt.Fprintln(os.Stderr, "waiting for a login that never comes")
+		for in.Scan() {
+		}
+		return 0
+	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v string) { out.WriteString(v + "\n"); out.Flush() }
 	// next reads the host's next line; it skips nothing, so the script
@@ -276,8 +284,65 @@ func TestStartContextKills(t *testing.T) {
 	defer stop()
 	_, err = c.Receive(wait)
 	var cliErr *claude.CLIError
-	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") {
-		t.Errorf("Receive after cancelling: %v, want the CLI killed", err)
+	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") || !errors.Is(err, context.Canceled) {
+		t.Errorf("Receive after cancelling: %v, want the CLI killed, wrapping context.Canceled", err)
+	}
+}
+
+// startAsync runs Start on its own goroutine, so that a Start that never
+// returns fails the test instead of hanging it.
+func startAsync(t *testing.T, ctx context.Context, opts claude.Options) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		c, err := claude.Start(ctx, opts)
+		if err == nil {
+			c.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("Start still waits for the CLI's answer to initialize")
+		return nil
+	}
+}
+
+// TestInitializeTimeout: a CLI that never answers initialize, started
+// with a ctx that has no deadline, does not hold Start for ever (item 14
+// of the hardening issue): after Options.InitializeTimeout the CLI is
+// stopped, and the error says so, wraps context.DeadlineExceeded and
+// carries what the CLI wrote on stderr.
+func TestInitializeTimeout(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	opts := standIn(t, "mute")
+	opts.InitializeTimeout = 200 * time.Millisecond
+	err := startAsync(t, context.Background(), opts)
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Start: %v, want a *claude.CLIError wrapping context.DeadlineExceeded", err)
+	}
+	for _, want := range []string{"did not answer initialize within 200ms (Options.InitializeTimeout)", "the CLI was stopped", "waiting for a login that never comes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
+	}
+}
+
+// TestStartDeadline: when Start's ctx expires while the CLI starts, the
+// CLI is killed and the error wraps context.DeadlineExceeded (it read
+// "the CLI exited (signal: killed)" before, which errors.Is could not
+// tell from a crash).
+func TestStartDeadline(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := startAsync(t, ctx, standIn(t, "mute"))
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "context deadline exceeded; the CLI was stopped") {
+		t.Fatalf("Start: %v, want a *claude.CLIError wrapping context.DeadlineExceeded", err)
 	}
 }
 

@@ -442,7 +442,7 @@ func (cc *controlConn) request(ctx context.Context, subtype string, fields map[s
 		delete(cc.pending, id)
 		cc.mu.Unlock()
 		cc.writeLine([]byte(`{"type":"control_cancel_request","request_id":` + strconv.Quote(id) + `}`))
-		return nil, ctx.Err()
+		return nil, context.Cause(ctx)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -173,6 +174,26 @@ type Options struct {
 	// Logger receives the host's own diagnostics. Nil means a text logger
 	// on stderr.
 	Logger *slog.Logger
+	// InitializeTimeout bounds how long Start waits for the CLI's answer
+	// to the initialize request; zero means DefaultInitializeTimeout. A
+	// CLI that has not answered by then is stopped, and Start returns a
+	// *CLIError that wraps context.DeadlineExceeded. The deadline of
+	// Start's ctx, if sooner, applies as well.
+	InitializeTimeout time.Duration
+}
+
+// DefaultInitializeTimeout is how long Start waits for the CLI to answer
+// initialize when Options.InitializeTimeout is zero: 60 s, as the
+// TypeScript Agent SDK waits. The CLI answers once it has loaded its
+// settings and plugins, usually within a second.
+const DefaultInitializeTimeout = 60 * time.Second
+
+// initializeTimeout is opts.InitializeTimeout, or its default.
+func (opts *Options) initializeTimeout() time.Duration {
+	if opts.InitializeTimeout > 0 {
+		return opts.InitializeTimeout
+	}
+	return DefaultInitializeTimeout
 }
 
 // A PermissionMode says how the CLI asks before it runs a tool.

@@ -21,6 +21,7 @@ import (
 // in it. Send prompts, read the conversation with Receive or Messages,
 // and Close it when done.
 type Session struct {
+	ctx   context.Context // Start's: when it ends, the CLI is killed
 	conn  *controlConn
 	stdin io.Closer
 	init  map[string]any // the initialize request's fields
@@ -37,8 +38,11 @@ type Session struct {
 }
 
 // Start starts the CLI, sends it the control protocol's initialize
-// request and waits for its answer. The servers in opts are served from
-// then on, until Close; cancelling ctx kills the CLI.
+// request and waits for its answer, for Options.InitializeTimeout at
+// most. The servers in opts are served from then on, until Close;
+// cancelling ctx kills the CLI, and the session's errors from then on
+// wrap ctx's error (context.Canceled, context.DeadlineExceeded, or its
+// cause).
 func Start(ctx context.Context, opts Options) (*Session, error) {
 	path := cmp.Or(opts.Path, "claude")
 	exe, err := exec.LookPath(path)
@@ -95,7 +99,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
-	c := &Session{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers}
+	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers}
 	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, hostConfig{
 		servers:       opts.Servers,
 		canUseTool:    opts.CanUseTool,
@@ -117,35 +121,73 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdin.Close() // if Close has not
 		close(c.exited)
 	}()
-	if err := c.initialize(ctx); err != nil {
+	if err := c.initialize(ctx, opts.initializeTimeout()); err != nil {
 		c.Close()
+		var cliErr *CLIError
+		if !errors.As(err, &cliErr) {
+			// Unanswered in time: say so, with what the CLI said.
+			err = &CLIError{Op: "initialize", Cause: err, Err: c.waitErr, Stderr: c.stderr.String()}
+		}
 		return nil, err
 	}
 	return c, nil
 }
 
-func (c *Session) initialize(ctx context.Context) error {
-	_, err := c.conn.request(ctx, "initialize", c.init)
-	if err != nil {
-		return c.failure("initialize", err)
+// initialize sends the initialize request and waits for the answer, for
+// timeout at most.
+func (c *Session) initialize(ctx context.Context, timeout time.Duration) error {
+	ictx, cancel := context.WithTimeoutCause(ctx, timeout, &initializeTimeoutError{timeout})
+	defer cancel()
+	_, err := c.conn.request(ictx, "initialize", c.init)
+	var timedOut *initializeTimeoutError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &timedOut) && ctx.Err() == nil:
+		return err // Start stops the CLI and says so
 	}
-	return nil
+	return c.failure("initialize", err)
 }
 
-// failure explains an error of the session: when the CLI has exited, the
-// error says so, with its exit status and the end of its stderr.
-func (c *Session) failure(what string, err error) error {
+// failure explains an error of the operation op. When Start's context
+// has ended, the CLI has been killed: the error is a *CLIError that
+// wraps the context's error. When the CLI's output has ended, the CLI
+// is exiting: a *CLIError with its exit status. Else, such as when the
+// operation's own context ended, err is returned, wrapped.
+func (c *Session) failure(op string, err error) error {
+	var refused *ControlError
+	if errors.As(err, &refused) {
+		return fmt.Errorf("claude: %s: %w", op, err)
+	}
+	if cause := context.Cause(c.ctx); cause != nil {
+		return c.exitError(op, cause)
+	}
+	select {
+	case <-c.conn.done:
+		return c.exitError(op, nil)
+	default:
+	}
+	return fmt.Errorf("claude: %s: %w", op, err)
+}
+
+// exitError waits for the CLI to exit, for exitGrace at most, and
+// describes how it ended, with the end of its stderr. cause, if set, is
+// why the host stopped it.
+func (c *Session) exitError(op string, cause error) *CLIError {
+	e := &CLIError{Op: op, Cause: cause}
 	select {
 	case <-c.exited:
-		return &CLIError{Op: what, Err: c.waitErr, Stderr: c.stderr.String()}
-	case <-time.After(100 * time.Millisecond):
-		// The CLI may still be exiting; report what is known.
+		e.Err = c.waitErr
+	case <-time.After(exitGrace):
+		e.Err = fmt.Errorf("the CLI closed its output but had not exited %v later", exitGrace)
 	}
-	if errors.Is(err, io.EOF) {
-		return &CLIError{Op: what, Err: errors.New("the CLI closed its output"), Stderr: c.stderr.String()}
-	}
-	return fmt.Errorf("claude: %s: %w", what, err)
+	e.Stderr = c.stderr.String()
+	return e
 }
+
+// exitGrace bounds how long an error report waits for the CLI to exit
+// once its output has ended (or it has been killed).
+const exitGrace = 5 * time.Second
 
 // Send sends one user turn. Read the conversation it starts with Receive
 // or Messages.
@@ -195,17 +237,19 @@ func (c *Session) send(ctx context.Context, prompt, uuid string) error {
 }
 
 // Receive returns the next message of the conversation. After the CLI
-// exits it returns io.EOF, or a *CLIError if the CLI failed.
+// exits it returns io.EOF, or a *CLIError if the CLI failed or was
+// killed (Start's ctx ended). When ctx ends first, it returns ctx.Err().
 func (c *Session) Receive(ctx context.Context) (Message, error) {
 	m, err := c.conn.msgs.pop(ctx)
 	if err == nil || ctx.Err() != nil {
 		return m, err
 	}
 	<-c.exited
-	if c.waitErr == nil || c.closedByHost() {
+	cause := context.Cause(c.ctx)
+	if c.closedByHost() || c.waitErr == nil && cause == nil {
 		return nil, io.EOF
 	}
-	return nil, &CLIError{Op: "receive", Err: c.waitErr, Stderr: c.stderr.String()}
+	return nil, &CLIError{Op: "receive", Cause: cause, Err: c.waitErr, Stderr: c.stderr.String()}
 }
 
 // Messages returns an iterator over the conversation: every message until
@@ -276,6 +320,10 @@ func (c *Session) Close() error {
 
 // Query runs one prompt through the CLI with opts and returns the run's
 // result. onMessage, if non-nil, sees every message as it arrives.
+//
+// A run that failed still has a result (IsError set): check
+// ResultMessage.Err. When ctx ends first, the CLI is killed and the
+// error, a *CLIError, wraps ctx's error.
 func Query(ctx context.Context, prompt string, opts Options, onMessage func(Message)) (*ResultMessage, error) {
 	c, err := Start(ctx, opts)
 	if err != nil {
@@ -287,6 +335,9 @@ func Query(ctx context.Context, prompt string, opts Options, onMessage func(Mess
 	}
 	for m, err := range c.Messages(ctx) {
 		if err != nil {
+			if ctx.Err() != nil {
+				err = c.failure("query", err)
+			}
 			return nil, err
 		}
 		if onMessage != nil {
