@@ -82,6 +82,17 @@ func fakeCLI(mode string) int {
 	initReq, _ := json.Marshal(init["request"])
 	record(initReq)
 	send(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{"commands":[]}}}`, init["request_id"]))
+	if mode == "flood" {
+		// More messages than the host holds unreceived, then the result.
+		next() // the user turn
+		for i := range floodMessages {
+			send(fmt.Sprintf(`{"type":"system","subtype":"status","n":%d}`, i))
+		}
+		send(`{"type":"result","subtype":"success","is_error":false,"result":"done","num_turns":1}`)
+		for in.Scan() {
+		}
+		return 0
+	}
 	if mode == "die-mid-hook" {
 		next() // the user turn
 		send(`{"type":"control_request","request_id":"h1","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"},"tool_use_id":"toolu_1"}}`)
@@ -412,6 +423,78 @@ func TestReceiveAfterClose(t *testing.T) {
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Receive(ctx); err != io.EOF {
+		t.Errorf("Receive after Close: %v, want io.EOF", err)
+	}
+}
+
+// floodMessages is how many messages the "flood" stand-in sends in one
+// turn: more than the host holds for Receive (1024).
+const floodMessages = 3000
+
+// TestFloodReceived: a turn of more messages than the host holds
+// unreceived reaches the caller whole and in order: the bound on the
+// queue holds the CLI back, it drops nothing.
+func TestFloodReceived(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	c, err := claude.Start(context.Background(), standIn(t, "flood"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer cancel()
+	n := 0
+	for m, err := range c.Messages(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.(*claude.ResultMessage); ok {
+			break
+		}
+		var status struct{ N int }
+		json.Unmarshal(m.Raw(), &status)
+		if status.N != n {
+			t.Fatalf("message %d is number %d", n, status.N)
+		}
+		n++
+	}
+	if n != floodMessages {
+		t.Errorf("received %d messages before the result, want %d", n, floodMessages)
+	}
+}
+
+// TestCloseWithFullQueue: a caller that closes a session without reading
+// its conversation does not hang, though the host stopped reading the
+// CLI's output when the queue filled up.
+func TestCloseWithFullQueue(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	c, err := claude.Start(context.Background(), standIn(t, "flood"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	// Let the queue fill: the first message is there once Receive has one.
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	defer cancel()
+	if _, err := c.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Close hangs while the conversation queue is full")
 	}
 	if _, err := c.Receive(ctx); err != io.EOF {
 		t.Errorf("Receive after Close: %v, want io.EOF", err)

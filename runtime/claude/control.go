@@ -75,7 +75,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 		logger:        cfg.logger,
 		pending:       map[string]chan controlReply{},
 		inflight:      map[string]context.CancelFunc{},
-		msgs:          newMessageQueue(),
+		msgs:          newMessageQueue(maxQueuedMessages, maxQueuedBytes),
 		done:          make(chan struct{}),
 	}
 	if cc.hooks == nil {

@@ -236,9 +236,18 @@ func (c *Session) send(ctx context.Context, prompt, uuid string) error {
 	return nil
 }
 
-// Receive returns the next message of the conversation. After the CLI
-// exits it returns io.EOF, or a *CLIError if the CLI failed or was
-// killed (Start's ctx ended). When ctx ends first, it returns ctx.Err().
+// Receive returns the next message of the conversation.
+//
+// Messages wait for Receive in a bounded queue: 1024 messages, or 64 MiB
+// of them. While it is full the host stops reading the CLI's output, so
+// the CLI waits, and with it the answers to the session's control
+// requests (SetModel, MCPStatus, …) and the CLI's requests to the host
+// (tool calls, hooks): keep receiving while a turn runs. Nothing is
+// dropped until Close.
+//
+// After the CLI exits it returns io.EOF, or a *CLIError if the CLI
+// failed or was killed (Start's ctx ended). When ctx ends first, it
+// returns ctx.Err().
 func (c *Session) Receive(ctx context.Context) (Message, error) {
 	m, err := c.conn.msgs.pop(ctx)
 	if err == nil || ctx.Err() != nil {
@@ -294,10 +303,11 @@ func (c *Session) closedByHost() bool {
 	return c.closed
 }
 
-// Close ends the session: it closes the CLI's input, which makes it exit,
-// waits for it (killing it after a grace period), and waits for the tool
-// calls still running. It returns an error only if the CLI could not be
-// stopped cleanly.
+// Close ends the session: it drops the messages not received yet, closes
+// the CLI's input, which makes it exit, waits for it (killing it after a
+// grace period), and waits for the tool calls still running. It returns
+// an error only if the CLI could not be stopped cleanly. Receive then
+// returns io.EOF.
 func (c *Session) Close() error {
 	c.closeMu.Lock()
 	if c.closed {
@@ -307,6 +317,9 @@ func (c *Session) Close() error {
 	}
 	c.closed = true
 	c.closeMu.Unlock()
+	// Nobody reads the conversation now: the reading of the CLI's output
+	// must not wait for room in the queue, or the CLI could not exit.
+	c.conn.msgs.abandon()
 	c.stdin.Close()
 	select {
 	case <-c.exited:
