@@ -46,3 +46,28 @@ func TestHost(t *testing.T) {
 		t.Errorf("the model received %+v", trs)
 	}
 }
+
+// TestHostNotLoggedIn runs the example with the real CLI and no
+// credentials, as a new user's first run may: it fails, and says why in
+// the CLI's words (it used to print only "the result has no structured
+// output (success, api_error)").
+func TestHostNotLoggedIn(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	cli := claudetest.CLI(t)
+	api := claudetest.API(t, "mcp__orders__lookup_order", `{"order_id":"A-1001"}`)
+	bin := filepath.Join(t.TempDir(), "host")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-claude", cli)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), claudetest.Env(t, api)...)
+	cmd.Env = append(cmd.Env, "ANTHROPIC_API_KEY=", "CLAUDE_CODE_OAUTH_TOKEN=", "ANTHROPIC_AUTH_TOKEN=")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("host succeeded without credentials:\n%s", out)
+	}
+	if want := "host: claude: the run failed: Not logged in · Please run /login"; !strings.Contains(string(out), want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}

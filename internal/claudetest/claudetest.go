@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/fakeapi"
@@ -42,8 +43,32 @@ func CLI(t testing.TB) string {
 	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
 		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
 	}
+	noticeSkipped()
 	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
 	return ""
+}
+
+// skipped is the line noticeSkipped writes.
+const skipped = "claudetest: no Claude Code CLI found, so the tests against the real CLI are skipped: run MCPGEN_CLAUDE=$(.ci/install-claude.sh) go test ./...\n"
+
+var skipNotice sync.Once
+
+// noticeSkipped says once per test binary, on stderr, that the real-CLI
+// tests are skipped. go test ./... shows a passing package's output only
+// with -v, so that a person running it would see nothing: the line also
+// goes to the controlling terminal, when there is one and stderr is not
+// it already. Without a terminal (CI) that write fails, and is dropped.
+func noticeSkipped() {
+	skipNotice.Do(func() {
+		os.Stderr.WriteString(skipped)
+		if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return
+		}
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			tty.WriteString(skipped)
+			tty.Close()
+		}
+	})
 }
 
 // Env is the environment that keeps the CLI on api: a fresh HOME, a test
