@@ -383,7 +383,7 @@ func TestInitializeAndFlags(t *testing.T) {
 	json.Unmarshal(data, &rec)
 	want := `{"agents":{"greeter":{"description":"Greets","maxTurns":3,"model":"haiku","prompt":"You greet.","tools":["mcp__demo_tools__greet"]}},` +
 		`"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0","hook_1"],"matcher":"Bash","onFailure":"block","timeout":3},{"hookCallbackIds":["hook_2"]}],"Stop":[{"hookCallbackIds":["hook_3"]}]},` +
-		`"subtype":"initialize"}`
+		`"sdkMcpServers":["demo_tools"],"subtype":"initialize"}`
 	if got := canonical(t, rec.Initialize); got != want {
 		t.Errorf("initialize:\n got %s\nwant %s", got, want)
 	}

@@ -31,6 +31,7 @@ type controlConn struct {
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
 	logger        *slog.Logger
 
 	ctx    context.Context // cancelled when the connection ends
@@ -57,6 +58,7 @@ type hostConfig struct {
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
 	logger        *slog.Logger
 }
 
@@ -72,6 +74,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 		canUseTool:    cfg.canUseTool,
 		hooks:         cfg.hooks,
 		onElicitation: cfg.onElicitation,
+		onUserDialog:  cfg.onUserDialog,
 		logger:        cfg.logger,
 		pending:       map[string]chan controlReply{},
 		inflight:      map[string]context.CancelFunc{},
@@ -345,6 +348,8 @@ func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte,
 		return cc.hookCallback(ctx, stringMember(req, "callback_id"), input)
 	case "elicitation":
 		return cc.elicitation(ctx, req.Raw())
+	case "request_user_dialog":
+		return cc.userDialog(ctx, req.Raw())
 	default:
 		return nil, &ControlError{Message: "Unsupported control request subtype: " + subtype, Code: unsupportedCode}
 	}
@@ -409,14 +414,11 @@ func (cc *controlConn) sendMCPNotification(server string, msg []byte) {
 }
 
 // request sends a control request of the host's own and waits for the
-// CLI's reply.
-func (cc *controlConn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
-	body := map[string]any{"subtype": subtype}
-	for k, v := range fields {
-		body[k] = v
-	}
+// CLI's reply. fields, nil or a value that encodes as a JSON object (a
+// struct or a map), are the request's members besides its subtype.
+func (cc *controlConn) request(ctx context.Context, subtype string, fields any) (json.RawMessage, error) {
 	id := cc.newID()
-	line, err := json.Marshal(map[string]any{"type": "control_request", "request_id": id, "request": body})
+	line, err := controlRequestLine(id, subtype, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -444,6 +446,34 @@ func (cc *controlConn) request(ctx context.Context, subtype string, fields map[s
 		cc.writeLine([]byte(`{"type":"control_cancel_request","request_id":` + strconv.Quote(id) + `}`))
 		return nil, context.Cause(ctx)
 	}
+}
+
+// controlRequestLine is the control request id of subtype with fields
+// (see request).
+func controlRequestLine(id, subtype string, fields any) ([]byte, error) {
+	b := []byte(`{"type":"control_request","request_id":`)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"request":{"subtype":`...)
+	b = jsonvalue.AppendString(b, subtype)
+	if fields != nil {
+		obj, err := json.Marshal(fields)
+		if err != nil {
+			return nil, fmt.Errorf("claude: %s: %w", subtype, err)
+		}
+		// obj is {…}, or null for a nil map: its members follow the
+		// subtype's.
+		if string(obj) == "null" {
+			obj = []byte("{}")
+		}
+		if len(obj) < 2 || obj[0] != '{' {
+			return nil, fmt.Errorf("claude: %s: the request's fields are not a JSON object", subtype)
+		}
+		if len(obj) > 2 {
+			b = append(b, ',')
+			b = append(b, obj[1:len(obj)-1]...)
+		}
+	}
+	return append(b, "}}"...), nil
 }
 
 func (cc *controlConn) newID() string {

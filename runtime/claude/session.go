@@ -3,9 +3,6 @@ package claude
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +21,10 @@ type Session struct {
 	ctx   context.Context // Start's: when it ends, the CLI is killed
 	conn  *controlConn
 	stdin io.Closer
-	init  map[string]any // the initialize request's fields
+	init  *initializeRequest
+
+	initResult *InitializeResult // the CLI's answer to the first initialize
+	verbatim   bool              // Options.VerbatimPrompts
 
 	sdkServers map[string]*runtime.Server
 
@@ -57,19 +57,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What the CLI takes only in initialize. "hooks": null is what the
-	// Python SDK sends without hooks.
-	init := map[string]any{"hooks": nil}
-	if hooks.decl != nil {
-		init["hooks"] = hooks.decl
-	}
-	if len(opts.Agents) > 0 {
-		for name, a := range opts.Agents {
-			if name == "" || a.Description == "" || a.Prompt == "" {
-				return nil, fmt.Errorf("claude: Options.Agents[%q] needs a name, a Description and a Prompt", name)
-			}
-		}
-		init["agents"] = opts.Agents
+	init, err := opts.initializeRequest(hooks)
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = opts.Dir
@@ -99,12 +89,13 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
-	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers}
+	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers, verbatim: opts.VerbatimPrompts}
 	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, hostConfig{
 		servers:       opts.Servers,
 		canUseTool:    opts.CanUseTool,
 		hooks:         hooks,
 		onElicitation: opts.OnElicitation,
+		onUserDialog:  opts.OnUserDialog,
 		logger:        opts.logger(),
 	})
 	// The id is known before the CLI reports it, unless the CLI picks it.
@@ -138,11 +129,12 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 func (c *Session) initialize(ctx context.Context, timeout time.Duration) error {
 	ictx, cancel := context.WithTimeoutCause(ctx, timeout, &initializeTimeoutError{timeout})
 	defer cancel()
-	_, err := c.conn.request(ictx, "initialize", c.init)
+	raw, err := c.conn.request(ictx, "initialize", c.init)
 	var timedOut *initializeTimeoutError
 	switch {
 	case err == nil:
-		return nil
+		c.initResult, err = parseInitializeResult(raw)
+		return err
 	case errors.As(err, &timedOut) && ctx.Err() == nil:
 		return err // Start stops the CLI and says so
 	}
@@ -188,53 +180,6 @@ func (c *Session) exitError(op string, cause error) *CLIError {
 // exitGrace bounds how long an error report waits for the CLI to exit
 // once its output has ended (or it has been killed).
 const exitGrace = 5 * time.Second
-
-// Send sends one user turn. Read the conversation it starts with Receive
-// or Messages.
-func (c *Session) Send(ctx context.Context, prompt string) error {
-	return c.send(ctx, prompt, "")
-}
-
-// SendMessage sends one user turn, like Send, and returns the id (a
-// UUID) it gave the turn: with Options.FileCheckpointing, RewindFiles
-// takes it to restore the files as they were before the turn.
-func (c *Session) SendMessage(ctx context.Context, prompt string) (id string, err error) {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40 // version 4
-	b[8] = b[8]&0x3f | 0x80 // variant 10
-	h := hex.EncodeToString(b[:])
-	id = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-	return id, c.send(ctx, prompt, id)
-}
-
-func (c *Session) send(ctx context.Context, prompt, uuid string) error {
-	msg := map[string]any{
-		"type":               "user",
-		"session_id":         "default",
-		"message":            map[string]any{"role": "user", "content": prompt},
-		"parent_tool_use_id": nil,
-	}
-	if uuid != "" {
-		msg["uuid"] = uuid
-	}
-	line, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	select {
-	case <-c.conn.done:
-		return c.failure("send", io.EOF)
-	default:
-	}
-	if err := c.conn.writeLine(line); err != nil {
-		return c.failure("send", err)
-	}
-	return nil
-}
 
 // Receive returns the next message of the conversation.
 //
