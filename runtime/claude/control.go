@@ -32,6 +32,7 @@ type controlConn struct {
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
 	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
+	mirror        *mirror // nil without a SessionStore
 	logger        *slog.Logger
 
 	ctx    context.Context // cancelled when the connection ends
@@ -59,6 +60,7 @@ type hostConfig struct {
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
 	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
+	mirror        *mirror
 	logger        *slog.Logger
 }
 
@@ -75,6 +77,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 		hooks:         cfg.hooks,
 		onElicitation: cfg.onElicitation,
 		onUserDialog:  cfg.onUserDialog,
+		mirror:        cfg.mirror,
 		logger:        cfg.logger,
 		pending:       map[string]chan controlReply{},
 		inflight:      map[string]context.CancelFunc{},
@@ -159,6 +162,9 @@ func (cc *controlConn) finish(err error) {
 	case <-time.After(handlerGrace):
 	}
 	cc.closeServerConns()
+	if cc.mirror != nil {
+		cc.mirror.close()
+	}
 	cc.out.Close()
 	cc.workers.Stop()
 	cc.err = err
@@ -216,7 +222,11 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		if cancel != nil {
 			cancel()
 		}
-	case "keep_alive", "transcript_mirror":
+	case "keep_alive":
+	case "transcript_mirror":
+		if cc.mirror != nil {
+			cc.mirror.add(line)
+		}
 	default:
 		m := parseMessage(line)
 		switch m := m.(type) {
@@ -227,6 +237,10 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		case *ResultMessage:
 			if m.SessionID != "" {
 				cc.sessionID.Store(&m.SessionID)
+			}
+			if cc.mirror != nil {
+				// Whoever reads the result can resume from the store.
+				cc.mirror.flush()
 			}
 		}
 		cc.msgs.push(m)

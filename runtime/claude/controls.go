@@ -88,7 +88,7 @@ type MCPSetServersResult struct {
 func (s *Session) SetMCPServers(ctx context.Context, servers map[string]MCPServerConfig) (*MCPSetServersResult, error) {
 	all := map[string]any{}
 	for name := range s.sdkServers {
-		all[name] = sdkServer(name)
+		all[name] = sdkServer(name, s.serverTimeouts[name])
 	}
 	for name, c := range servers {
 		if _, dup := all[name]; dup {

@@ -75,6 +75,9 @@ func (opts *Options) initializeRequest(hooks *hookRegistry) (*initializeRequest,
 	}
 	slices.Sort(req.SDKMCPServers)
 	for name, timeout := range opts.ServerTimeouts {
+		// The CLI takes it from --mcp-config (sdkServer), where it
+		// registers the server before initialize; as the TypeScript SDK,
+		// which declares its servers only here, the request says it too.
 		if opts.Servers[name] == nil {
 			return nil, fmt.Errorf("claude: Options.ServerTimeouts[%q]: no such server in Options.Servers", name)
 		}

@@ -256,6 +256,16 @@ type Options struct {
 	// turn and spares them.
 	PerTaskStopAffordance bool
 
+	// SessionStore, if set, receives a copy of the session's transcript
+	// as the CLI writes it, and Resume and Continue resume from it rather
+	// than from the CLI's files (the session is written to a folder of
+	// its own for the CLI to resume it). NoSessionPersistence cannot be
+	// set with it: the copy is made from the CLI's files.
+	SessionStore SessionStore
+	// SessionStoreLoadTimeout bounds each call to SessionStore that
+	// resuming makes; zero means DefaultStoreLoadTimeout.
+	SessionStoreLoadTimeout time.Duration
+
 	// InitializeTimeout bounds how long Start waits for the CLI's answer
 	// to the initialize request; zero means DefaultInitializeTimeout. A
 	// CLI that has not answered by then is stopped, and Start returns a
@@ -704,7 +714,13 @@ func (opts *Options) args() ([]string, error) {
 		args = append(args, "--session-id", opts.SessionID)
 	}
 	if opts.NoSessionPersistence {
+		if opts.SessionStore != nil {
+			return nil, errors.New("claude: Options.SessionStore needs the session on disk: unset NoSessionPersistence")
+		}
 		args = append(args, "--no-session-persistence")
+	}
+	if opts.SessionStore != nil {
+		args = append(args, "--session-mirror")
 	}
 	settings, err := opts.settingsJSON()
 	if err != nil {
@@ -769,7 +785,7 @@ func (opts *Options) mcpConfig() (string, error) {
 		if !validServerName(name) {
 			return "", fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
 		}
-		servers[name] = sdkServer(name)
+		servers[name] = sdkServer(name, opts.ServerTimeouts[name])
 	}
 	for name, c := range opts.MCPServers {
 		if _, dup := opts.Servers[name]; dup {
@@ -794,11 +810,12 @@ func (opts *Options) mcpConfig() (string, error) {
 
 // sdkServer declares a server of this process to the CLI. It needs
 // "name": without it the CLI silently ignores the server.
-func sdkServer(name string) any {
+func sdkServer(name string, timeout time.Duration) any {
 	return struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	}{"sdk", name}
+		Type    string `json:"type"`
+		Name    string `json:"name"`
+		Timeout int64  `json:"timeout,omitempty"` // in milliseconds
+	}{"sdk", name, timeout.Milliseconds()}
 }
 
 // environ is this process's environment, without CLAUDECODE (which would

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -26,15 +27,17 @@ type Session struct {
 	initResult *InitializeResult // the CLI's answer to the first initialize
 	verbatim   bool              // Options.VerbatimPrompts
 
-	sdkServers map[string]*runtime.Server
+	sdkServers     map[string]*runtime.Server
+	serverTimeouts map[string]time.Duration
 
-	cmd      *exec.Cmd
-	stderr   *tailBuffer
-	exited   chan struct{} // closed when the process has been waited for
-	waitErr  error
-	closeMu  sync.Mutex
-	closed   bool
-	closeErr error
+	cmd       *exec.Cmd
+	resumeDir string // a folder that materialize made, removed after the CLI exits
+	stderr    *tailBuffer
+	exited    chan struct{} // closed when the process has been waited for
+	waitErr   error
+	closeMu   sync.Mutex
+	closed    bool
+	closeErr  error
 }
 
 // Start starts the CLI, sends it the control protocol's initialize
@@ -49,6 +52,19 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("claude: cannot find the Claude Code CLI %q (install it with npm install -g @anthropic-ai/claude-code, or set Options.Path): %w", path, err)
 	}
+	var resumeDir string
+	if opts.SessionStore != nil && (opts.Resume != "" || opts.Continue) {
+		if resumeDir, err = materialize(ctx, &opts); err != nil {
+			return nil, err
+		}
+		opts.Continue = false // materialize chose the session to resume
+	}
+	started := false
+	defer func() {
+		if !started {
+			os.RemoveAll(resumeDir) // the CLI will not use it
+		}
+	}()
 	args, err := opts.args()
 	if err != nil {
 		return nil, err
@@ -64,6 +80,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.environ()
+	if resumeDir != "" {
+		cmd.Env = append(cmd.Env, "CLAUDE_CONFIG_DIR="+resumeDir)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	childIn, stdin, err := blockingPipe()
 	if err != nil {
@@ -89,8 +108,15 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
-	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers, verbatim: opts.VerbatimPrompts}
+	started = true
+	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers, serverTimeouts: opts.ServerTimeouts, verbatim: opts.VerbatimPrompts}
+	c.resumeDir = resumeDir
+	var m *mirror
+	if opts.SessionStore != nil {
+		m = newMirror(opts.SessionStore, cliConfigDir(cmd.Env), opts.logger())
+	}
 	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, hostConfig{
+		mirror:        m,
 		servers:       opts.Servers,
 		canUseTool:    opts.CanUseTool,
 		hooks:         hooks,
@@ -110,6 +136,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		c.waitErr = cmd.Wait()
 		stdin.Close() // if Close has not
+		if c.resumeDir != "" {
+			os.RemoveAll(c.resumeDir)
+		}
 		close(c.exited)
 	}()
 	if err := c.initialize(ctx, opts.initializeTimeout()); err != nil {
