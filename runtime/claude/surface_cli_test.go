@@ -38,7 +38,9 @@ func TestCLIInitializeResult(t *testing.T) {
 	if r.ClaudeCodeVersion != claudetest.Version || !r.HookOnFailureSupported || r.HooksApplied == nil || !*r.HooksApplied {
 		t.Errorf("initialize result: version %q, onFailure %v, hooks applied %v", r.ClaudeCodeVersion, r.HookOnFailureSupported, r.HooksApplied)
 	}
-	if !slices.ContainsFunc(s.SupportedModels(), func(m claude.ModelInfo) bool { return m.Value == "default" && m.ResolvedModel != "" && m.DisplayName != "" }) {
+	if !slices.ContainsFunc(s.SupportedModels(), func(m claude.ModelInfo) bool {
+		return m.Value == "default" && m.ResolvedModel != "" && m.DisplayName != ""
+	}) {
 		t.Errorf("SupportedModels lacks the default model: %+v", s.SupportedModels())
 	}
 	if !slices.ContainsFunc(s.SupportedAgents(), func(a claude.AgentInfo) bool {
