@@ -140,6 +140,14 @@ func TestCLISessionRequests(t *testing.T) {
 			t.Errorf("ReadFile outside the working directories: %v", err)
 		}
 	})
+	t.Run("SeedReadState", func(t *testing.T) {
+		// Accepted; its effect (an Edit without a Read in the context)
+		// needs a model that edits, which the fake API does not script.
+		fi, _ := os.Stat(filepath.Join(h.opts.Dir, "notes.txt"))
+		if err := s.SeedReadState(ctx, "notes.txt", fi.ModTime()); err != nil {
+			t.Errorf("SeedReadState: %v", err)
+		}
+	})
 	t.Run("ReloadOutputStyles", func(t *testing.T) {
 		dir := filepath.Join(h.opts.Dir, ".claude", "output-styles")
 		os.MkdirAll(dir, 0o755)
@@ -488,6 +496,19 @@ func TestCLIFlagOptions(t *testing.T) {
 			t.Errorf("a tool the project root's settings deny ran")
 		}
 	})
+	t.Run("ToolConfig", func(t *testing.T) {
+		// The AskUserQuestion tool asks the model for HTML previews.
+		html := func(format string) int {
+			h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+			h.allowAll()
+			h.opts.ToolConfig = claude.ToolConfig{AskUserQuestionPreviewFormat: format}
+			h.query("Please greet Alice.")
+			return strings.Count(string(h.api.Requests()[0].Body), "HTML")
+		}
+		if plain, withHTML := html(""), html("html"); withHTML <= plain {
+			t.Errorf("the tools mention HTML %d times with the html preview format, %d without", withHTML, plain)
+		}
+	})
 	t.Run("ServerTimeouts", func(t *testing.T) {
 		h := newHost(t, "mcp__slow__wait", `{}`)
 		h.allowAll()
@@ -539,3 +560,40 @@ func TestCLIDeliverInInitialize(t *testing.T) {
 		t.Errorf("system/init does not list the plugin")
 	}
 }
+
+// TestCLISubagentOptions: a subagent with a server of its own, and
+// ForwardSubagentText, which delivers the subagent's text as messages of
+// its own. The CLI 2.1.330 takes the agent's critical reminder but was
+// not seen to send it to the model: the test pins that.
+func TestCLISubagentOptions(t *testing.T) {
+	for _, forward := range []bool{false, true} {
+		h := newHost(t, "Agent", `{"description":"Greet Alice","prompt":"Greet Alice","subagent_type":"greeter","run_in_background":false}`)
+		h.allowAll()
+		h.opts.Agents = map[string]claude.AgentDefinition{"greeter": {
+			Description:            "Greets people",
+			Prompt:                 "You greet.",
+			Tools:                  []string{"mcp__st__ask"},
+			Model:                  "inherit",
+			MCPServers:             []claude.AgentMCPServer{{Name: "st", Config: ptr(stdioServer(t))}},
+			CriticalSystemReminder: "CRITICAL-REMINDER-X",
+		}}
+		h.opts.ForwardSubagentText = forward
+		_, msgs := h.query("Have the greeter greet Alice.")
+		sub := requestsWith(h.api, jsonText("You greet."))
+		if len(sub) == 0 || !slices.Equal(sub[0].Tools, []string{"mcp__st__ask"}) {
+			t.Fatalf("no subagent request offering the agent's own server (requests %v)", answers(h.api))
+		}
+		if n := len(requestsWith(h.api, "CRITICAL-REMINDER-X")); n != 0 {
+			t.Errorf("the critical reminder reached the model now (%d requests): say so in the README", n)
+		}
+		forwarded := slices.ContainsFunc(msgs, func(m claude.Message) bool {
+			a, ok := m.(*claude.AssistantMessage)
+			return ok && a.ParentToolUseID != "" && slices.ContainsFunc(a.Message.Content, func(b claude.ContentBlock) bool { return b.Type == "text" })
+		})
+		if forwarded != forward {
+			t.Errorf("ForwardSubagentText %v: the subagent's text was delivered: %v", forward, forwarded)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
