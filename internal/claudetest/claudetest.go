@@ -27,13 +27,7 @@ func CLI(t testing.TB) string {
 	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
 		return p
 	}
-	cache := os.Getenv("MCPGEN_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "mcpgen")
-		}
-	}
-	p := filepath.Join(cache, "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	p := filepath.Join(cacheDir(), "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 		return p
 	}
@@ -46,6 +40,40 @@ func CLI(t testing.TB) string {
 	noticeSkipped()
 	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
 	return ""
+}
+
+// AgentSDKVersion is the TypeScript Agent SDK whose API the host mirrors;
+// .ci/install-agent-sdk.sh installs it.
+const AgentSDKVersion = "0.3.330"
+
+// AgentSDK returns the path of the TypeScript Agent SDK's type
+// declarations, sdk.d.ts: $MCPGEN_AGENT_SDK, then the copy
+// .ci/install-agent-sdk.sh puts in the cache. Without one the test is
+// skipped, unless $MCPGEN_REQUIRE_CLAUDE is set (CI sets it): then it
+// fails.
+func AgentSDK(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("MCPGEN_AGENT_SDK"); p != "" {
+		return p
+	}
+	p := filepath.Join(cacheDir(), "claude-agent-sdk-"+AgentSDKVersion, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.d.ts")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
+		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but the Agent SDK's sdk.d.ts was not found: run .ci/install-agent-sdk.sh or set MCPGEN_AGENT_SDK")
+	}
+	t.Skip("no Agent SDK found: set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
+	return ""
+}
+
+// cacheDir is $MCPGEN_CACHE, or ~/.cache/mcpgen.
+func cacheDir() string {
+	if c := os.Getenv("MCPGEN_CACHE"); c != "" {
+		return c
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "mcpgen")
 }
 
 // skipped is the line noticeSkipped writes.
