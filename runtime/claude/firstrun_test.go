@@ -89,3 +89,22 @@ func TestCLINotLoggedIn(t *testing.T) {
 		t.Errorf("the CLI sent %d requests to the API without credentials", n)
 	}
 }
+
+// TestSystemSubtypes: every "system" line is a *SystemMessage with its
+// subtype, also one whose members share a name of init's with another
+// shape (it used to arrive as an *OtherMessage).
+func TestSystemSubtypes(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	cli := newCLISide(t, nil, nil)
+	cli.Send(`{"type":"system","subtype":"session_writes_lost","session_id":"s1","lost":3}`)
+	cli.Send(`{"type":"system","subtype":"agents_changed","session_id":"s1","agents":[{"name":"greeter"}],"tools":{"count":2}}`)
+	for _, want := range []string{"session_writes_lost", "agents_changed"} {
+		m, err := cli.cc.Receive(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := m.(*claude.SystemMessage); !ok || s.Subtype != want || s.SessionID != "s1" {
+			t.Errorf("%T %s, want a *SystemMessage of subtype %s", m, m.Raw(), want)
+		}
+	}
+}

@@ -31,7 +31,11 @@ func (r raw) Type() string { return r.typ }
 func (r raw) Raw() json.RawMessage { return r.data }
 
 // SystemMessage is a "system" message. The first, subtype "init", lists
-// the session's tools and the status of each MCP server.
+// the session's tools and the status of each MCP server; the others
+// ("status", "task_started", "session_writes_lost", …, whatever the CLI
+// adds) carry their Subtype, and their members in Raw. A member of
+// another subtype that has the name of one of init's, but not its shape,
+// is left to Raw.
 type SystemMessage struct {
 	raw
 	Subtype        string            `json:"subtype"`
@@ -317,6 +321,18 @@ func parseMessage(line []byte) Message {
 		return &OtherMessage{raw: r}
 	}
 	if err := json.Unmarshal(data, m); err != nil {
+		if _, ok := m.(*SystemMessage); ok {
+			// A subtype whose members use the names of init's for other
+			// shapes (the CLI adds subtypes): still a system message.
+			sm := &SystemMessage{raw: r}
+			var head struct {
+				Subtype   string `json:"subtype"`
+				SessionID string `json:"session_id"`
+			}
+			json.Unmarshal(data, &head)
+			sm.Subtype, sm.SessionID = head.Subtype, head.SessionID
+			return sm
+		}
 		return &OtherMessage{raw: r}
 	}
 	return m
