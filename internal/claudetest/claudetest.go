@@ -34,11 +34,10 @@ func CLI(t testing.TB) string {
 	if p, err := exec.LookPath("claude"); err == nil {
 		return p
 	}
-	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
-		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") == "" {
+		noticeSkipped()
 	}
-	noticeSkipped()
-	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
+	missing(t, "Claude Code CLI", "run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
 	return ""
 }
 
@@ -60,11 +59,19 @@ func AgentSDK(t testing.TB) string {
 	if _, err := os.Stat(p); err == nil {
 		return p
 	}
-	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
-		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but the Agent SDK's sdk.d.ts was not found: run .ci/install-agent-sdk.sh or set MCPGEN_AGENT_SDK")
-	}
-	t.Skip("no Agent SDK found: set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
+	missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
 	return ""
+}
+
+// missing ends t for want of what: it fails when CI requires the real
+// peers ($MCPGEN_REQUIRE_CLAUDE is set), and is skipped otherwise; how
+// says how to get it.
+func missing(t testing.TB, what, how string) {
+	t.Helper()
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
+		t.Fatalf("MCPGEN_REQUIRE_CLAUDE is set but no %s was found: %s", what, how)
+	}
+	t.Skipf("no %s found: %s", what, how)
 }
 
 // cacheDir is $MCPGEN_CACHE, or ~/.cache/mcpgen.

@@ -200,21 +200,30 @@ func TestCLIExitsEarly(t *testing.T) {
 	}
 }
 
+// talkToStandIn starts the stand-in in mode and sends it a user turn. It
+// returns the session, which the test's end closes, and a context that
+// bounds the test's waits.
+func talkToStandIn(t *testing.T, mode string) (*claude.Session, context.Context) {
+	t.Helper()
+	c, err := claude.Start(context.Background(), standIn(t, mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	t.Cleanup(cancel)
+	return c, ctx
+}
+
 // TestCLIDiesMidCall: the CLI exits while a tool call it sent is being
 // answered; the host reports the failure promptly, with the CLI's
 // stderr, and leaves no goroutine behind.
 func TestCLIDiesMidCall(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	c, err := claude.Start(context.Background(), standIn(t, "die-mid-call"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Send(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
-	defer cancel()
+	c, ctx := talkToStandIn(t, "die-mid-call")
 	var last error
 	for m, err := range c.Messages(ctx) {
 		if err != nil {
@@ -438,16 +447,7 @@ const floodMessages = 3000
 // queue holds the CLI back, it drops nothing.
 func TestFloodReceived(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	c, err := claude.Start(context.Background(), standIn(t, "flood"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Send(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
-	defer cancel()
+	c, ctx := talkToStandIn(t, "flood")
 	n := 0
 	for m, err := range c.Messages(ctx) {
 		if err != nil {
@@ -473,16 +473,8 @@ func TestFloodReceived(t *testing.T) {
 // CLI's output when the queue filled up.
 func TestCloseWithFullQueue(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	c, err := claude.Start(context.Background(), standIn(t, "flood"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Send(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx := talkToStandIn(t, "flood")
 	// Let the queue fill: the first message is there once Receive has one.
-	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
-	defer cancel()
 	if _, err := c.Receive(ctx); err != nil {
 		t.Fatal(err)
 	}

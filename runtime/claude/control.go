@@ -369,6 +369,19 @@ func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte,
 	}
 }
 
+// callback runs f, a callback of the host's user (CanUseTool,
+// OnElicitation, OnUserDialog), turning a panic into an error that the
+// CLI gets as the request's refusal: a bug in it must not end the host.
+func callback[Req, Res any](cc *controlConn, what string, f func(context.Context, Req) (Res, error), ctx context.Context, req Req) (res Res, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cc.logger.Error("claude: "+what+" callback panicked", "panic", p)
+			err = fmt.Errorf("%s callback failed: %v", what, p)
+		}
+	}()
+	return f(ctx, req)
+}
+
 // mcpMessage hands one JSON-RPC message to the named server's session and
 // wraps what it answers as {"mcp_response": …}. Every message is
 // answered, notifications included: the CLI waits for a reply to each.

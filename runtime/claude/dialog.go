@@ -53,20 +53,10 @@ func (cc *controlConn) userDialog(ctx context.Context, raw json.RawMessage) ([]b
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return nil, fmt.Errorf("malformed request_user_dialog request: %w", err)
 	}
-	res, err := cc.callUserDialog(ctx, req)
+	res, err := callback(cc, "user dialog", cc.onUserDialog, ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	return res.wire()
 }
 
-// callUserDialog runs the callback, turning a panic into an error.
-func (cc *controlConn) callUserDialog(ctx context.Context, req UserDialogRequest) (res UserDialogResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			cc.logger.Error("claude: user dialog callback panicked", "panic", p)
-			err = fmt.Errorf("user dialog callback failed: %v", p)
-		}
-	}()
-	return cc.onUserDialog(ctx, req)
-}
