@@ -59,4 +59,3 @@ func (cc *controlConn) userDialog(ctx context.Context, raw json.RawMessage) ([]b
 	}
 	return res.wire()
 }
-

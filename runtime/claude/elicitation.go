@@ -56,4 +56,3 @@ func (cc *controlConn) elicitation(ctx context.Context, raw json.RawMessage) ([]
 	}
 	return json.Marshal(res)
 }
-

@@ -132,4 +132,3 @@ func (cc *controlConn) permission(ctx context.Context, req json.RawMessage) ([]b
 	}
 	return res.wire(pr.Input, true)
 }
-
