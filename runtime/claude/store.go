@@ -310,6 +310,9 @@ type mirror struct {
 	}
 	batches chan mirrorBatch
 	done    chan struct{}
+	ctx     context.Context // cancelled when close gives up waiting
+	cancel  context.CancelFunc
+	grace   time.Duration // how long close waits for the store: mirrorGrace
 }
 
 type mirrorBatch struct {
@@ -324,7 +327,8 @@ const mirrorQueue = 256
 
 func newMirror(store SessionStore, configDir string, logger interface{ Error(string, ...any) }) *mirror {
 	m := &mirror{store: store, projects: filepath.Join(configDir, "projects"), logger: logger,
-		batches: make(chan mirrorBatch, mirrorQueue), done: make(chan struct{})}
+		batches: make(chan mirrorBatch, mirrorQueue), done: make(chan struct{}), grace: mirrorGrace}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	go m.run()
 	return m
 }
@@ -340,10 +344,10 @@ func (m *mirror) run() {
 		// the batch is dropped: the CLI's own file still has it.
 		var err error
 		for range 3 {
-			ctx, cancel := context.WithTimeout(context.Background(), DefaultStoreLoadTimeout)
+			ctx, cancel := context.WithTimeout(m.ctx, DefaultStoreLoadTimeout)
 			err = m.store.Append(ctx, b.key, b.entries)
 			cancel()
-			if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			if err == nil || errors.Is(err, context.DeadlineExceeded) || m.ctx.Err() != nil {
 				break
 			}
 		}
@@ -397,11 +401,22 @@ func (m *mirror) flush() {
 	}
 }
 
-// close stores what is queued and stops.
+// close stores what is queued and stops. A store that takes longer
+// than mirrorGrace for it has its calls cancelled: the session has
+// ended, and the CLI's own files keep the entries.
 func (m *mirror) close() {
 	close(m.batches)
-	<-m.done
+	select {
+	case <-m.done:
+	case <-time.After(m.grace):
+		m.cancel()
+		<-m.done
+	}
+	m.cancel()
 }
+
+// mirrorGrace bounds how long the end of a session waits for the store.
+const mirrorGrace = 10 * time.Second
 
 // cliConfigDir is the configuration folder of a CLI started with the
 // environment env: $CLAUDE_CONFIG_DIR, else $HOME/.claude, the last
