@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
@@ -79,9 +80,12 @@ func audit(ctx context.Context, in claude.HookInput) (claude.HookOutput, error) 
 func main() {
 	claudePath := flag.String("claude", "", "`path` of the Claude Code CLI (default: claude in PATH)")
 	prompt := flag.String("prompt", "Where is my order A-1001?", "the customer's `question`")
+	timeout := flag.Duration("timeout", 5*time.Minute, "give up after this `long` (the CLI retries a failing API for minutes)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
 
 	res, err := claude.Query(ctx, *prompt, claude.Options{
 		Path:         *claudePath,
@@ -95,6 +99,13 @@ func main() {
 		Logger:             slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}, nil)
 	if err != nil {
+		// The CLI is missing or failed, or the run took too long.
+		fmt.Fprintln(os.Stderr, "host:", err)
+		os.Exit(1)
+	}
+	if err := res.Err(); err != nil {
+		// The run failed, and the CLI says why: "Not logged in · Please
+		// run /login", an API error, too many turns, …
 		fmt.Fprintln(os.Stderr, "host:", err)
 		os.Exit(1)
 	}

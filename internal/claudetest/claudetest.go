@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/fakeapi"
@@ -26,24 +27,83 @@ func CLI(t testing.TB) string {
 	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
 		return p
 	}
-	cache := os.Getenv("MCPGEN_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "mcpgen")
-		}
-	}
-	p := filepath.Join(cache, "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	p := filepath.Join(cacheDir(), "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 		return p
 	}
 	if p, err := exec.LookPath("claude"); err == nil {
 		return p
 	}
-	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
-		t.Fatal("MCPGEN_REQUIRE_CLAUDE is set but no Claude Code CLI was found: run .ci/install-claude.sh or set MCPGEN_CLAUDE")
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") == "" {
+		noticeSkipped()
 	}
-	t.Skip("no Claude Code CLI found: run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
+	missing(t, "Claude Code CLI", "run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
 	return ""
+}
+
+// AgentSDKVersion is the TypeScript Agent SDK whose API the host mirrors;
+// .ci/install-agent-sdk.sh installs it.
+const AgentSDKVersion = "0.3.330"
+
+// AgentSDK returns the path of the TypeScript Agent SDK's type
+// declarations, sdk.d.ts: $MCPGEN_AGENT_SDK, then the copy
+// .ci/install-agent-sdk.sh puts in the cache. Without one the test is
+// skipped, unless $MCPGEN_REQUIRE_CLAUDE is set (CI sets it): then it
+// fails.
+func AgentSDK(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("MCPGEN_AGENT_SDK"); p != "" {
+		return p
+	}
+	p := filepath.Join(cacheDir(), "claude-agent-sdk-"+AgentSDKVersion, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.d.ts")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
+	return ""
+}
+
+// missing ends t for want of what: it fails when CI requires the real
+// peers ($MCPGEN_REQUIRE_CLAUDE is set), and is skipped otherwise; how
+// says how to get it.
+func missing(t testing.TB, what, how string) {
+	t.Helper()
+	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
+		t.Fatalf("MCPGEN_REQUIRE_CLAUDE is set but no %s was found: %s", what, how)
+	}
+	t.Skipf("no %s found: %s", what, how)
+}
+
+// cacheDir is $MCPGEN_CACHE, or ~/.cache/mcpgen.
+func cacheDir() string {
+	if c := os.Getenv("MCPGEN_CACHE"); c != "" {
+		return c
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "mcpgen")
+}
+
+// skipped is the line noticeSkipped writes.
+const skipped = "claudetest: no Claude Code CLI found, so the tests against the real CLI are skipped: run MCPGEN_CLAUDE=$(.ci/install-claude.sh) go test ./...\n"
+
+var skipNotice sync.Once
+
+// noticeSkipped says once per test binary, on stderr, that the real-CLI
+// tests are skipped. go test ./... shows a passing package's output only
+// with -v, so that a person running it would see nothing: the line also
+// goes to the controlling terminal, when there is one and stderr is not
+// it already. Without a terminal (CI) that write fails, and is dropped.
+func noticeSkipped() {
+	skipNotice.Do(func() {
+		os.Stderr.WriteString(skipped)
+		if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return
+		}
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			tty.WriteString(skipped)
+			tty.Close()
+		}
+	})
 }
 
 // Env is the environment that keeps the CLI on api: a fresh HOME, a test

@@ -58,6 +58,14 @@ func fakeCLI(mode string) int {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
+	if mode == "mute" {
+		// A CLI that never answers initialize (stuck at a prompt, say)
+		// until its input closes.
+		fmt.Fprintln(os.Stderr, "waiting for a login that never comes")
+		for in.Scan() {
+		}
+		return 0
+	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(v string) { out.WriteString(v + "\n"); out.Flush() }
 	// next reads the host's next line; it skips nothing, so the script
@@ -74,6 +82,17 @@ func fakeCLI(mode string) int {
 	initReq, _ := json.Marshal(init["request"])
 	record(initReq)
 	send(fmt.Sprintf(`{"type":"control_response","response":{"subtype":"success","request_id":%q,"response":{"commands":[]}}}`, init["request_id"]))
+	if mode == "flood" {
+		// More messages than the host holds unreceived, then the result.
+		next() // the user turn
+		for i := range floodMessages {
+			send(fmt.Sprintf(`{"type":"system","subtype":"status","n":%d}`, i))
+		}
+		send(`{"type":"result","subtype":"success","is_error":false,"result":"done","num_turns":1}`)
+		for in.Scan() {
+		}
+		return 0
+	}
 	if mode == "die-mid-hook" {
 		next() // the user turn
 		send(`{"type":"control_request","request_id":"h1","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"},"tool_use_id":"toolu_1"}}`)
@@ -181,21 +200,30 @@ func TestCLIExitsEarly(t *testing.T) {
 	}
 }
 
+// talkToStandIn starts the stand-in in mode and sends it a user turn. It
+// returns the session, which the test's end closes, and a context that
+// bounds the test's waits.
+func talkToStandIn(t *testing.T, mode string) (*claude.Session, context.Context) {
+	t.Helper()
+	c, err := claude.Start(context.Background(), standIn(t, mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Send(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+	t.Cleanup(cancel)
+	return c, ctx
+}
+
 // TestCLIDiesMidCall: the CLI exits while a tool call it sent is being
 // answered; the host reports the failure promptly, with the CLI's
 // stderr, and leaves no goroutine behind.
 func TestCLIDiesMidCall(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	c, err := claude.Start(context.Background(), standIn(t, "die-mid-call"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Send(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
-	defer cancel()
+	c, ctx := talkToStandIn(t, "die-mid-call")
 	var last error
 	for m, err := range c.Messages(ctx) {
 		if err != nil {
@@ -276,8 +304,65 @@ func TestStartContextKills(t *testing.T) {
 	defer stop()
 	_, err = c.Receive(wait)
 	var cliErr *claude.CLIError
-	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") {
-		t.Errorf("Receive after cancelling: %v, want the CLI killed", err)
+	if !errors.As(err, &cliErr) || !strings.Contains(err.Error(), "killed") || !errors.Is(err, context.Canceled) {
+		t.Errorf("Receive after cancelling: %v, want the CLI killed, wrapping context.Canceled", err)
+	}
+}
+
+// startAsync runs Start on its own goroutine, so that a Start that never
+// returns fails the test instead of hanging it.
+func startAsync(t *testing.T, ctx context.Context, opts claude.Options) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		c, err := claude.Start(ctx, opts)
+		if err == nil {
+			c.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("Start still waits for the CLI's answer to initialize")
+		return nil
+	}
+}
+
+// TestInitializeTimeout: a CLI that never answers initialize, started
+// with a ctx that has no deadline, does not hold Start for ever (item 14
+// of the hardening issue): after Options.InitializeTimeout the CLI is
+// stopped, and the error says so, wraps context.DeadlineExceeded and
+// carries what the CLI wrote on stderr.
+func TestInitializeTimeout(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	opts := standIn(t, "mute")
+	opts.InitializeTimeout = 200 * time.Millisecond
+	err := startAsync(t, context.Background(), opts)
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Start: %v, want a *claude.CLIError wrapping context.DeadlineExceeded", err)
+	}
+	for _, want := range []string{"did not answer initialize within 200ms (Options.InitializeTimeout)", "the CLI was stopped", "waiting for a login that never comes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
+	}
+}
+
+// TestStartDeadline: when Start's ctx expires while the CLI starts, the
+// CLI is killed and the error wraps context.DeadlineExceeded (it read
+// "the CLI exited (signal: killed)" before, which errors.Is could not
+// tell from a crash).
+func TestStartDeadline(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := startAsync(t, ctx, standIn(t, "mute"))
+	var cliErr *claude.CLIError
+	if !errors.As(err, &cliErr) || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "context deadline exceeded; the CLI was stopped") {
+		t.Fatalf("Start: %v, want a *claude.CLIError wrapping context.DeadlineExceeded", err)
 	}
 }
 
@@ -307,7 +392,7 @@ func TestInitializeAndFlags(t *testing.T) {
 	json.Unmarshal(data, &rec)
 	want := `{"agents":{"greeter":{"description":"Greets","maxTurns":3,"model":"haiku","prompt":"You greet.","tools":["mcp__demo_tools__greet"]}},` +
 		`"hooks":{"PreToolUse":[{"hookCallbackIds":["hook_0","hook_1"],"matcher":"Bash","onFailure":"block","timeout":3},{"hookCallbackIds":["hook_2"]}],"Stop":[{"hookCallbackIds":["hook_3"]}]},` +
-		`"subtype":"initialize"}`
+		`"sdkMcpServers":["demo_tools"],"subtype":"initialize"}`
 	if got := canonical(t, rec.Initialize); got != want {
 		t.Errorf("initialize:\n got %s\nwant %s", got, want)
 	}
@@ -347,6 +432,61 @@ func TestReceiveAfterClose(t *testing.T) {
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Receive(ctx); err != io.EOF {
+		t.Errorf("Receive after Close: %v, want io.EOF", err)
+	}
+}
+
+// floodMessages is how many messages the "flood" stand-in sends in one
+// turn: more than the host holds for Receive (1024).
+const floodMessages = 3000
+
+// TestFloodReceived: a turn of more messages than the host holds
+// unreceived reaches the caller whole and in order: the bound on the
+// queue holds the CLI back, it drops nothing.
+func TestFloodReceived(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	c, ctx := talkToStandIn(t, "flood")
+	n := 0
+	for m, err := range c.Messages(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.(*claude.ResultMessage); ok {
+			break
+		}
+		var status struct{ N int }
+		json.Unmarshal(m.Raw(), &status)
+		if status.N != n {
+			t.Fatalf("message %d is number %d", n, status.N)
+		}
+		n++
+	}
+	if n != floodMessages {
+		t.Errorf("received %d messages before the result, want %d", n, floodMessages)
+	}
+}
+
+// TestCloseWithFullQueue: a caller that closes a session without reading
+// its conversation does not hang, though the host stopped reading the
+// CLI's output when the queue filled up.
+func TestCloseWithFullQueue(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	c, ctx := talkToStandIn(t, "flood")
+	// Let the queue fill: the first message is there once Receive has one.
+	if _, err := c.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Close hangs while the conversation queue is full")
 	}
 	if _, err := c.Receive(ctx); err != io.EOF {
 		t.Errorf("Receive after Close: %v, want io.EOF", err)

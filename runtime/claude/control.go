@@ -32,6 +32,8 @@ type controlConn struct {
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
+	mirror        *mirror // nil without a SessionStore
 	logger        *slog.Logger
 
 	ctx    context.Context // cancelled when the connection ends
@@ -58,6 +60,8 @@ type hostConfig struct {
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
+	onUserDialog  func(context.Context, UserDialogRequest) (UserDialogResult, error)
+	mirror        *mirror
 	logger        *slog.Logger
 }
 
@@ -73,10 +77,12 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 		canUseTool:    cfg.canUseTool,
 		hooks:         cfg.hooks,
 		onElicitation: cfg.onElicitation,
+		onUserDialog:  cfg.onUserDialog,
+		mirror:        cfg.mirror,
 		logger:        cfg.logger,
 		pending:       map[string]chan controlReply{},
 		inflight:      map[string]context.CancelFunc{},
-		msgs:          newMessageQueue(),
+		msgs:          newMessageQueue(maxQueuedMessages, maxQueuedBytes),
 		done:          make(chan struct{}),
 	}
 	if cc.hooks == nil {
@@ -156,11 +162,27 @@ func (cc *controlConn) finish(err error) {
 	case <-handled:
 	case <-time.After(handlerGrace):
 	}
+	cc.closeServerConns()
+	if cc.mirror != nil {
+		cc.mirror.close()
+	}
 	cc.out.Close()
 	cc.workers.Stop()
 	cc.err = err
 	cc.msgs.close(err)
 	close(cc.done)
+}
+
+// closeServerConns ends the connection's session with each hosted
+// server. A Server keeps every open Conn to send it list changes and
+// resource updates; one left open would keep this controlConn, its
+// message queue and its share of every later notification for as long as
+// the Server lives: a host that runs one query after another would grow
+// without bound.
+func (cc *controlConn) closeServerConns() {
+	for _, conn := range cc.servers {
+		conn.Close()
+	}
 }
 
 // handlerGrace bounds how long a finished connection waits for handlers
@@ -201,7 +223,11 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		if cancel != nil {
 			cancel()
 		}
-	case "keep_alive", "transcript_mirror":
+	case "keep_alive":
+	case "transcript_mirror":
+		if cc.mirror != nil {
+			cc.mirror.add(line)
+		}
 	default:
 		m := parseMessage(line)
 		switch m := m.(type) {
@@ -212,6 +238,10 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		case *ResultMessage:
 			if m.SessionID != "" {
 				cc.sessionID.Store(&m.SessionID)
+			}
+			if cc.mirror != nil {
+				// Whoever reads the result can resume from the store.
+				cc.mirror.flush()
 			}
 		}
 		cc.msgs.push(m)
@@ -333,9 +363,24 @@ func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte,
 		return cc.hookCallback(ctx, stringMember(req, "callback_id"), input)
 	case "elicitation":
 		return cc.elicitation(ctx, req.Raw())
+	case "request_user_dialog":
+		return cc.userDialog(ctx, req.Raw())
 	default:
 		return nil, &ControlError{Message: "Unsupported control request subtype: " + subtype, Code: unsupportedCode}
 	}
+}
+
+// callback runs f, a callback of the host's user (CanUseTool,
+// OnElicitation, OnUserDialog), turning a panic into an error that the
+// CLI gets as the request's refusal: a bug in it must not end the host.
+func callback[Req, Res any](cc *controlConn, what string, f func(context.Context, Req) (Res, error), ctx context.Context, req Req) (res Res, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cc.logger.Error("claude: "+what+" callback panicked", "panic", p)
+			err = fmt.Errorf("%s callback failed: %v", what, p)
+		}
+	}()
+	return f(ctx, req)
 }
 
 // mcpMessage hands one JSON-RPC message, already parsed as part of its
@@ -391,14 +436,11 @@ func (cc *controlConn) sendMCPNotification(server string, msg []byte) {
 }
 
 // request sends a control request of the host's own and waits for the
-// CLI's reply.
-func (cc *controlConn) request(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
-	body := map[string]any{"subtype": subtype}
-	for k, v := range fields {
-		body[k] = v
-	}
+// CLI's reply. fields, nil or a value that encodes as a JSON object (a
+// struct or a map), are the request's members besides its subtype.
+func (cc *controlConn) request(ctx context.Context, subtype string, fields any) (json.RawMessage, error) {
 	id := cc.newID()
-	line, err := json.Marshal(map[string]any{"type": "control_request", "request_id": id, "request": body})
+	line, err := controlRequestLine(id, subtype, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -424,8 +466,36 @@ func (cc *controlConn) request(ctx context.Context, subtype string, fields map[s
 		delete(cc.pending, id)
 		cc.mu.Unlock()
 		cc.writeLine([]byte(`{"type":"control_cancel_request","request_id":` + strconv.Quote(id) + `}`))
-		return nil, ctx.Err()
+		return nil, context.Cause(ctx)
 	}
+}
+
+// controlRequestLine is the control request id of subtype with fields
+// (see request).
+func controlRequestLine(id, subtype string, fields any) ([]byte, error) {
+	b := []byte(`{"type":"control_request","request_id":`)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"request":{"subtype":`...)
+	b = jsonvalue.AppendString(b, subtype)
+	if fields != nil {
+		obj, err := json.Marshal(fields)
+		if err != nil {
+			return nil, fmt.Errorf("claude: %s: %w", subtype, err)
+		}
+		// obj is {…}, or null for a nil map: its members follow the
+		// subtype's.
+		if string(obj) == "null" {
+			obj = []byte("{}")
+		}
+		if len(obj) < 2 || obj[0] != '{' {
+			return nil, fmt.Errorf("claude: %s: the request's fields are not a JSON object", subtype)
+		}
+		if len(obj) > 2 {
+			b = append(b, ',')
+			b = append(b, obj[1:len(obj)-1]...)
+		}
+	}
+	return append(b, "}}"...), nil
 }
 
 func (cc *controlConn) newID() string {

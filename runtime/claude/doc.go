@@ -19,9 +19,16 @@
 // subagents, and OutputType asks for the result as a Go type whose JSON
 // Schema mcpgen generates (//mcp:output).
 //
+// The session functions (ListSessions, GetSessionMessages, ForkSession,
+// …) read and change the sessions the CLI keeps, in its files or in a
+// SessionStore, which Options.SessionStore also mirrors a running
+// session into.
+//
 // Every control request from the CLI is answered, concurrently, and
 // exactly once; one the host does not know gets the TypeScript SDK's
 // error. A message type the package does not know reaches the caller as
-// an *OtherMessage. A CLI that exits is reported as a *CLIError with the
-// end of its standard error.
+// an *OtherMessage. A CLI that exits, or that the host stopped (Start's
+// ctx ended, Options.InitializeTimeout passed), is reported as a
+// *CLIError with the end of its standard error. A run that failed still
+// ends with a *ResultMessage: its Err method says why.
 package claude

@@ -44,7 +44,7 @@ func (cc *controlConn) elicitation(ctx context.Context, raw json.RawMessage) ([]
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return nil, fmt.Errorf("malformed elicitation request: %w", err)
 	}
-	res, err := cc.callElicitation(ctx, req)
+	res, err := callback(cc, "elicitation", cc.onElicitation, ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -55,15 +55,4 @@ func (cc *controlConn) elicitation(ctx context.Context, raw json.RawMessage) ([]
 		res.Content = nil
 	}
 	return json.Marshal(res)
-}
-
-// callElicitation runs the callback, turning a panic into an error.
-func (cc *controlConn) callElicitation(ctx context.Context, req ElicitationRequest) (res ElicitationResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			cc.logger.Error("claude: elicitation callback panicked", "panic", p)
-			err = fmt.Errorf("elicitation callback failed: %v", p)
-		}
-	}()
-	return cc.onElicitation(ctx, req)
 }

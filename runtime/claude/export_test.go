@@ -25,7 +25,7 @@ func NewControlConnOptions(ctx context.Context, r io.Reader, w io.Writer, opts O
 		panic(err)
 	}
 	return newControlConn(ctx, r, w, hostConfig{servers: opts.Servers, canUseTool: opts.CanUseTool, hooks: hooks,
-		onElicitation: opts.OnElicitation, logger: slog.New(slog.DiscardHandler)})
+		onElicitation: opts.OnElicitation, onUserDialog: opts.OnUserDialog, logger: slog.New(slog.DiscardHandler)})
 }
 
 // Args is the command line opts give the CLI.

@@ -680,6 +680,11 @@ func askServer() *runtime.Server {
 			return runtime.TextResult(fmt.Sprintf("action=%s content=%s", action, content)), nil
 		},
 	})
+	// An MCP Apps widget, for TestCLIReadMCPResource.
+	s.AddResource(&runtime.Resource{URI: widgetURI, Name: "widget", MIMEType: "text/html;profile=mcp-app",
+		Handler: func(ctx context.Context, req *runtime.ResourceRequest) (*runtime.ResourceResult, error) {
+			return runtime.TextResource(widgetURI, "text/html;profile=mcp-app", widgetHTML), nil
+		}})
 	return s
 }
 

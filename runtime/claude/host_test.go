@@ -446,8 +446,19 @@ func TestOptionFlags(t *testing.T) {
 		CanUseTool: func(context.Context, claude.PermissionRequest) (claude.PermissionResult, error) {
 			return claude.PermissionResult{}, nil
 		},
-		ExtraArgs: []string{"--debug"},
+		ExtraArgs:         []string{"--debug"},
+		TaskBudget:        5000,
+		PermissionPrompts: "none",
+		ProjectConfigRoot: "/root-checkout",
+		ResumeDropsTurn:   "prompt-1",
+		ManagedSettings:   `{"permissions":{"deny":["Bash"]}}`,
+		DebugFile:         "/tmp/debug.log",
+		Skills:            []string{"pdf", "docx"},
+		Servers:           map[string]*runtime.Server{"slow": {Name: "slow"}},
+		ServerTimeouts:    map[string]time.Duration{"slow": 90 * time.Second},
+		SessionStore:      &claude.MemorySessionStore{},
 	}
+	opts.NoSessionPersistence = false // not with a SessionStore
 	args, err := opts.Args()
 	if err != nil {
 		t.Fatal(err)
@@ -460,13 +471,15 @@ func TestOptionFlags(t *testing.T) {
 		"--max-turns 4", "--max-budget-usd 0.25", "--model claude-sonnet-4-5", "--agent greeter", "--fallback-model claude-haiku-4-5", "--betas b1,b2",
 		`--json-schema {"properties":{},"type":"object"}`,
 		"--permission-prompt-tool stdio", "--resume sid",
-		"--allowedTools Read", "--disallowedTools Write", "--tools Read,Bash",
-		`--mcp-config {"mcpServers":{"st":{"type":"stdio","command":"st","env":{"K":"V"},"args":[]},"web":{"type":"http","url":"https://x/mcp","headers":{"Authorization":"Bearer t"}}}}`,
+		"--allowedTools Read,Skill(pdf),Skill(docx)", "--disallowedTools Write", "--tools Read,Bash",
+		`--mcp-config {"mcpServers":{"slow":{"type":"sdk","name":"slow","timeout":90000},"st":{"type":"stdio","command":"st","env":{"K":"V"},"args":[]},"web":{"type":"http","url":"https://x/mcp","headers":{"Authorization":"Bearer t"}}}}`,
+		"--task-budget 5000", "--permission-prompts none", "--project-config-root /root-checkout", "--resume-drops-turn prompt-1",
+		`--managed-settings {"permissions":{"deny":["Bash"]}}`, "--debug-file /tmp/debug.log", "--session-mirror",
 		"--setting-sources=user,project", "--strict-mcp-config",
 		"--permission-mode dontAsk", "--allow-dangerously-skip-permissions",
 		"--include-hook-events", "--include-partial-messages", "--add-dir /d1",
 		"--plugin-dir /p1", "--plugin-dir-no-mcp /p2",
-		"--fork-session", "--resume-session-at msg", "--session-id new", "--no-session-persistence",
+		"--fork-session", "--resume-session-at msg", "--session-id new",
 		`--settings {"env":{"A":"1"},"sandbox":{"allowUnsandboxedCommands":true,"enableWeakerNestedSandbox":true,"enabled":true,"failIfUnavailable":true}}`,
 		"--debug",
 	} {
@@ -486,6 +499,11 @@ func TestOptionFlags(t *testing.T) {
 		{claude.Options{Continue: true, ForkSession: true}, []string{"--continue", "--fork-session"}},
 		{claude.Options{PermissionPromptTool: "mcp__auth__check"}, []string{"--permission-prompt-tool", "mcp__auth__check"}},
 		{claude.Options{ClaudeCodePrompt: true}, nil},
+		{claude.Options{AllSkills: true, AllowedTools: []string{"Read"}}, []string{"--allowedTools", "Read,Skill"}},
+		{claude.Options{Debug: true}, []string{"--debug"}},
+		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"st": {Command: "st", Env: map[string]string{"TOKEN": "secret"}}}, MCPServersDelivery: claude.DeliverInInitialize}, []string{"--await-initialize"}},
+		{claude.Options{Plugins: []claude.Plugin{{Path: "/p"}}, PluginDelivery: claude.DeliverInInitialize}, []string{"--await-initialize"}},
+		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"st": {Command: "st", Timeout: 30 * time.Second}}}, []string{"--mcp-config", `{"mcpServers":{"st":{"type":"stdio","command":"st","args":[],"timeout":30000}}}`}},
 	} {
 		args, err := c.opts.Args()
 		if err != nil {
@@ -516,6 +534,12 @@ func TestOptionFlags(t *testing.T) {
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x": {Type: "ws", URL: "ws://x"}}}, `unknown type "ws"`},
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x y": {Command: "c"}}}, "must match"},
 		{claude.Options{OutputSchema: "[1]"}, "not a JSON object"},
+		{claude.Options{PermissionPrompts: "sometimes"}, "want host or none"},
+		{claude.Options{ResumeDropsTurn: "p"}, "needs Options.ResumeSessionAt"},
+		{claude.Options{Skills: []string{"a"}, AllSkills: true}, "not both"},
+		{claude.Options{Skills: []string{" a"}}, "spaces around it"},
+		{claude.Options{MCPServersDelivery: "stdin"}, `MCPServersDelivery "stdin"`},
+		{claude.Options{SessionStore: &claude.MemorySessionStore{}, NoSessionPersistence: true}, "unset NoSessionPersistence"},
 	} {
 		if _, err := c.opts.Args(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error saying %q", c.opts, err, c.want)

@@ -31,7 +31,11 @@ func (r raw) Type() string { return r.typ }
 func (r raw) Raw() json.RawMessage { return r.data }
 
 // SystemMessage is a "system" message. The first, subtype "init", lists
-// the session's tools and the status of each MCP server.
+// the session's tools and the status of each MCP server; the others
+// ("status", "task_started", "session_writes_lost", …, whatever the CLI
+// adds) carry their Subtype, and their members in Raw. A member of
+// another subtype that has the name of one of init's, but not its shape,
+// is left to Raw.
 type SystemMessage struct {
 	raw
 	Subtype        string            `json:"subtype"`
@@ -88,6 +92,12 @@ type AssistantMessage struct {
 	Message         APIMessage `json:"message"`
 	ParentToolUseID string     `json:"parent_tool_use_id"`
 	SessionID       string     `json:"session_id"`
+	UUID            string     `json:"uuid"`
+	// Error is set on a message the CLI wrote itself about a failed API
+	// request, whose text says what failed: "authentication_failed"
+	// ("Not logged in · Please run /login"), "billing_error",
+	// "rate_limit", "invalid_request", "server_error", "unknown", …
+	Error string `json:"error,omitempty"`
 }
 
 // UserMessage is a message on the user's side of the conversation: a
@@ -194,20 +204,54 @@ type ResultMessage struct {
 	} `json:"deferred_tool_use,omitempty"`
 }
 
+// ErrRunFailed is wrapped by ResultMessage.Err for a run that failed.
+var ErrRunFailed = errors.New("claude: the run failed")
+
+// Err returns nil when the run succeeded, and otherwise an error wrapping
+// ErrRunFailed that says why, in the CLI's words: "Not logged in · Please
+// run /login", an API error, the result's Errors, with its Subtype and
+// TerminalReason. A run can fail with Subtype "success" (IsError says
+// so): check Err, not Subtype.
+func (r *ResultMessage) Err() error {
+	if !r.IsError && r.Subtype == "success" {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrRunFailed, r.why())
+}
+
+// why says why the run failed: the CLI's text, then the kind of failure.
+func (r *ResultMessage) why() string {
+	var reasons []string
+	if r.IsError && strings.TrimSpace(r.Result) != "" {
+		reasons = append(reasons, strings.TrimSpace(r.Result))
+	}
+	reasons = append(reasons, r.Errors...)
+	kind := r.Subtype
+	if r.TerminalReason != "" {
+		kind += ", " + r.TerminalReason
+	}
+	if len(reasons) == 0 {
+		return kind
+	}
+	return strings.Join(reasons, "; ") + " (" + kind + ")"
+}
+
 // ErrNoStructuredOutput reports a result without structured output: the
-// session did not ask for it, or the model failed to give a valid one.
+// session did not ask for it, the run failed, or the model failed to
+// give a valid one.
 var ErrNoStructuredOutput = errors.New("claude: the result has no structured output")
 
 // DecodeStructuredOutput decodes the result's structured output into v,
 // a pointer to the type of Options.OutputType. The CLI has already
 // checked the output against the type's schema. Without one it returns
-// an error wrapping ErrNoStructuredOutput, with the result's Errors.
+// an error wrapping ErrNoStructuredOutput that says why (for a failed
+// run, what Err says).
 func (r *ResultMessage) DecodeStructuredOutput(v any) error {
 	if len(r.StructuredOutput) == 0 || string(r.StructuredOutput) == "null" {
-		if len(r.Errors) > 0 {
-			return fmt.Errorf("%w (%s: %s)", ErrNoStructuredOutput, r.Subtype, strings.Join(r.Errors, "; "))
+		if r.Err() != nil {
+			return fmt.Errorf("%w: the run failed: %s", ErrNoStructuredOutput, r.why())
 		}
-		return fmt.Errorf("%w (%s, %s)", ErrNoStructuredOutput, r.Subtype, r.TerminalReason)
+		return fmt.Errorf("%w (%s)", ErrNoStructuredOutput, r.why())
 	}
 	if err := json.Unmarshal(r.StructuredOutput, v); err != nil {
 		return fmt.Errorf("claude: decoding the structured output: %w", err)
@@ -277,6 +321,18 @@ func parseMessage(line []byte) Message {
 		return &OtherMessage{raw: r}
 	}
 	if err := json.Unmarshal(data, m); err != nil {
+		if _, ok := m.(*SystemMessage); ok {
+			// A subtype whose members use the names of init's for other
+			// shapes (the CLI adds subtypes): still a system message.
+			sm := &SystemMessage{raw: r}
+			var head struct {
+				Subtype   string `json:"subtype"`
+				SessionID string `json:"session_id"`
+			}
+			json.Unmarshal(data, &head)
+			sm.Subtype, sm.SessionID = head.Subtype, head.SessionID
+			return sm
+		}
 		return &OtherMessage{raw: r}
 	}
 	return m

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -173,6 +174,143 @@ type Options struct {
 	// Logger receives the host's own diagnostics. Nil means a text logger
 	// on stderr.
 	Logger *slog.Logger
+	// ServerTimeouts bound each tool call of a server of Servers, by
+	// name; the CLI ignores values under a second. Without one the CLI's
+	// MCP_TOOL_TIMEOUT applies, which is unbounded by default.
+	ServerTimeouts map[string]time.Duration
+	// MCPServersDelivery says how MCPServers reach the CLI: on its command
+	// line (DeliverOnCommandLine, the default) or in the initialize
+	// request (DeliverInInitialize), which keeps their env and headers
+	// off the process list, where other users of the machine can read
+	// them. The Agent SDKs deprecate the command line for them.
+	MCPServersDelivery Delivery
+	// PluginDelivery says how Plugins reach the CLI: as --plugin-dir
+	// flags, or in the initialize request.
+	PluginDelivery Delivery
+
+	// Title is the title of a new session, instead of one the CLI makes
+	// up from the first prompt. A resumed session keeps its own.
+	Title string
+	// Skills, if non-nil, are the only skills the model may use (by
+	// name, or plugin:skill): they are allowed, and the others hidden.
+	// AllSkills allows every skill instead.
+	Skills    []string
+	AllSkills bool
+	// SystemPromptBlocks is a system prompt in blocks, instead of
+	// SystemPrompt: put SystemPromptDynamicBoundary between the blocks
+	// that are the same for every session (which the API can cache
+	// across sessions) and those that are not.
+	SystemPromptBlocks []string
+	// ExcludeDynamicSections, with ClaudeCodePrompt, moves the parts of
+	// Claude Code's prompt that differ per user (working directory,
+	// memory, git status) to the first user message, so that the system
+	// prompt is the same for every user.
+	ExcludeDynamicSections bool
+	// PlanModeInstructions replace the workflow Claude Code's plan mode
+	// asks for.
+	PlanModeInstructions string
+	// ToolAliases redirect the model's calls of a tool name to another
+	// tool, such as {"Bash": "mcp__sandbox__bash"}.
+	ToolAliases map[string]string
+	// PromptSuggestions makes the CLI suggest the user's next prompt
+	// after each turn (a "prompt_suggestion" message, after the result).
+	PromptSuggestions bool
+	// AgentProgressSummaries makes the CLI summarize what running
+	// subagents do, about every 30 s (task_progress messages).
+	AgentProgressSummaries bool
+	// ForwardSubagentText delivers the subagents' text and thinking as
+	// messages too, not only their tool calls.
+	ForwardSubagentText bool
+	// VerbatimPrompts sends every user turn as written: no @file
+	// expansion, no slash commands (for prompts the user did not type).
+	VerbatimPrompts bool
+	// PermissionPrompts says who answers the CLI's permission prompts:
+	// "host" (the default: CanUseTool or PermissionPromptTool) or
+	// "none" (nobody: what the rules do not allow is denied).
+	PermissionPrompts string
+	// TaskBudget, if set, tells the model how many tokens its task may
+	// take, so that it paces itself (the API's task budget).
+	TaskBudget int
+	// ProjectConfigRoot is the checkout whose project settings, .mcp.json
+	// and .claude folders apply, when Dir is a worktree of it.
+	ProjectConfigRoot string
+	// ResumeDropsTurn, with ResumeSessionAt, is the id of the prompt
+	// whose turn the resume drops: the CLI refuses the resume if it
+	// would drop anything else.
+	ResumeDropsTurn string
+	// ManagedSettings are policy settings, as JSON text, that apply
+	// unless the machine's own managed settings say otherwise.
+	ManagedSettings string
+	// Debug writes the CLI's debug log to its stderr, or to DebugFile.
+	Debug     bool
+	DebugFile string
+	// ToolConfig configures built-in tools.
+	ToolConfig ToolConfig
+	// OnUserDialog, if set, answers the dialogs the CLI asks the host to
+	// show (request_user_dialog), of the kinds in SupportedDialogKinds;
+	// the CLI sends no other kind.
+	OnUserDialog         func(ctx context.Context, req UserDialogRequest) (UserDialogResult, error)
+	SupportedDialogKinds []string
+	// PerTaskStopAffordance tells the CLI that the host can stop each
+	// background task (Session.StopTask), so that an interrupt stops the
+	// turn and spares them.
+	PerTaskStopAffordance bool
+
+	// SessionStore, if set, receives a copy of the session's transcript
+	// as the CLI writes it, and Resume and Continue resume from it rather
+	// than from the CLI's files (the session is written to a folder of
+	// its own for the CLI to resume it). NoSessionPersistence cannot be
+	// set with it: the copy is made from the CLI's files.
+	SessionStore SessionStore
+	// SessionStoreLoadTimeout bounds each call to SessionStore that
+	// resuming makes; zero means DefaultStoreLoadTimeout.
+	SessionStoreLoadTimeout time.Duration
+
+	// InitializeTimeout bounds how long Start waits for the CLI's answer
+	// to the initialize request; zero means DefaultInitializeTimeout. A
+	// CLI that has not answered by then is stopped, and Start returns a
+	// *CLIError that wraps context.DeadlineExceeded. The deadline of
+	// Start's ctx, if sooner, applies as well.
+	InitializeTimeout time.Duration
+}
+
+// SystemPromptDynamicBoundary, as one of Options.SystemPromptBlocks,
+// separates the blocks that are the same for every session from those
+// that are not.
+const SystemPromptDynamicBoundary = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
+
+// A Delivery says how an option reaches the CLI.
+type Delivery string
+
+// The deliveries.
+const (
+	// DeliverOnCommandLine passes the option as flags (the default).
+	DeliverOnCommandLine Delivery = "argv"
+	// DeliverInInitialize sends it in the initialize request, on the
+	// CLI's stdin; the CLI is started with --await-initialize to read it
+	// at launch.
+	DeliverInInitialize Delivery = "initialize"
+)
+
+// ToolConfig configures built-in tools.
+type ToolConfig struct {
+	// AskUserQuestionPreviewFormat is the format of the previews of the
+	// AskUserQuestion tool's options: "markdown" (the default) or "html".
+	AskUserQuestionPreviewFormat string
+}
+
+// DefaultInitializeTimeout is how long Start waits for the CLI to answer
+// initialize when Options.InitializeTimeout is zero: 60 s, as the
+// TypeScript Agent SDK waits. The CLI answers once it has loaded its
+// settings and plugins, usually within a second.
+const DefaultInitializeTimeout = 60 * time.Second
+
+// initializeTimeout is opts.InitializeTimeout, or its default.
+func (opts *Options) initializeTimeout() time.Duration {
+	if opts.InitializeTimeout > 0 {
+		return opts.InitializeTimeout
+	}
+	return DefaultInitializeTimeout
 }
 
 // A PermissionMode says how the CLI asks before it runs a tool.
@@ -223,6 +361,9 @@ type MCPServerConfig struct {
 	// AlwaysLoad offers the server's tools to the model from the first
 	// turn, never deferred behind the CLI's tool search.
 	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
+	// Timeout bounds each tool call; the CLI ignores values under a
+	// second. Zero leaves the CLI's MCP_TOOL_TIMEOUT.
+	Timeout time.Duration `json:"-"`
 }
 
 // MarshalJSON writes c as the CLI reads it. A stdio server always
@@ -232,14 +373,35 @@ type MCPServerConfig struct {
 func (c MCPServerConfig) MarshalJSON() ([]byte, error) {
 	type plain MCPServerConfig
 	p := plain(c)
+	timeout := c.Timeout.Milliseconds() // the CLI counts milliseconds
 	if p.Type == "" || p.Type == "stdio" {
 		p.Type = "stdio"
 		return json.Marshal(struct {
 			plain
-			Args []string `json:"args"`
-		}{p, append([]string{}, c.Args...)})
+			Args    []string `json:"args"`
+			Timeout int64    `json:"timeout,omitempty"`
+		}{p, append([]string{}, c.Args...), timeout})
 	}
-	return json.Marshal(p)
+	return json.Marshal(struct {
+		plain
+		Timeout int64 `json:"timeout,omitempty"`
+	}{p, timeout})
+}
+
+// UnmarshalJSON reads c as the CLI reports it (MCPStatus), its timeout
+// in milliseconds.
+func (c *MCPServerConfig) UnmarshalJSON(data []byte) error {
+	type plain MCPServerConfig
+	var aux struct {
+		plain
+		Timeout int64 `json:"timeout"`
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	*c = MCPServerConfig(aux.plain)
+	c.Timeout = time.Duration(aux.Timeout) * time.Millisecond
+	return nil
 }
 
 // check reports what is missing from c.
@@ -414,6 +576,9 @@ func (opts *Options) args() ([]string, error) {
 	if opts.MaxBudgetUSD > 0 {
 		args = append(args, "--max-budget-usd", strconv.FormatFloat(opts.MaxBudgetUSD, 'f', -1, 64))
 	}
+	if opts.TaskBudget > 0 {
+		args = append(args, "--task-budget", strconv.Itoa(opts.TaskBudget))
+	}
 	if opts.Model != "" {
 		args = append(args, "--model", opts.Model)
 	}
@@ -437,10 +602,23 @@ func (opts *Options) args() ([]string, error) {
 		args = append(args, "--json-schema", schema)
 	}
 	switch {
+	case opts.DebugFile != "":
+		args = append(args, "--debug-file", opts.DebugFile)
+	case opts.Debug:
+		args = append(args, "--debug")
+	}
+	switch {
 	case opts.CanUseTool != nil:
 		args = append(args, "--permission-prompt-tool", "stdio")
 	case opts.PermissionPromptTool != "":
 		args = append(args, "--permission-prompt-tool", opts.PermissionPromptTool)
+	}
+	switch opts.PermissionPrompts {
+	case "":
+	case "host", "none":
+		args = append(args, "--permission-prompts", opts.PermissionPrompts)
+	default:
+		return nil, fmt.Errorf("claude: Options.PermissionPrompts %q: want host or none", opts.PermissionPrompts)
 	}
 	if opts.Continue {
 		args = append(args, "--continue")
@@ -448,14 +626,26 @@ func (opts *Options) args() ([]string, error) {
 	if opts.Resume != "" {
 		args = append(args, "--resume", opts.Resume)
 	}
-	if len(opts.AllowedTools) > 0 {
-		args = append(args, "--allowedTools", strings.Join(opts.AllowedTools, ","))
+	allowed, err := opts.allowedTools()
+	if err != nil {
+		return nil, err
+	}
+	if len(allowed) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allowed, ","))
 	}
 	if len(opts.DisallowedTools) > 0 {
 		args = append(args, "--disallowedTools", strings.Join(opts.DisallowedTools, ","))
 	}
 	if opts.Tools != nil {
 		args = append(args, "--tools", strings.Join(opts.Tools, ","))
+	}
+	for _, d := range []struct {
+		name string
+		d    Delivery
+	}{{"MCPServersDelivery", opts.MCPServersDelivery}, {"PluginDelivery", opts.PluginDelivery}} {
+		if d.d != "" && d.d != DeliverOnCommandLine && d.d != DeliverInInitialize {
+			return nil, fmt.Errorf("claude: Options.%s %q: want %q or %q", d.name, d.d, DeliverOnCommandLine, DeliverInInitialize)
+		}
 	}
 	cfg, err := opts.mcpConfig()
 	if err != nil {
@@ -487,14 +677,22 @@ func (opts *Options) args() ([]string, error) {
 	if opts.IncludePartialMessages {
 		args = append(args, "--include-partial-messages")
 	}
+	if opts.ProjectConfigRoot != "" {
+		args = append(args, "--project-config-root", opts.ProjectConfigRoot)
+	}
 	for _, d := range opts.AddDirs {
 		args = append(args, "--add-dir", d)
 	}
-	for _, p := range opts.Plugins {
-		if p.SkipMCPDiscovery {
-			args = append(args, "--plugin-dir-no-mcp", p.Path)
-		} else {
-			args = append(args, "--plugin-dir", p.Path)
+	if opts.awaitsInitialize() {
+		args = append(args, "--await-initialize")
+	}
+	if opts.PluginDelivery != DeliverInInitialize {
+		for _, p := range opts.Plugins {
+			if p.SkipMCPDiscovery {
+				args = append(args, "--plugin-dir-no-mcp", p.Path)
+			} else {
+				args = append(args, "--plugin-dir", p.Path)
+			}
 		}
 	}
 	if opts.ForkSession {
@@ -506,11 +704,23 @@ func (opts *Options) args() ([]string, error) {
 	if opts.ResumeSessionAt != "" {
 		args = append(args, "--resume-session-at", opts.ResumeSessionAt)
 	}
+	if opts.ResumeDropsTurn != "" {
+		if opts.ResumeSessionAt == "" {
+			return nil, errors.New("claude: Options.ResumeDropsTurn needs Options.ResumeSessionAt")
+		}
+		args = append(args, "--resume-drops-turn", opts.ResumeDropsTurn)
+	}
 	if opts.SessionID != "" {
 		args = append(args, "--session-id", opts.SessionID)
 	}
 	if opts.NoSessionPersistence {
+		if opts.SessionStore != nil {
+			return nil, errors.New("claude: Options.SessionStore needs the session on disk: unset NoSessionPersistence")
+		}
 		args = append(args, "--no-session-persistence")
+	}
+	if opts.SessionStore != nil {
+		args = append(args, "--session-mirror")
 	}
 	settings, err := opts.settingsJSON()
 	if err != nil {
@@ -519,7 +729,45 @@ func (opts *Options) args() ([]string, error) {
 	if settings != "" {
 		args = append(args, "--settings", settings)
 	}
+	if opts.ManagedSettings != "" {
+		args = append(args, "--managed-settings", opts.ManagedSettings)
+	}
 	return append(args, opts.ExtraArgs...), nil
+}
+
+// awaitsInitialize reports whether the CLI must read the initialize
+// request at launch, for what opts deliver there.
+func (opts *Options) awaitsInitialize() bool {
+	return opts.MCPServersDelivery == DeliverInInitialize && len(opts.MCPServers) > 0 ||
+		opts.PluginDelivery == DeliverInInitialize && len(opts.Plugins) > 0
+}
+
+// allowedTools is AllowedTools, with the skills of Skills or AllSkills
+// allowed as the TypeScript SDK allows them: "Skill" for all, else
+// "Skill(name)" for each.
+func (opts *Options) allowedTools() ([]string, error) {
+	if opts.AllSkills && opts.Skills != nil {
+		return nil, errors.New("claude: set Options.Skills or Options.AllSkills, not both")
+	}
+	var skills []string
+	switch {
+	case opts.AllSkills:
+		skills = []string{"Skill"}
+	case opts.Skills != nil:
+		for _, name := range opts.Skills {
+			if name == "" || name != strings.TrimSpace(name) {
+				return nil, fmt.Errorf("claude: Options.Skills: skill name %q is empty or has spaces around it", name)
+			}
+			skills = append(skills, "Skill("+name+")")
+		}
+	}
+	allowed := slices.Clone(opts.AllowedTools)
+	for _, s := range skills {
+		if !slices.Contains(allowed, s) {
+			allowed = append(allowed, s)
+		}
+	}
+	return allowed, nil
 }
 
 // mcpConfig is the --mcp-config JSON declaring Servers (as "sdk"
@@ -537,10 +785,10 @@ func (opts *Options) mcpConfig() (string, error) {
 		if !validServerName(name) {
 			return "", fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
 		}
-		servers[name] = sdkServer(name)
+		servers[name] = sdkServer(name, opts.ServerTimeouts[name])
 	}
 	for name, c := range opts.MCPServers {
-		if _, dup := servers[name]; dup {
+		if _, dup := opts.Servers[name]; dup {
 			return "", fmt.Errorf("claude: server %q is in both Options.Servers and Options.MCPServers", name)
 		}
 		if !validServerName(name) {
@@ -549,7 +797,12 @@ func (opts *Options) mcpConfig() (string, error) {
 		if err := c.check(); err != nil {
 			return "", fmt.Errorf("claude: MCP server %q: %w", name, err)
 		}
-		servers[name] = c
+		if opts.MCPServersDelivery != DeliverInInitialize {
+			servers[name] = c
+		}
+	}
+	if len(servers) == 0 {
+		return "", nil
 	}
 	cfg, err := json.Marshal(map[string]any{"mcpServers": servers})
 	return string(cfg), err
@@ -557,11 +810,12 @@ func (opts *Options) mcpConfig() (string, error) {
 
 // sdkServer declares a server of this process to the CLI. It needs
 // "name": without it the CLI silently ignores the server.
-func sdkServer(name string) any {
+func sdkServer(name string, timeout time.Duration) any {
 	return struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	}{"sdk", name}
+		Type    string `json:"type"`
+		Name    string `json:"name"`
+		Timeout int64  `json:"timeout,omitempty"` // in milliseconds
+	}{"sdk", name, timeout.Milliseconds()}
 }
 
 // environ is this process's environment, without CLAUDECODE (which would
@@ -574,6 +828,9 @@ func (opts *Options) environ() []string {
 	if opts.FileCheckpointing {
 		// The CLI takes this one only from its environment.
 		env = append(env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	}
+	if f := opts.ToolConfig.AskUserQuestionPreviewFormat; f != "" {
+		env = append(env, "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT="+f)
 	}
 	return append(env, opts.Env...)
 }

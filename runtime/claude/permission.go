@@ -126,20 +126,9 @@ func (cc *controlConn) permission(ctx context.Context, req json.RawMessage) ([]b
 		return nil, fmt.Errorf("malformed can_use_tool request: %w", err)
 	}
 	pr.Raw = req
-	res, err := cc.callPermission(ctx, pr)
+	res, err := callback(cc, "permission", cc.canUseTool, ctx, pr)
 	if err != nil {
 		return nil, err
 	}
 	return res.wire(pr.Input, true)
-}
-
-// callPermission runs the callback, turning a panic into an error.
-func (cc *controlConn) callPermission(ctx context.Context, pr PermissionRequest) (res PermissionResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			cc.logger.Error("claude: permission callback panicked", "panic", p)
-			err = fmt.Errorf("permission callback failed: %v", p)
-		}
-	}()
-	return cc.canUseTool(ctx, pr)
 }

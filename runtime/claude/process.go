@@ -1,19 +1,33 @@
 package claude
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
-// A CLIError reports that the CLI ended or failed during an operation.
+// A CLIError reports that the CLI ended or failed during an operation,
+// or that the host stopped it.
 type CLIError struct {
-	Op     string // what the host was doing: "initialize", "receive", …
+	Op string // what the host was doing: "initialize", "receive", …
+	// Cause, if set, is why the host stopped the CLI: the error of the
+	// context given to Start (or its cause), or, for "initialize", that
+	// the CLI did not answer within Options.InitializeTimeout (which
+	// wraps context.DeadlineExceeded).
+	Cause  error
 	Err    error  // the process's exit status, or why it is gone
 	Stderr string // the end of the CLI's standard error
 }
 
 func (e *CLIError) Error() string {
-	msg := "claude: " + e.Op + ": the CLI exited"
+	msg := "claude: " + e.Op + ": "
+	if e.Cause != nil {
+		msg += e.Cause.Error() + "; the CLI was stopped"
+	} else {
+		msg += "the CLI exited"
+	}
 	if e.Err != nil {
 		msg += " (" + e.Err.Error() + ")"
 	}
@@ -23,7 +37,27 @@ func (e *CLIError) Error() string {
 	return msg
 }
 
-func (e *CLIError) Unwrap() error { return e.Err }
+// Unwrap returns Cause and Err, those that are set: errors.Is(err,
+// context.DeadlineExceeded) holds for a CLI stopped at a deadline.
+func (e *CLIError) Unwrap() []error {
+	var errs []error
+	for _, err := range []error{e.Cause, e.Err} {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// initializeTimeoutError is the cause of a Start that waited
+// Options.InitializeTimeout for the CLI's answer to initialize.
+type initializeTimeoutError struct{ timeout time.Duration }
+
+func (e *initializeTimeoutError) Error() string {
+	return fmt.Sprintf("the CLI did not answer initialize within %v (Options.InitializeTimeout)", e.timeout)
+}
+
+func (e *initializeTimeoutError) Unwrap() error { return context.DeadlineExceeded }
 
 // tailBuffer keeps the last limit bytes written to it.
 type tailBuffer struct {

@@ -3,13 +3,11 @@ package claude
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -21,30 +19,52 @@ import (
 // in it. Send prompts, read the conversation with Receive or Messages,
 // and Close it when done.
 type Session struct {
+	ctx   context.Context // Start's: when it ends, the CLI is killed
 	conn  *controlConn
 	stdin io.Closer
-	init  map[string]any // the initialize request's fields
+	init  *initializeRequest
 
-	sdkServers map[string]*runtime.Server
+	initResult *InitializeResult // the CLI's answer to the first initialize
+	verbatim   bool              // Options.VerbatimPrompts
 
-	cmd      *exec.Cmd
-	stderr   *tailBuffer
-	exited   chan struct{} // closed when the process has been waited for
-	waitErr  error
-	closeMu  sync.Mutex
-	closed   bool
-	closeErr error
+	sdkServers     map[string]*runtime.Server
+	serverTimeouts map[string]time.Duration
+
+	cmd       *exec.Cmd
+	resumeDir string // a folder that materialize made, removed after the CLI exits
+	stderr    *tailBuffer
+	exited    chan struct{} // closed when the process has been waited for
+	waitErr   error
+	closeMu   sync.Mutex
+	closed    bool
+	closeErr  error
 }
 
 // Start starts the CLI, sends it the control protocol's initialize
-// request and waits for its answer. The servers in opts are served from
-// then on, until Close; cancelling ctx kills the CLI.
+// request and waits for its answer, for Options.InitializeTimeout at
+// most. The servers in opts are served from then on, until Close;
+// cancelling ctx kills the CLI, and the session's errors from then on
+// wrap ctx's error (context.Canceled, context.DeadlineExceeded, or its
+// cause).
 func Start(ctx context.Context, opts Options) (*Session, error) {
 	path := cmp.Or(opts.Path, "claude")
 	exe, err := exec.LookPath(path)
 	if err != nil {
 		return nil, fmt.Errorf("claude: cannot find the Claude Code CLI %q (install it with npm install -g @anthropic-ai/claude-code, or set Options.Path): %w", path, err)
 	}
+	var resumeDir string
+	if opts.SessionStore != nil && (opts.Resume != "" || opts.Continue) {
+		if resumeDir, err = materialize(ctx, &opts); err != nil {
+			return nil, err
+		}
+		opts.Continue = false // materialize chose the session to resume
+	}
+	started := false
+	defer func() {
+		if !started {
+			os.RemoveAll(resumeDir) // the CLI will not use it
+		}
+	}()
 	args, err := opts.args()
 	if err != nil {
 		return nil, err
@@ -53,23 +73,16 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What the CLI takes only in initialize. "hooks": null is what the
-	// Python SDK sends without hooks.
-	init := map[string]any{"hooks": nil}
-	if hooks.decl != nil {
-		init["hooks"] = hooks.decl
-	}
-	if len(opts.Agents) > 0 {
-		for name, a := range opts.Agents {
-			if name == "" || a.Description == "" || a.Prompt == "" {
-				return nil, fmt.Errorf("claude: Options.Agents[%q] needs a name, a Description and a Prompt", name)
-			}
-		}
-		init["agents"] = opts.Agents
+	init, err := opts.initializeRequest(hooks)
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.environ()
+	if resumeDir != "" {
+		cmd.Env = append(cmd.Env, "CLAUDE_CONFIG_DIR="+resumeDir)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	childIn, stdin, err := blockingPipe()
 	if err != nil {
@@ -95,12 +108,20 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		return nil, fmt.Errorf("claude: starting %s: %w", exe, err)
 	}
-	c := &Session{cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers}
+	started = true
+	c := &Session{ctx: ctx, cmd: cmd, stdin: stdin, stderr: tail, exited: make(chan struct{}), init: init, sdkServers: opts.Servers, serverTimeouts: opts.ServerTimeouts, verbatim: opts.VerbatimPrompts}
+	c.resumeDir = resumeDir
+	var m *mirror
+	if opts.SessionStore != nil {
+		m = newMirror(opts.SessionStore, cliConfigDir(cmd.Env), opts.logger())
+	}
 	c.conn = newControlConn(context.WithoutCancel(ctx), stdout, stdin, hostConfig{
+		mirror:        m,
 		servers:       opts.Servers,
 		canUseTool:    opts.CanUseTool,
 		hooks:         hooks,
 		onElicitation: opts.OnElicitation,
+		onUserDialog:  opts.OnUserDialog,
 		logger:        opts.logger(),
 	})
 	// The id is known before the CLI reports it, unless the CLI picks it.
@@ -115,97 +136,103 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		stdout.Close()
 		c.waitErr = cmd.Wait()
 		stdin.Close() // if Close has not
+		if c.resumeDir != "" {
+			os.RemoveAll(c.resumeDir)
+		}
 		close(c.exited)
 	}()
-	if err := c.initialize(ctx); err != nil {
+	if err := c.initialize(ctx, opts.initializeTimeout()); err != nil {
 		c.Close()
+		var cliErr *CLIError
+		if !errors.As(err, &cliErr) {
+			// Unanswered in time: say so, with what the CLI said.
+			err = &CLIError{Op: "initialize", Cause: err, Err: c.waitErr, Stderr: c.stderr.String()}
+		}
 		return nil, err
 	}
 	return c, nil
 }
 
-func (c *Session) initialize(ctx context.Context) error {
-	_, err := c.conn.request(ctx, "initialize", c.init)
-	if err != nil {
-		return c.failure("initialize", err)
-	}
-	return nil
-}
-
-// failure explains an error of the session: when the CLI has exited, the
-// error says so, with its exit status and the end of its stderr.
-func (c *Session) failure(what string, err error) error {
-	select {
-	case <-c.exited:
-		return &CLIError{Op: what, Err: c.waitErr, Stderr: c.stderr.String()}
-	case <-time.After(100 * time.Millisecond):
-		// The CLI may still be exiting; report what is known.
-	}
-	if errors.Is(err, io.EOF) {
-		return &CLIError{Op: what, Err: errors.New("the CLI closed its output"), Stderr: c.stderr.String()}
-	}
-	return fmt.Errorf("claude: %s: %w", what, err)
-}
-
-// Send sends one user turn. Read the conversation it starts with Receive
-// or Messages.
-func (c *Session) Send(ctx context.Context, prompt string) error {
-	return c.send(ctx, prompt, "")
-}
-
-// SendMessage sends one user turn, like Send, and returns the id (a
-// UUID) it gave the turn: with Options.FileCheckpointing, RewindFiles
-// takes it to restore the files as they were before the turn.
-func (c *Session) SendMessage(ctx context.Context, prompt string) (id string, err error) {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40 // version 4
-	b[8] = b[8]&0x3f | 0x80 // variant 10
-	h := hex.EncodeToString(b[:])
-	id = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-	return id, c.send(ctx, prompt, id)
-}
-
-func (c *Session) send(ctx context.Context, prompt, uuid string) error {
-	msg := map[string]any{
-		"type":               "user",
-		"session_id":         "default",
-		"message":            map[string]any{"role": "user", "content": prompt},
-		"parent_tool_use_id": nil,
-	}
-	if uuid != "" {
-		msg["uuid"] = uuid
-	}
-	line, err := json.Marshal(msg)
-	if err != nil {
+// initialize sends the initialize request and waits for the answer, for
+// timeout at most.
+func (c *Session) initialize(ctx context.Context, timeout time.Duration) error {
+	ictx, cancel := context.WithTimeoutCause(ctx, timeout, &initializeTimeoutError{timeout})
+	defer cancel()
+	raw, err := c.conn.request(ictx, "initialize", c.init)
+	var timedOut *initializeTimeoutError
+	switch {
+	case err == nil:
+		c.initResult, err = parseInitializeResult(raw)
 		return err
+	case errors.As(err, &timedOut) && ctx.Err() == nil:
+		return err // Start stops the CLI and says so
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	return c.failure("initialize", err)
+}
+
+// failure explains an error of the operation op. When Start's context
+// has ended, the CLI has been killed: the error is a *CLIError that
+// wraps the context's error. When the CLI's output has ended, the CLI
+// is exiting: a *CLIError with its exit status. Else, such as when the
+// operation's own context ended, err is returned, wrapped.
+func (c *Session) failure(op string, err error) error {
+	var refused *ControlError
+	if errors.As(err, &refused) {
+		return fmt.Errorf("claude: %s: %w", op, err)
+	}
+	if cause := context.Cause(c.ctx); cause != nil {
+		return c.exitError(op, cause)
 	}
 	select {
 	case <-c.conn.done:
-		return c.failure("send", io.EOF)
+		return c.exitError(op, nil)
 	default:
 	}
-	if err := c.conn.writeLine(line); err != nil {
-		return c.failure("send", err)
-	}
-	return nil
+	return fmt.Errorf("claude: %s: %w", op, err)
 }
 
-// Receive returns the next message of the conversation. After the CLI
-// exits it returns io.EOF, or a *CLIError if the CLI failed.
+// exitError waits for the CLI to exit, for exitGrace at most, and
+// describes how it ended, with the end of its stderr. cause, if set, is
+// why the host stopped it.
+func (c *Session) exitError(op string, cause error) *CLIError {
+	e := &CLIError{Op: op, Cause: cause}
+	select {
+	case <-c.exited:
+		e.Err = c.waitErr
+	case <-time.After(exitGrace):
+		e.Err = fmt.Errorf("the CLI closed its output but had not exited %v later", exitGrace)
+	}
+	e.Stderr = c.stderr.String()
+	return e
+}
+
+// exitGrace bounds how long an error report waits for the CLI to exit
+// once its output has ended (or it has been killed).
+const exitGrace = 5 * time.Second
+
+// Receive returns the next message of the conversation.
+//
+// Messages wait for Receive in a bounded queue: 1024 messages, or 64 MiB
+// of them. While it is full the host stops reading the CLI's output, so
+// the CLI waits, and with it the answers to the session's control
+// requests (SetModel, MCPStatus, …) and the CLI's requests to the host
+// (tool calls, hooks): keep receiving while a turn runs. Nothing is
+// dropped until Close.
+//
+// After the CLI exits it returns io.EOF, or a *CLIError if the CLI
+// failed or was killed (Start's ctx ended). When ctx ends first, it
+// returns ctx.Err().
 func (c *Session) Receive(ctx context.Context) (Message, error) {
 	m, err := c.conn.msgs.pop(ctx)
 	if err == nil || ctx.Err() != nil {
 		return m, err
 	}
 	<-c.exited
-	if c.waitErr == nil || c.closedByHost() {
+	cause := context.Cause(c.ctx)
+	if c.closedByHost() || c.waitErr == nil && cause == nil {
 		return nil, io.EOF
 	}
-	return nil, &CLIError{Op: "receive", Err: c.waitErr, Stderr: c.stderr.String()}
+	return nil, &CLIError{Op: "receive", Cause: cause, Err: c.waitErr, Stderr: c.stderr.String()}
 }
 
 // Messages returns an iterator over the conversation: every message until
@@ -250,10 +277,11 @@ func (c *Session) closedByHost() bool {
 	return c.closed
 }
 
-// Close ends the session: it closes the CLI's input, which makes it exit,
-// waits for it (killing it after a grace period), and waits for the tool
-// calls still running. It returns an error only if the CLI could not be
-// stopped cleanly.
+// Close ends the session: it drops the messages not received yet, closes
+// the CLI's input, which makes it exit, waits for it (killing it after a
+// grace period), and waits for the tool calls still running. It returns
+// an error only if the CLI could not be stopped cleanly. Receive then
+// returns io.EOF.
 func (c *Session) Close() error {
 	c.closeMu.Lock()
 	if c.closed {
@@ -263,6 +291,9 @@ func (c *Session) Close() error {
 	}
 	c.closed = true
 	c.closeMu.Unlock()
+	// Nobody reads the conversation now: the reading of the CLI's output
+	// must not wait for room in the queue, or the CLI could not exit.
+	c.conn.msgs.abandon()
 	c.stdin.Close()
 	select {
 	case <-c.exited:
@@ -276,6 +307,10 @@ func (c *Session) Close() error {
 
 // Query runs one prompt through the CLI with opts and returns the run's
 // result. onMessage, if non-nil, sees every message as it arrives.
+//
+// A run that failed still has a result (IsError set): check
+// ResultMessage.Err. When ctx ends first, the CLI is killed and the
+// error, a *CLIError, wraps ctx's error.
 func Query(ctx context.Context, prompt string, opts Options, onMessage func(Message)) (*ResultMessage, error) {
 	c, err := Start(ctx, opts)
 	if err != nil {
@@ -287,6 +322,9 @@ func Query(ctx context.Context, prompt string, opts Options, onMessage func(Mess
 	}
 	for m, err := range c.Messages(ctx) {
 		if err != nil {
+			if ctx.Err() != nil {
+				err = c.failure("query", err)
+			}
 			return nil, err
 		}
 		if onMessage != nil {

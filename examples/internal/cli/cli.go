@@ -83,10 +83,7 @@ func ask(ctx context.Context, s *runtime.Server, prompt string) error {
 	if err != nil {
 		return err
 	}
-	if res.IsError {
-		return fmt.Errorf("the run failed (%s): %s", res.Subtype, res.Result)
-	}
-	return nil
+	return res.Err() // why the run failed, in the CLI's words, or nil
 }
 
 // printMessage prints one message of the conversation for a person.

@@ -49,13 +49,14 @@ func TestPrompt(t *testing.T) {
 // in-process.
 var hostExample = regexp.MustCompile("(?s)### In-process to the Claude Code CLI\n.*?```go\n(.*?)```")
 
-// TestREADMEHostExample copies the README's host example, as written, into
-// a program of its own module (as a user would, with seed 000's tickets
-// package as theirs), and runs it against the real Claude Code CLI, found
-// in PATH as the example expects.
+// TestREADMEHostExample does what the README's host example says: it puts
+// the example, as written, in a module set up as the Quickstart's, runs
+// go generate and go run, and runs it against the real Claude Code CLI,
+// found in PATH as the example expects, and a fake model that converts a
+// temperature.
 func TestREADMEHostExample(t *testing.T) {
 	claude := claudetest.CLI(t)
-	api := claudetest.API(t, "mcp__cci__create_ticket", `{"title":"Login crash","description":"Crashes on login","kind":"bug"}`)
+	api := claudetest.API(t, "mcp__hello__convert", `{"value":100,"to":"celsius"}`)
 	repo, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +75,8 @@ func TestREADMEHostExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"go.mod":  "module example.com/host\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + repo + "\n",
+		"go.mod": "module example.com/hello\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + repo +
+			"\n\ntool github.com/mcpgen/mcpgen/cmd/mcpgen\n",
 		"go.sum":  string(gosum),
 		"main.go": string(m[1]),
 	}
@@ -83,11 +85,13 @@ func TestREADMEHostExample(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(dir, "host")
-	build := exec.Command("go", "build", "-mod=mod", "-o", bin, ".")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the README's host example: %v\n%s\n%s", err, out, files["main.go"])
+	bin := filepath.Join(dir, "hello")
+	for _, args := range [][]string{{"mod", "tidy"}, {"generate", "./..."}, {"build", "-o", bin, "."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s of the README's host example: %v\n%s\n%s", args[0], err, out, files["main.go"])
+		}
 	}
 	cmd := exec.Command(bin)
 	cmd.Dir = t.TempDir()
@@ -98,9 +102,9 @@ func TestREADMEHostExample(t *testing.T) {
 		t.Fatalf("the README's host example: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		`"name":"mcp__cci__create_ticket"`,
-		"Ticket 'Login crash' created successfully (ID: TKT-42)",
-		"The tool answered: Ticket 'Login crash' created successfully (ID: TKT-42) (is_error=false)\n",
+		`"name":"mcp__hello__convert"`,
+		"37.8°C",
+		"The tool answered: 37.8°C (is_error=false)\n",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -1,0 +1,62 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// stuckStore is a SessionStore whose Append waits for its context.
+type stuckStore struct{ MemorySessionStore }
+
+func (s *stuckStore) Append(ctx context.Context, key SessionKey, entries []json.RawMessage) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestMirrorCloseBounded: a store that never answers does not hold the
+// end of a session: close waits its grace, then cancels the store's
+// calls, and every goroutine ends.
+func TestMirrorCloseBounded(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dir := t.TempDir()
+	m := newMirror(&stuckStore{}, dir, slog.New(slog.DiscardHandler))
+	m.grace = 50 * time.Millisecond
+	file := filepath.Join(dir, "projects", "p", "6f1d2c3b-0a9e-4b8c-8d7f-1e2d3c4b5a69.jsonl")
+	line, _ := json.Marshal(map[string]any{"type": "transcript_mirror", "filePath": file, "entries": []any{map[string]string{"type": "user"}}})
+	for range 3 {
+		m.add(line)
+	}
+	closed := make(chan struct{})
+	go func() { m.close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second): // a hang guard, not a measure
+		t.Fatal("close waits for a store that never answers")
+	}
+}
+
+// TestMirrorKey: the transcripts under the projects folder map to keys;
+// anything else is not stored.
+func TestMirrorKey(t *testing.T) {
+	m := &mirror{projects: "/c/projects"}
+	id := "6f1d2c3b-0a9e-4b8c-8d7f-1e2d3c4b5a69"
+	for file, want := range map[string]SessionKey{
+		"/c/projects/-p/" + id + ".jsonl":                    {ProjectKey: "-p", SessionID: id},
+		"/c/projects/-p/" + id + "/subagents/agent-a1.jsonl": {ProjectKey: "-p", SessionID: id, Subpath: "subagents/agent-a1"},
+		"/c/projects/-p/not-a-session.jsonl":                 {},
+		"/c/elsewhere/-p/" + id + ".jsonl":                   {},
+		"/c/projects/../projects2/-p/" + id + ".jsonl":       {},
+		"/c/projects/-p/" + id + ".json":                     {},
+	} {
+		got, ok := m.key(file)
+		if got != want || ok != (want != SessionKey{}) {
+			t.Errorf("key(%s) = %+v, %v; want %+v", file, got, ok, want)
+		}
+	}
+}
