@@ -25,7 +25,7 @@ type Conn struct {
 // client is gone: until then the server keeps it among the clients it
 // notifies.
 func (s *Server) NewConn(send func(msg []byte)) *Conn {
-	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true, canAsk: true}}
+	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true, canAsk: true, transport: "conn"}}
 	s.fanout.join(c.ss)
 	return c
 }

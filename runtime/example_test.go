@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -118,4 +121,40 @@ func ExampleReportProgress() {
 	// {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":2,"total":2,"message":"step 2"}}
 	// {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"count","data":{"msg":"counted","to":2}}}
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}
+}
+
+// A Middleware sees every request a server answers, on every transport,
+// and may refuse one: here, a per-tool rate limit of two calls a minute.
+func ExampleMiddleware() {
+	s := greetServer()
+	var mu sync.Mutex
+	calls := map[string][]time.Time{} // by tool: the calls of the last minute
+	s.Middleware = append(s.Middleware, func(next runtime.RequestHandler) runtime.RequestHandler {
+		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+			if req.Method == "tools/call" {
+				mu.Lock()
+				now := time.Now()
+				recent := slices.DeleteFunc(calls[req.Target], func(t time.Time) bool { return now.Sub(t) > time.Minute })
+				full := len(recent) >= 2
+				if !full {
+					recent = append(recent, now)
+				}
+				calls[req.Target] = recent
+				mu.Unlock()
+				if full {
+					return runtime.Refuse(-32000, "rate limit: "+req.Target+" may be called twice a minute")
+				}
+			}
+			return next(ctx, req)
+		}
+	})
+	conn := s.NewConn(nil)
+	for i := range 3 {
+		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`, i)
+		fmt.Println(string(conn.Handle(context.Background(), []byte(call))))
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":0,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
+	// {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"rate limit: greet may be called twice a minute"}}
 }

@@ -155,3 +155,38 @@ func text(res *mcp.CallToolResult) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// TestOfficialClientLogsPerRequest: the official Go SDK's client at its
+// default revision (2026-07-28) sets a log level with logging/setLevel,
+// which that revision removed, and then sees its calls' logs: the level
+// holds for the requests of its connection that name none. Before, the
+// method was unknown to such a request, and the client never saw a log.
+func TestOfficialClientLogsPerRequest(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "MCPGEN_SERVE_STDIO=1")
+	logs := make(chan string, 16)
+	client := mcp.NewClient(&mcp.Implementation{Name: "official-client", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			logs <- string(req.Params.Level) + " " + req.Params.Logger
+		},
+	})
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer session.Close()
+	if err := session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "count", Arguments: map[string]any{"to": 1}}); err != nil || text(res) != "counted to 1" {
+		t.Fatalf("count: %v %+v", err, res)
+	}
+	if l := receive(t, logs); l != "info count" {
+		t.Errorf("log %q", l)
+	}
+}

@@ -58,6 +58,9 @@ func (ss *session) runHandler(c *call, h handlerRun, fn func(ctx context.Context
 	}
 	defer adm.endRun()
 	var ctx context.Context = &c.ctx
+	if c.handlerCtx != nil {
+		ctx = c.handlerCtx
+	}
 	if h.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, h.timeout)

@@ -336,6 +336,10 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		case !m.IsRequest():
 			w.WriteHeader(http.StatusAccepted) // nothing to do: cancelling is closing the stream
 			return
+		case lookupMethod(m.Method) != nil && lookupMethod(m.Method).connectionState:
+			resp := statelessRefusal(m.Method)
+			writeJSON(w, resp.status(true), resp.append(nil, m.IDBytes(), true))
+			return
 		case !h.checkRequestRevision(w, r, &m):
 			return
 		}
@@ -363,7 +367,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r)}, &m, hold, nil)
+		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, &m, hold, nil)
 		return
 	}
 	ss, hs, isNew, ok := h.sessionFor(w, r, &m)

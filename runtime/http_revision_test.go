@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
@@ -252,5 +253,24 @@ func TestHTTPPerRequestProgress(t *testing.T) {
 	}
 	if got := strings.Join(methods, ","); got != "notifications/progress,notifications/message,notifications/progress," {
 		t.Errorf("messages %q", got)
+	}
+}
+
+// TestHTTPSetLevelStateless: over Streamable HTTP without a session,
+// logging/setLevel of revision 2026-07-28 is refused, saying how to name
+// the level per request instead, whether or not the request carries a
+// _meta (the official Go SDK's client sends none with it).
+func TestHTTPSetLevelStateless(t *testing.T) {
+	s, _ := newHTTPTestServer()
+	url := serveHTTPTest(t, s, nil)
+	for i, body := range []string{
+		mcptest.PerRequest(1, "logging/setLevel", `"level":"debug"`, "{}"),
+		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`,
+	} {
+		r := httpPost(t, url, body, perRequestHeaders("logging/setLevel")...)
+		r.wantPerRequestError(t, fmt.Sprint("setLevel ", i), http.StatusNotFound, jsonrpc.MethodNotFound, 1)
+		if !strings.Contains(string(r.body), "io.modelcontextprotocol/logLevel") {
+			t.Errorf("the refusal does not say what to do: %s", r.body)
+		}
 	}
 }

@@ -31,7 +31,7 @@ type httpSession struct {
 // sessionFor returns !ok it has answered the request.
 func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return &session{srv: h.srv, client: clientOf(r.Context(), r)}, nil, false, true
+		return &session{srv: h.srv, client: clientOf(r.Context(), r), transport: "http"}, nil, false, true
 	}
 	id := r.Header.Get(wire.HeaderSessionID)
 	switch {
@@ -78,7 +78,8 @@ func (h *httpHandler) newSession(client string) *httpSession {
 		return nil
 	}
 	events := newEventLog()
-	hs := &httpSession{id: rand.Text(), ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client}, events: events, active: 1, lastUsed: now}
+	id := rand.Text()
+	hs := &httpSession{id: id, ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client, transport: "http", id: id}, events: events, active: 1, lastUsed: now}
 	h.srv.fanout.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)

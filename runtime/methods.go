@@ -36,6 +36,11 @@ type method struct {
 	// nameParam is the member of params that the Mcp-Name header repeats
 	// over Streamable HTTP, if any.
 	nameParam string
+	// connectionState says that the method sets what later requests of
+	// its connection find: under revision 2026-07-28, where requests
+	// carry their own state, it is served only where a connection keeps
+	// some (stdio, a Conn, an HTTP session); see stateless.
+	connectionState bool
 }
 
 // revisions is a set of the two kinds of revision.
@@ -68,7 +73,7 @@ var methodTable = []*method{
 	{name: wire.MethodInitialize, serve: (*session).initialize, revisions: sessionRevisions},
 	{name: wire.MethodPing, serve: (*session).ping, revisions: sessionRevisions},
 	{name: wire.MethodDiscover, serve: (*session).discover, revisions: requestRevision, cacheable: true},
-	{name: wire.MethodSetLevel, serve: (*session).setLevel, revisions: sessionRevisions},
+	{name: wire.MethodSetLevel, serve: (*session).setLevel, revisions: allRevisions, connectionState: true},
 
 	{name: wire.MethodToolsList, serve: (*session).listTools, revisions: allRevisions, feature: tools, cacheable: true},
 	{name: wire.MethodToolsCall, serve: (*session).callTool, revisions: allRevisions, feature: tools, handler: true, nameParam: "name"},
@@ -228,8 +233,17 @@ func (ss *session) discover(*call) response {
 }
 
 // setLevel answers logging/setLevel: the least severe level of the log
-// messages the session's handlers send.
+// messages the session's handlers send. Revision 2026-07-28 removed the
+// method, a request naming its own level in _meta instead; so that the
+// same client code logs against servers of both revisions, as the
+// official Go SDK's does, a request of that revision may still set a
+// level, which then holds for the requests of its connection that name
+// none (stdio, a Conn, an HTTP session). Where nothing is kept between
+// requests (Streamable HTTP without a session), it is refused, saying so.
 func (ss *session) setLevel(c *call) response {
+	if c.perRequest() && ss.stateless() {
+		return statelessRefusal(wire.MethodSetLevel)
+	}
 	lv := c.msg.Params.Get("level")
 	if lv.Kind() != jsonvalue.String {
 		return invalidParams("level must be a string")
@@ -239,7 +253,19 @@ func (ss *session) setLevel(c *call) response {
 		return invalidParams("unknown level %s; use one of %s", lv.Raw(), strings.Join(wire.LogLevels, ", "))
 	}
 	ss.level.Store(int32(i))
+	ss.levelSet.Store(true)
 	return emptyResult
+}
+
+// stateless reports whether ss lives for one request only: Streamable
+// HTTP without a session.
+func (ss *session) stateless() bool { return ss.transport == "http" && ss.id == "" }
+
+// statelessRefusal answers a method that sets connection state (see
+// method.connectionState) under revision 2026-07-28 where nothing is kept
+// between requests.
+func statelessRefusal(method string) response {
+	return errorResponse(jsonrpc.MethodNotFound, "method not found: %s (revision %s removed it, and this server keeps nothing between requests: name the level in each request's _meta, %q)", method, wire.RequestRevision, wire.MetaLogLevel)
 }
 
 // cancelled acts on notifications/cancelled: the calls it names are

@@ -46,7 +46,6 @@ func TestPerRequestRequestMeta(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"d","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999","io.modelcontextprotocol/clientCapabilities":{}}}}`, -32022},
 		{mcptest.PerRequest("e", "initialize", "", "{}"), -32601},
 		{mcptest.PerRequest("f", "ping", "", "{}"), -32601},
-		{mcptest.PerRequest("g", "logging/setLevel", `"level":"debug"`, "{}"), -32601},
 		{mcptest.PerRequest("h", "resources/subscribe", `"uri":"x:y"`, "{}"), -32601},
 	} {
 		var m struct{ ID string }
@@ -60,6 +59,12 @@ func TestPerRequestRequestMeta(t *testing.T) {
 		if code == -32022 && data != `{"supported":["2026-07-28"],"requested":"v999"}` {
 			t.Errorf("unsupported version data %s", data)
 		}
+	}
+	// logging/setLevel, which the revision removed, sets the level of the
+	// connection (see TestOfficialClientLogsPerRequest).
+	p.Send(mcptest.PerRequest("g", "logging/setLevel", `"level":"debug"`, "{}"))
+	if got := reply(p, `"g"`); !strings.Contains(got, `"result":{"resultType":"complete"}`) {
+		t.Errorf("logging/setLevel per request, over stdio: %s", got)
 	}
 	// The same process still serves a client of a session revision.
 	p.Send(mcptest.Initialize(1, "2025-11-25"))

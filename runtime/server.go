@@ -64,6 +64,10 @@ type Server struct {
 	// when it returns. Its context ends with the client's session.
 	OnRootsChanged func(ctx context.Context)
 
+	// Middleware wraps the handling of every request, outermost first
+	// (see Middleware).
+	Middleware []Middleware
+
 	// MaxListens bounds the subscriptions/listen requests open at once on
 	// the server, and MaxListensPerClient those of one client (an HTTP
 	// client is its verified token's subject, or else its address). Zero

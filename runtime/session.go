@@ -33,6 +33,9 @@ type session struct {
 	// HTTP, or the subject of its token; "" for the one client of stdio or
 	// a Conn.
 	client string
+	// transport is "stdio", "http" or "conn"; id is the Streamable HTTP
+	// session's id, if the session is one. Both are for middleware.
+	transport, id string
 
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
@@ -44,6 +47,7 @@ type session struct {
 	requests clientRequests
 	roots    rootsRefresh
 	level    atomic.Int32 // index into wire.LogLevels of the least severe level sent
+	levelSet atomic.Bool  // logging/setLevel set level
 }
 
 // sessionRevision is the revision initialize negotiated, or "" before.
@@ -82,6 +86,10 @@ type call struct {
 	cancelled atomic.Bool // by notifications/cancelled: send no response
 	key       string      // inflight key, "" if not registered
 	sameID    *call       // the next call in flight with the same id
+
+	// handlerCtx, if set, is the context a middleware passed on: the
+	// handler runs in it (see runHandler).
+	handlerCtx context.Context
 
 	// What the handler's context knows (see runHandler).
 	target string       // the tool, prompt or URI served, for logs
@@ -178,7 +186,11 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*
 			return nil, errorWithData(wire.UnsupportedVersion, e.Error(), e.Data())
 		}
 		c.meta = &requestMeta{RequestMeta: rm}
-		c.meta.level.Store(int32(rm.LogLevel))
+		level := int32(rm.LogLevel)
+		if rm.LogLevel == len(wire.LogLevels) && ss.levelSet.Load() {
+			level = ss.level.Load() // none in _meta: the connection's (see setLevel)
+		}
+		c.meta.level.Store(level)
 	}
 	c.ctx.init(ctx, c, watch)
 	if c.method.runsHandler() {
@@ -208,7 +220,7 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*
 // the client cancelled the request (c.cancelled), which then expects none.
 func (ss *session) run(c *call) response {
 	defer ss.finish(c)
-	return ss.dispatch(c)
+	return ss.serve(c)
 }
 
 func (ss *session) finish(c *call) {

@@ -43,7 +43,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
-	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true}, out: out}
+	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true, transport: "stdio"}, out: out}
 	c.workers = lineio.NewWorkers(c.answer)
 	defer c.workers.Stop()
 	s.fanout.join(c.ss)

@@ -1,0 +1,153 @@
+package runtime_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+)
+
+type traceKey struct{}
+
+// recorder is a middleware that records what it sees, puts a value in
+// the handler's context, and refuses the tool "forbidden".
+type recorder struct {
+	mu   sync.Mutex
+	seen []seenRequest
+}
+
+type seenRequest struct {
+	runtime.Request
+	outcome runtime.Outcome
+}
+
+func (r *recorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
+	return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		var o runtime.Outcome
+		if req.Target == "forbidden" {
+			o = runtime.Refuse(-32001, "forbidden by policy")
+		} else {
+			o = next(context.WithValue(ctx, traceKey{}, "span-"+req.Method), req)
+		}
+		r.mu.Lock()
+		seen := *req
+		seen.Params = append([]byte(nil), req.Params...)
+		r.seen = append(r.seen, seenRequest{seen, o})
+		r.mu.Unlock()
+		return o
+	}
+}
+
+func (r *recorder) last(t *testing.T) seenRequest {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.seen) == 0 {
+		t.Fatal("the middleware saw nothing")
+	}
+	return r.seen[len(r.seen)-1]
+}
+
+// middlewareServer has a tool that reports the middleware's context
+// value, one that fails, one that asks, and one the middleware forbids.
+func middlewareServer(rec *recorder) *runtime.Server {
+	s := &runtime.Server{Name: "mw", Logger: linepeer.DiscardLogger(), Middleware: []runtime.Middleware{rec.middleware}}
+	tool := func(name string, h runtime.ToolHandler) { s.AddTool(&runtime.Tool{Name: name, Handler: h}) }
+	tool("trace", func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		v, _ := ctx.Value(traceKey{}).(string)
+		return runtime.TextResult(v), nil
+	})
+	tool("fail", func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		return nil, io.ErrUnexpectedEOF
+	})
+	tool("forbidden", func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		panic("the middleware let a forbidden call through")
+	})
+	tool("ask", func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		_, _, err := runtime.Elicit(ctx, "?", `{"type":"object","properties":{}}`)
+		return runtime.TextResult("asked"), err
+	})
+	return s
+}
+
+// TestMiddleware: a middleware sees every request, on every transport,
+// with its method, target, revision, transport and session; its context
+// reaches the handler; it sees the outcome (a tool error, a JSON-RPC
+// error, questions for the client); and its refusal is the answer.
+func TestMiddleware(t *testing.T) {
+	rec := &recorder{}
+	s := middlewareServer(rec)
+
+	// A Conn.
+	conn := s.NewConn(nil)
+	defer conn.Close()
+	got := string(conn.Handle(context.Background(), []byte(mcptest.Call(1, "trace", ""))))
+	if !strings.Contains(got, `"text":"span-tools/call"`) {
+		t.Errorf("the handler's context lacks the middleware's value: %s", got)
+	}
+	if r := rec.last(t); r.Method != "tools/call" || r.Target != "trace" || r.Transport != "conn" || string(r.ID) != "1" || r.outcome.Code != 0 || r.outcome.ToolError {
+		t.Errorf("over a Conn: %+v", r)
+	}
+	conn.Handle(context.Background(), []byte(mcptest.Call(2, "fail", "")))
+	if r := rec.last(t); !r.outcome.ToolError {
+		t.Errorf("a failing tool: %+v", r.outcome)
+	}
+	got = string(conn.Handle(context.Background(), []byte(mcptest.Call(3, "forbidden", ""))))
+	if got != `{"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"forbidden by policy"}}` {
+		t.Errorf("a refusal: %s", got)
+	}
+	conn.Handle(context.Background(), []byte(mcptest.Request(4, "no/such", "")))
+	if r := rec.last(t); r.outcome.Code != -32601 || r.Target != "" {
+		t.Errorf("an unknown method: %+v", r)
+	}
+
+	// stdio, a session revision and the per-request revision.
+	p := serveStdio(t, s)
+	p.Send(mcptest.Initialize(5, "2025-06-18"))
+	reply(p, "5")
+	p.Send(mcptest.Call(6, "trace", ""))
+	reply(p, "6")
+	if r := rec.last(t); r.Transport != "stdio" || r.Revision != "2025-06-18" {
+		t.Errorf("over stdio: %+v", r)
+	}
+	p.Send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + mcptest.AllCaps + `}}}`)
+	reply(p, "7")
+	if r := rec.last(t); r.Revision != "2026-07-28" || !r.outcome.InputRequired || r.Meta("traceparent") != "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" {
+		t.Errorf("per request: %+v, traceparent %q", r, r.Meta("traceparent"))
+	}
+
+	// Streamable HTTP, with a session.
+	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
+	defer ts.Close()
+	post := func(body, session string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, _ := post(mcptest.Initialize(8, "2025-11-25"), "")
+	session := resp.Header.Get("Mcp-Session-Id")
+	if _, body := post(mcptest.Call(9, "forbidden", ""), session); !strings.Contains(body, "forbidden by policy") {
+		t.Errorf("a refusal over HTTP: %s", body)
+	}
+	if r := rec.last(t); r.Transport != "http" || r.SessionID != session || session == "" {
+		t.Errorf("over HTTP: %+v, session %q", r, session)
+	}
+}
