@@ -217,12 +217,7 @@ func generatePackage(lp *loadedPackage) *Result {
 		res.Stale = lp.hadGenerated && len(ds.list) == 0
 	case !ds.hasErrors() && !m.buildSchemas(ds):
 	case !ds.hasErrors():
-		content, err := emit(m, ds)
-		if err != nil {
-			ds.errorf(token.NoPos, "internal error: %v", err)
-			break
-		}
-		res.Content = content
+		res.Content = emit(m)
 		for _, t := range m.tools {
 			res.Tools = append(res.Tools, t.name)
 		}

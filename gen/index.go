@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/types"
 	"slices"
-	"strings"
 )
 
 // An index holds what the schema builders of one package look up again
@@ -81,11 +80,7 @@ func (ix *index) hasMethod(n *types.Named, name string) bool {
 // named types' constants are units and flags (time.Second, os.ModeDir),
 // not enums.
 func isStandard(pkg *types.Package) bool {
-	if pkg == nil {
-		return true
-	}
-	first, _, _ := strings.Cut(pkg.Path(), "/")
-	return !strings.Contains(first, ".")
+	return pkg == nil || isStandardPath(pkg.Path())
 }
 
 // enumIndex finds the constants of named types, scanning each package's
