@@ -96,7 +96,7 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
 				decode := "DecodeMap"
-				if n := namedStruct(u.Key()); n != nil && d.e.m.index.hasMethod(n, "UnmarshalText") {
+				if n := namedStruct(u.Key()); n != nil && d.e.m.ix.hasMethod(n, "UnmarshalText") {
 					decode = "DecodeTextMap" // encoding/json prefers UnmarshalText to the string
 				}
 				return d.e.g.impl(decode) + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
@@ -136,7 +136,7 @@ func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	if obj := n.Obj(); obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" {
 		return true
 	}
-	return d.e.m.index.hasMethod(n, "UnmarshalJSON") || d.e.m.index.hasMethod(n, "UnmarshalText")
+	return d.e.m.ix.hasMethod(n, "UnmarshalJSON") || d.e.m.ix.hasMethod(n, "UnmarshalText")
 }
 
 // fastStruct reports whether a generated decoder can decode n: its JSON

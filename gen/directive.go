@@ -158,12 +158,12 @@ const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWor
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
-func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
+func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 	var o toolOptions
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:tool: %v", pe.err)
+		p.errorf(pe.pos, "//mcp:tool: %v", pe.err)
 		return o, false
 	}
 	ok := true
@@ -181,12 +181,12 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 				o.alwaysLoad = true
 				continue
 			}
-			ds.errorf(a.pos, "//mcp:tool: unexpected argument %q: the tool name comes first; options are key=value (%s)", a.value, toolOptionNames)
+			p.errorf(a.pos, "//mcp:tool: unexpected argument %q: the tool name comes first; options are key=value (%s)", a.value, toolOptionNames)
 			ok = false
 			continue
 		}
 		if !a.hasVal || a.value == "" && !strings.EqualFold(a.key, "title") {
-			ds.errorf(a.valPos, "//mcp:tool: %s= needs a value", a.key)
+			p.errorf(a.valPos, "//mcp:tool: %s= needs a value", a.key)
 			ok = false
 			continue
 		}
@@ -200,26 +200,26 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 		case key == "alwaysload":
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:tool: alwaysLoad=%s: want true or false", a.value)
+				p.errorf(a.valPos, "//mcp:tool: alwaysLoad=%s: want true or false", a.value)
 				ok = false
 			}
 			o.alwaysLoad = b
 		case key == "timeout":
 			t, err := time.ParseDuration(a.value)
 			if err != nil || t <= 0 {
-				ds.errorf(a.valPos, "//mcp:tool: timeout=%s: want a positive duration such as 30s or 2m", a.value)
+				p.errorf(a.valPos, "//mcp:tool: timeout=%s: want a positive duration such as 30s or 2m", a.value)
 				ok = false
 			}
 			o.timeout = t
 		case findBoolOption(key) != nil:
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:tool: %s=%s: want true or false", a.key, a.value)
+				p.errorf(a.valPos, "//mcp:tool: %s=%s: want true or false", a.key, a.value)
 				ok = false
 			}
 			*findBoolOption(key).dst(&o) = new(b)
 		default:
-			ds.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
+			p.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
 			ok = false
 		}
 	}
@@ -251,12 +251,12 @@ type serverOptions struct {
 
 const serverOptionNames = "name, version, title, instructions, inline"
 
-func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool) {
+func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 	o := serverOptions{pos: d.Slash}
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:server: %v", pe.err)
+		p.errorf(pe.pos, "//mcp:server: %v", pe.err)
 		return o, false
 	}
 	ok := true
@@ -265,7 +265,7 @@ func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool
 		if a.key == "" {
 			key = strings.ToLower(a.value)
 			if key != "inline" {
-				ds.errorf(a.pos, "//mcp:server: unexpected argument %q: options are key=value (%s)", a.value, serverOptionNames)
+				p.errorf(a.pos, "//mcp:server: unexpected argument %q: options are key=value (%s)", a.value, serverOptionNames)
 				ok = false
 				continue
 			}
@@ -283,17 +283,17 @@ func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool
 		case "inline":
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
+				p.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
 				ok = false
 			}
 			o.inline = b
 		default:
-			ds.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
+			p.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
 			ok = false
 		}
 	}
 	if o.name != "" && !validToolName(o.name) {
-		ds.errorf(o.pos, "//mcp:server: server name %q must match ^[a-zA-Z0-9_-]{1,64}$ (Claude Code's rule for names)", o.name)
+		p.errorf(o.pos, "//mcp:server: server name %q must match ^[a-zA-Z0-9_-]{1,64}$ (Claude Code's rule for names)", o.name)
 		ok = false
 	}
 	return o, ok
@@ -371,20 +371,20 @@ type resourceOptions struct {
 const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete"
 
 // parseResourceDirective reads //mcp:resource URI [option...].
-func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, bool) {
+func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 	var o resourceOptions
-	args, ok := directiveArgs(d, "resource", ds)
+	args, ok := p.directiveArgs(d, "resource")
 	if !ok {
 		return o, false
 	}
 	if len(args) == 0 || args[0].key != "" {
-		ds.errorf(d.Slash, "//mcp:resource needs a URI or a URI template first, such as //mcp:resource notes://{id}")
+		p.errorf(d.Slash, "//mcp:resource needs a URI or a URI template first, such as //mcp:resource notes://{id}")
 		return o, false
 	}
 	o.uri, o.uriPos = args[0].value, args[0].valPos
 	for _, a := range args[1:] {
 		if a.key == "" {
-			ds.errorf(a.pos, "//mcp:resource: unexpected argument %q: the URI comes first; options are key=value (%s)", a.value, resourceOptionNames)
+			p.errorf(a.pos, "//mcp:resource: unexpected argument %q: the URI comes first; options are key=value (%s)", a.value, resourceOptionNames)
 			ok = false
 			continue
 		}
@@ -395,14 +395,14 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 		case key == "size":
 			n, err := strconv.ParseInt(a.value, 10, 64)
 			if err != nil || n <= 0 {
-				ds.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
+				p.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
 				ok = false
 			}
 			o.size = n
 		case key == "audience":
 			for _, who := range strings.Split(a.value, ",") {
 				if who != "user" && who != "assistant" {
-					ds.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
+					p.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
 					ok = false
 					break
 				}
@@ -411,12 +411,12 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 		case key == "priority":
 			f, err := strconv.ParseFloat(a.value, 64)
 			if err != nil || f < 0 || f > 1 {
-				ds.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
+				p.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
 				ok = false
 			}
 			o.priority = &f
 		default:
-			ds.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
+			p.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
 			ok = false
 		}
 	}
@@ -426,9 +426,9 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 const promptOptionNames = "name, title, description, complete"
 
 // parsePromptDirective reads //mcp:prompt [name] [option...].
-func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, bool) {
+func (p *pass) parsePromptDirective(d ast.Directive) (primitiveOptions, bool) {
 	var o primitiveOptions
-	args, ok := directiveArgs(d, "prompt", ds)
+	args, ok := p.directiveArgs(d, "prompt")
 	if !ok {
 		return o, false
 	}
@@ -437,10 +437,10 @@ func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, b
 		case a.key == "" && i == 0:
 			o.name, o.namePos = a.value, a.valPos
 		case a.key == "":
-			ds.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
+			p.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
 			ok = false
 		case !o.set(strings.ToLower(a.key), a):
-			ds.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
+			p.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
 			ok = false
 		}
 	}
@@ -449,17 +449,17 @@ func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, b
 
 // directiveArgs splits the arguments of //mcp:<name>, reporting a syntax
 // error or an option without a value.
-func directiveArgs(d ast.Directive, name string, ds *diagnostics) ([]arg, bool) {
+func (p *pass) directiveArgs(d ast.Directive, name string) ([]arg, bool) {
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:%s: %v", name, pe.err)
+		p.errorf(pe.pos, "//mcp:%s: %v", name, pe.err)
 		return nil, false
 	}
 	ok := true
 	for _, a := range args {
 		if a.hasVal && a.value == "" {
-			ds.errorf(a.valPos, "//mcp:%s: %s= needs a value", name, a.key)
+			p.errorf(a.valPos, "//mcp:%s: %s= needs a value", name, a.key)
 			ok = false
 		}
 	}

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"go/types"
-	"path"
 	"strconv"
 	"strings"
 	"unicode"
@@ -193,24 +192,6 @@ func (e *emitter) newServer() {
 	g.P("\tRegister(", args, ")")
 	g.P("\treturn ", s)
 	g.P("}")
-}
-
-// serverName is the //mcp:server name, or else the last element of the
-// package path (the directory name, which is more telling than "main").
-func (m *model) serverName() string {
-	if m.server.name != "" {
-		return m.server.name
-	}
-	return defaultServerName(m.pkg.Path())
-}
-
-func defaultServerName(pkgPath string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, path.Base(pkgPath))
 }
 
 func (e *emitter) toolList() string {

@@ -154,39 +154,6 @@ func (d Diagnostic) Format(dir string) string {
 	return fmt.Sprintf("%s: %s%s", pos, prefix, d.Message)
 }
 
-// diagnostics collects the diagnostics of one package.
-type diagnostics struct {
-	fset *token.FileSet
-	list []Diagnostic
-}
-
-func (ds *diagnostics) errorf(pos token.Pos, format string, args ...any) {
-	ds.add(pos, Error, format, args...)
-}
-
-func (ds *diagnostics) warnf(pos token.Pos, format string, args ...any) {
-	ds.add(pos, Warning, format, args...)
-}
-
-func (ds *diagnostics) add(pos token.Pos, sev Severity, format string, args ...any) {
-	ds.list = append(ds.list, Diagnostic{Pos: ds.fset.Position(pos), Severity: sev, Message: fmt.Sprintf(format, args...)})
-}
-
-// sorted returns the diagnostics in position order, without duplicates.
-func (ds *diagnostics) sorted() []Diagnostic {
-	out := slices.Clone(ds.list)
-	slices.SortStableFunc(out, func(a, b Diagnostic) int {
-		if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
-			return c
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line - b.Pos.Line
-		}
-		return a.Pos.Column - b.Pos.Column
-	})
-	return slices.Compact(out)
-}
-
 // Generate loads the packages that cfg names and generates a file for each
 // package with tools. The error reports a failure to load at all; problems
 // in the user's code are diagnostics in the results.
@@ -204,39 +171,36 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	return results, nil
 }
 
-// generatePackage runs model, schema and emit for one package; it returns
-// nil for a package that has nothing to do with mcpgen.
+// generatePackage runs model, schemas and emit for one package; it
+// returns nil for a package that has nothing to do with mcpgen.
 func generatePackage(lp *loadedPackage) *Result {
-	ds := &diagnostics{fset: lp.pkg.Fset, list: lp.diags}
-	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
-	m := buildModel(lp, ds)
-	switch {
-	case m == nil && !lp.hadGenerated && len(ds.list) == 0:
+	p := newPass(lp)
+	res := &Result{PkgPath: p.pkg.Path(), OutputPath: lp.output}
+	m := p.buildModel()
+	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
 		return nil
-	case m == nil:
-		res.Stale = lp.hadGenerated && len(ds.list) == 0
-	case !ds.hasErrors() && !m.buildSchemas(ds):
-	case !ds.hasErrors():
-		res.Content = emit(m)
-		for _, t := range m.tools {
-			res.Tools = append(res.Tools, t.name)
-		}
-		for _, r := range m.resources {
-			res.Resources = append(res.Resources, r.opts.uri)
-		}
-		for _, p := range m.prompts {
-			res.Prompts = append(res.Prompts, p.name)
-		}
-	default:
-		m.buildSchemas(ds) // for what they report: every mistake in one run
 	}
-	res.Diagnostics = ds.sorted()
-	if res.HasErrors() {
-		res.Content, res.Stale = nil, false
+	if m == nil {
+		res.Stale = lp.hadGenerated && len(p.diags) == 0
+	} else {
+		// Schemas are built even after a mistake in the model, for what they
+		// report: every mistake of the package in one run.
+		m.buildSchemas()
+	}
+	res.Diagnostics = p.sorted()
+	if m == nil || res.HasErrors() {
+		res.Stale = res.Stale && !res.HasErrors()
+		return res
+	}
+	res.Content = emit(m)
+	for _, t := range m.tools {
+		res.Tools = append(res.Tools, t.name)
+	}
+	for _, r := range m.resources {
+		res.Resources = append(res.Resources, r.opts.uri)
+	}
+	for _, pr := range m.prompts {
+		res.Prompts = append(res.Prompts, pr.name)
 	}
 	return res
-}
-
-func (ds *diagnostics) hasErrors() bool {
-	return slices.ContainsFunc(ds.list, func(d Diagnostic) bool { return d.Severity == Error })
 }

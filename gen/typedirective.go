@@ -31,7 +31,7 @@ type typeDirective struct {
 
 // typeDirectives finds the //mcp:form and //mcp:output directives of a
 // file's type declarations; attached records the comments it used.
-func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]bool, ds *diagnostics) []*typeDirective {
+func (p *pass) typeDirectives(f *ast.File, attached map[*ast.Comment]bool) []*typeDirective {
 	var out []*typeDirective
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -54,18 +54,18 @@ func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]boo
 				}
 				attached[c] = true
 				if strings.TrimSpace(d.Args) != "" {
-					ds.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
+					p.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
 					continue
 				}
-				tn, _ := info.Defs[ts.Name].(*types.TypeName)
+				tn, _ := p.info.Defs[ts.Name].(*types.TypeName)
 				named, _ := types.Unalias(tn.Type()).(*types.Named)
 				switch {
 				case named == nil || ts.TypeParams != nil:
-					ds.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
+					p.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
 				case d.Name == directiveForm && !isStruct(named):
-					ds.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
+					p.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
 				case slices.ContainsFunc(out, func(td *typeDirective) bool { return td.named == named }):
-					ds.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
+					p.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
 				default:
 					out = append(out, &typeDirective{kind: d.Name, named: named, pos: c.Slash})
 				}
@@ -78,11 +78,11 @@ func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]boo
 // buildSchema derives td's schema: for an output, the JSON Schema of the
 // type, as a tool's output; for a form, the subset of JSON Schema that
 // elicitation allows, each field that falls outside it reported.
-func (td *typeDirective) buildSchema(m *model, ds *diagnostics) {
+func (td *typeDirective) buildSchema(p *pass) {
 	// Inline, and without "$schema": the Claude Code CLI checks an output
 	// schema with a validator that knows draft-07 only, and elicitation
 	// forms are flat.
-	sb := newSchemaBuilder(m.fset, m.pkg, m.index, ds, true)
+	sb := newSchemaBuilder(p, true)
 	if td.kind == directiveOutput {
 		var s *jsonschema.Schema
 		if isStruct(td.named) {
@@ -106,7 +106,7 @@ func (td *typeDirective) buildSchema(m *model, ds *diagnostics) {
 			}
 		}
 		if why := formField(pair.Value); why != "" {
-			ds.errorf(pos, "form %s: field %q: %s; a form holds strings, numbers, integers, booleans, enums of strings and arrays of such enums, one level deep", td.named.Obj().Name(), pair.Key, why)
+			p.errorf(pos, "form %s: field %q: %s; a form holds strings, numbers, integers, booleans, enums of strings and arrays of such enums, one level deep", td.named.Obj().Name(), pair.Key, why)
 			ok = false
 		}
 	}
