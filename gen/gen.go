@@ -5,9 +5,18 @@
 // resources and prompts into github.com/mcpgen/mcpgen/runtime and gives
 // the marked types their methods.
 //
-// The pipeline is load (load.go) → model (model.go, directive.go,
-// resource.go, typedirective.go) → schema (schema.go, tags.go, docs.go) →
-// emit (emit.go, decoders.go, emitresource.go, emittype.go). Generate runs
+// Generate, Config, Result and Diagnostic are a supported API, the one
+// cmd/mcpgen is built on, for programs that run the generator themselves
+// (an editor, a build system, a test that checks a package's directives):
+// they change only compatibly. Everything else is unexported, and the
+// generated code's support package, runtime/mcpimpl, is not for callers.
+//
+// A package goes through the stages as a pass (pass.go): load (load.go)
+// → model (model.go, directive.go, naming.go, tool.go, resource.go,
+// prompt.go, arguments.go, typedirective.go) → schemas (schema.go,
+// tags.go, docs.go, index.go, schemajson.go) → emit (emit.go, guards.go,
+// decoders.go, emitresource.go, emitprompt.go, emittype.go), which writes
+// through one printer (genfile.go, gotype.go, layout.go). Generate runs
 // it in memory; Result.Write puts a result on disk.
 package gen
 

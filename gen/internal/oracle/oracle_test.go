@@ -173,7 +173,7 @@ var oracleCases = []oracleCase{
 func TestSchemasMatchReflector(t *testing.T) {
 	root := filepath.Join(testmodule.Root(), "testdata", "golden")
 	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
-	if err := r.AddGoComments("github.com/mcpgen/mcpgen/gen/oracle", "../../testdata/golden", jsonschema.WithFullComment()); err != nil {
+	if err := r.AddGoComments("github.com/mcpgen/mcpgen/gen/internal/oracle", "../../../testdata/golden", jsonschema.WithFullComment()); err != nil {
 		t.Fatal(err)
 	}
 
