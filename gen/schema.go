@@ -32,10 +32,11 @@ type schemaBuilder struct {
 	encoded bool
 
 	defs     jsonschema.Definitions
-	defName  map[*types.TypeName]string // assigned $defs names
-	defOrder []*types.TypeName
-	pending  []*types.Named    // recursive types whose $defs entry is still to build
-	building []*types.TypeName // named structs being expanded, outermost first
+	// defNames are the $defs names given, one per type: each
+	// instantiation of a generic type has its own, as its fields differ.
+	defNames []defName
+	pending  []*types.Named // recursive types whose $defs entry is still to build
+	building []*types.Named // named structs being expanded, outermost first
 	failed   map[any]bool      // types and fields already reported, to report each once
 }
 
@@ -43,7 +44,6 @@ func newSchemaBuilder(p *pass, inline bool) *schemaBuilder {
 	return &schemaBuilder{
 		pass: p, inline: inline,
 		defs:    jsonschema.Definitions{},
-		defName: map[*types.TypeName]string{},
 		failed:  map[any]bool{},
 	}
 }
@@ -104,10 +104,11 @@ func (b *schemaBuilder) addDefs(s *jsonschema.Schema) {
 	for len(b.pending) > 0 {
 		n := b.pending[0]
 		b.pending = b.pending[1:]
-		if _, done := b.defs[b.defName[n.Obj()]]; done {
+		name, _ := b.defName(n)
+		if _, done := b.defs[name]; done {
 			continue
 		}
-		b.defs[b.defName[n.Obj()]] = b.expandNamed(n, typePath(n), n.Obj().Pos())
+		b.defs[name] = b.expandNamed(n, typePath(n), n.Obj().Pos())
 	}
 	if len(b.defs) > 0 {
 		s.Definitions = b.defs
@@ -372,11 +373,10 @@ func intBounds(s *jsonschema.Schema, k types.BasicKind) {
 // namedStruct is the schema of a property of named struct type: a $ref to
 // its $defs entry, or the struct inlined.
 func (b *schemaBuilder) namedStruct(n *types.Named, path string, pos token.Pos) *jsonschema.Schema {
-	obj := n.Obj()
-	if name, ok := b.defName[obj]; ok {
+	if name, ok := b.defName(n); ok {
 		return &jsonschema.Schema{Ref: "#/$defs/" + name}
 	}
-	recursive := slices.Contains(b.building, obj)
+	recursive := slices.ContainsFunc(b.building, func(o *types.Named) bool { return types.Identical(o, n) })
 	if !b.inline || recursive {
 		name := b.assignDefName(n)
 		if recursive {
@@ -392,7 +392,7 @@ func (b *schemaBuilder) namedStruct(n *types.Named, path string, pos token.Pos) 
 // expandNamed builds the object schema of a named struct, described by
 // the type's doc comment.
 func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) *jsonschema.Schema {
-	b.building = append(b.building, n.Obj())
+	b.building = append(b.building, n)
 	defer func() { b.building = b.building[:len(b.building)-1] }()
 	if b.customSchema(n, path, pos) {
 		return &jsonschema.Schema{}
@@ -402,26 +402,43 @@ func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) 
 	return s
 }
 
-// assignDefName picks the $defs name of n: its type name, qualified by
-// its package name when two types share a name.
+// A defName is the $defs name given to a type.
+type defName struct {
+	t    *types.Named
+	name string
+}
+
+// defName returns the $defs name given to n, if any.
+func (b *schemaBuilder) defName(n *types.Named) (string, bool) {
+	for _, d := range b.defNames {
+		if types.Identical(d.t, n) {
+			return d.name, true
+		}
+	}
+	return "", false
+}
+
+// assignDefName picks the $defs name of n: its type name with its type
+// arguments (Box[int] is Box_int), qualified by its package name when a
+// type of another package has that name, or numbered when another
+// instantiation does.
 func (b *schemaBuilder) assignDefName(n *types.Named) string {
 	obj := n.Obj()
 	name := sanitizeDefName(types.TypeString(n, func(p *types.Package) string { return "" }))
-	if owner := b.nameOwner(name); owner != nil && owner != obj && obj.Pkg() != nil {
+	if owner := b.nameOwner(name); owner != nil && owner.Obj() != obj && obj.Pkg() != nil {
 		name = sanitizeDefName(obj.Pkg().Name() + "." + name)
 	}
 	for i := 2; b.nameOwner(name) != nil; i++ {
 		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
 	}
-	b.defName[obj] = name
-	b.defOrder = append(b.defOrder, obj)
+	b.defNames = append(b.defNames, defName{n, name})
 	return name
 }
 
-func (b *schemaBuilder) nameOwner(name string) *types.TypeName {
-	for _, obj := range b.defOrder {
-		if b.defName[obj] == name {
-			return obj
+func (b *schemaBuilder) nameOwner(name string) *types.Named {
+	for _, d := range b.defNames {
+		if d.name == name {
+			return d.t
 		}
 	}
 	return nil

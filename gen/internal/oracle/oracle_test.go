@@ -12,6 +12,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/mcpgen/mcpgen/examples/greet"
+	"github.com/mcpgen/mcpgen/examples/tickets"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters"
 	othershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
@@ -26,7 +28,6 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/enums"
 	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/generics"
-	"github.com/mcpgen/mcpgen/testdata/golden/greet"
 	"github.com/mcpgen/mcpgen/testdata/golden/import_clash"
 	"github.com/mcpgen/mcpgen/testdata/golden/inline"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
@@ -41,7 +42,6 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_plain"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_pointer_input"
 	"github.com/mcpgen/mcpgen/testdata/golden/tags"
-	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
 	"github.com/mcpgen/mcpgen/testdata/golden/warnings"
 )
 
@@ -170,18 +170,35 @@ var oracleCases = []oracleCase{
 	{schema: "warnings/aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 }
 
+// wantFile is the file of a golden schema named case/file: in the case's
+// want/ directory, under testdata/golden or, for the cases that are
+// examples, under examples.
+func wantFile(name string) string {
+	c, file, _ := strings.Cut(name, "/")
+	dir := filepath.Join(testmodule.Root(), "testdata", "golden", c)
+	if slices.Contains(exampleCases, c) {
+		dir = filepath.Join(testmodule.Root(), "examples", c)
+	}
+	return filepath.Join(dir, "want", file)
+}
+
+// exampleCases are the golden cases that are examples (see gen's golden
+// test).
+var exampleCases = []string{"greet", "tickets"}
+
 func TestSchemasMatchReflector(t *testing.T) {
-	root := filepath.Join(testmodule.Root(), "testdata", "golden")
 	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
-	if err := r.AddGoComments("github.com/mcpgen/mcpgen/gen/internal/oracle", "../../../testdata/golden", jsonschema.WithFullComment()); err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{"testdata/golden", "examples"} {
+		if err := r.AddGoComments("github.com/mcpgen/mcpgen/gen/internal/oracle", "../../../"+dir, jsonschema.WithFullComment()); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	covered := map[string]bool{}
 	for _, c := range oracleCases {
 		covered[c.schema] = true
 		t.Run(c.schema, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(root, c.schema))
+			data, err := os.ReadFile(wantFile(c.schema))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,11 +224,12 @@ func TestSchemasMatchReflector(t *testing.T) {
 	}
 
 	// Every golden schema must be in the table.
-	files, _ := filepath.Glob(filepath.Join(root, "*", "*.json"))
-	for _, f := range files {
-		rel, _ := filepath.Rel(root, f)
-		if !covered[filepath.ToSlash(rel)] {
-			t.Errorf("%s is not compared with the Reflector: add it to oracleCases", rel)
+	files, _ := filepath.Glob(filepath.Join(testmodule.Root(), "testdata", "golden", "*", "want", "*.json"))
+	more, _ := filepath.Glob(filepath.Join(testmodule.Root(), "examples", "*", "want", "*.json"))
+	for _, f := range append(files, more...) {
+		name := filepath.Base(filepath.Dir(filepath.Dir(f))) + "/" + filepath.Base(f)
+		if !covered[name] {
+			t.Errorf("%s is not compared with the Reflector: add it to oracleCases", name)
 		}
 	}
 }

@@ -138,13 +138,21 @@ type agreementSchema struct {
 	data []byte
 }
 
+// goldenWant are the directories of the golden cases' wanted outputs:
+// those of testdata/golden, and of the examples that are golden cases.
+var goldenWant = []string{"../../../testdata/golden/*/want", "../../../examples/*/want"}
+
 func agreementSchemas(t *testing.T) []agreementSchema {
-	files, err := filepath.Glob("../../../testdata/golden/*/*.json")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range goldenWant {
+		more, err := filepath.Glob(dir + "/*.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
 	}
 	if len(files) < 40 {
-		t.Fatalf("found %d golden schemas in ../testdata/golden, expected at least 40", len(files))
+		t.Fatalf("found %d golden schemas in %v, expected at least 40", len(files), goldenWant)
 	}
 	var out []agreementSchema
 	for _, f := range files {
@@ -152,7 +160,7 @@ func agreementSchemas(t *testing.T) []agreementSchema {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := strings.TrimPrefix(filepath.ToSlash(f), "../../../testdata/golden/")
+		name := filepath.Base(filepath.Dir(filepath.Dir(f))) + "/" + filepath.Base(f)
 		out = append(out, agreementSchema{name, data})
 	}
 	for _, name := range slices.Sorted(maps.Keys(agreementExtraSchemas)) {
@@ -1812,7 +1820,14 @@ func (g *instGen) writeString(b *bytes.Buffer, s string) {
 
 func goldenSchema(t *testing.T, name string) *Schema {
 	t.Helper()
-	data, err := os.ReadFile("../../../testdata/golden/" + name)
+	c, file, _ := strings.Cut(name, "/")
+	var data []byte
+	err := os.ErrNotExist
+	for _, dir := range goldenWant {
+		if data, err = os.ReadFile(strings.Replace(dir, "*", c, 1) + "/" + file); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
