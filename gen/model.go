@@ -157,6 +157,7 @@ func (p *pass) buildModel() *model {
 	m.addTools(funcs)
 	m.addResources(resourceFuncs)
 	m.addPrompts(promptFuncs)
+	p.checkFormCalls(m.typeDirs)
 	for _, td := range m.typeDirs {
 		for _, method := range td.methods() {
 			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(td.named), false, p.pkg, method)

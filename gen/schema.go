@@ -31,20 +31,20 @@ type schemaBuilder struct {
 	// is then null (see held).
 	encoded bool
 
-	defs     jsonschema.Definitions
+	defs jsonschema.Definitions
 	// defNames are the $defs names given, one per type: each
 	// instantiation of a generic type has its own, as its fields differ.
 	defNames []defName
 	pending  []*types.Named // recursive types whose $defs entry is still to build
 	building []*types.Named // named structs being expanded, outermost first
-	failed   map[any]bool      // types and fields already reported, to report each once
+	failed   map[any]bool   // types and fields already reported, to report each once
 }
 
 func newSchemaBuilder(p *pass, inline bool) *schemaBuilder {
 	return &schemaBuilder{
 		pass: p, inline: inline,
-		defs:    jsonschema.Definitions{},
-		failed:  map[any]bool{},
+		defs:   jsonschema.Definitions{},
+		failed: map[any]bool{},
 	}
 }
 
@@ -445,13 +445,18 @@ func (b *schemaBuilder) nameOwner(name string) *types.Named {
 }
 
 // sanitizeDefName keeps a $defs name usable in a $ref without escaping.
+// The brackets and punctuation of type arguments become one underscore:
+// Page[Item] is Page_Item, Box[[]time.Duration] Box_Duration.
 func sanitizeDefName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
+	var b strings.Builder
+	for _, r := range s {
+		if r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			b.WriteRune(r)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
 		}
-		return '_'
-	}, strings.TrimSuffix(s, "]"))
+	}
+	return strings.TrimRight(b.String(), "_")
 }
 
 // structSchema is the object schema of a struct: one property per field
@@ -462,7 +467,11 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		Properties:           jsonschema.NewProperties(),
 		AdditionalProperties: jsonschema.FalseSchema,
 	}
-	for _, f := range b.ix.fields(st, func() []jsonField { return b.jsonFields(st, named, path, pos) }) {
+	fields := b.ix.fields(st, func() []jsonField { return b.jsonFields(st, named, path, pos) })
+	if len(fields) == 0 {
+		b.checkUnexported(st, named, path, pos)
+	}
+	for _, f := range fields {
 		fpath := path + "." + f.v.Name()
 		fpos := f.v.Pos()
 		if !fpos.IsValid() {
@@ -513,6 +522,38 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		}
 	}
 	return s
+}
+
+// checkUnexported warns about a struct whose fields are all unexported:
+// encoding/json ignores them, so its schema has no properties, which is
+// rarely what was meant. A struct whose fields are all left out with
+// json:"-" says so on purpose.
+func (b *schemaBuilder) checkUnexported(st *types.Struct, named *types.Named, path string, pos token.Pos) {
+	unexported := false
+	for i := range st.NumFields() {
+		if f := st.Field(i); !f.Exported() && !f.Embedded() && !parseTags(st.Tag(i)).skip {
+			unexported = true
+		}
+	}
+	if !unexported || b.failed[st] {
+		return
+	}
+	b.failed[st] = true
+	what := "the struct"
+	if named != nil {
+		what = typeString(named, b.pkg)
+		if p := named.Obj().Pos(); p.IsValid() && named.Obj().Pkg() == b.pkg {
+			pos = p
+		}
+	}
+	if path != what {
+		what = path + ": " + what
+	}
+	if b.encoded {
+		b.warnf(pos, "%s has no exported fields, so encoding/json writes it as {} and its schema has no properties: export the fields the result carries", what)
+	} else {
+		b.warnf(pos, "%s has no exported fields, so its schema has no properties and a call with any argument is refused as an unknown property: export the fields that are arguments", what)
+	}
 }
 
 func hasKeyword(kws []keyVal, key string) bool {

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -169,4 +170,74 @@ func (td *typeDirective) methods() []string {
 		return []string{"MCPSchema", "UnmarshalMCP"}
 	}
 	return []string{"MCPSchema"}
+}
+
+// checkFormCalls reports each call of runtime.ElicitForm whose destination
+// is not a pointer to a form, a type marked //mcp:form (or with the
+// methods the directive generates): the call would fail at run time.
+func (p *pass) checkFormCalls(typeDirs []*typeDirective) {
+	for _, f := range p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 3 || !p.isRuntimeFunc(call.Fun, "ElicitForm") {
+				return true
+			}
+			if t := p.info.TypeOf(call.Args[2]); t != nil {
+				if why := p.notForm(t, typeDirs); why != "" {
+					p.errorf(call.Args[2].Pos(), "runtime.ElicitForm: %s", why)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// isRuntimeFunc reports whether fun names the function of package runtime
+// called name.
+func (p *pass) isRuntimeFunc(fun ast.Expr, name string) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	fn, ok := p.info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == runtimePath && fn.Name() == name
+}
+
+// notForm says why a value of type t cannot receive a form's answer, or
+// returns "" when it can (or when its static type does not tell).
+func (p *pass) notForm(t types.Type, typeDirs []*typeDirective) string {
+	if types.IsInterface(t) {
+		return "" // known only at run time
+	}
+	isForm := func(n *types.Named) bool {
+		if slices.ContainsFunc(typeDirs, func(td *typeDirective) bool { return td.kind == directiveForm && td.named == n }) {
+			return true
+		}
+		for _, m := range []string{"MCPSchema", "UnmarshalMCP"} {
+			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, p.pkg, m)
+			if obj == nil || p.inGenerated(obj.Pos()) {
+				return false
+			}
+		}
+		return true
+	}
+	ptr := false
+	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
+		t, ptr = pt.Elem(), true
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	switch {
+	case named == nil:
+		return fmt.Sprintf("%s is not a pointer to a form: pass &v, where the type of v is a struct marked //mcp:form", typeString(t, p.pkg))
+	case !isForm(named):
+		return fmt.Sprintf("%s is not a form: mark %s //mcp:form, and run go generate", typeString(named, p.pkg), typeString(named, p.pkg))
+	case !ptr:
+		return fmt.Sprintf("pass a pointer to the %s to fill, not a copy of it", typeString(named, p.pkg))
+	}
+	return ""
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
 	"github.com/mcpgen/mcpgen/testdata/golden/decoders"
+	"github.com/mcpgen/mcpgen/testdata/golden/directive_mistakes"
 	"github.com/mcpgen/mcpgen/testdata/golden/directive_options"
 	"github.com/mcpgen/mcpgen/testdata/golden/docs"
 	"github.com/mcpgen/mcpgen/testdata/golden/embedded"
@@ -31,6 +32,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/import_clash"
 	"github.com/mcpgen/mcpgen/testdata/golden/inline"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
+	"github.com/mcpgen/mcpgen/testdata/golden/naming"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package/shared"
@@ -42,6 +44,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_plain"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_pointer_input"
 	"github.com/mcpgen/mcpgen/testdata/golden/tags"
+	"github.com/mcpgen/mcpgen/testdata/golden/unexported_fields"
 	"github.com/mcpgen/mcpgen/testdata/golden/warnings"
 )
 
@@ -78,6 +81,9 @@ type oracleCase struct {
 	wrap   bool         // an output sent as {"result": v}
 	allow  map[string]string
 }
+
+// instanceDoc explains the description of an instance of a generic type.
+const instanceDoc = "invopop looks up the comment of an instance of a generic type under its instantiated name (Box[int]) and finds none"
 
 var oracleCases = []oracleCase{
 	{schema: "greet/greetInputSchema.json", typ: reflect.TypeFor[greet.GreetInput]()},
@@ -159,6 +165,18 @@ var oracleCases = []oracleCase{
 	{schema: "generics/browseOutputSchema.json", typ: reflect.TypeFor[generics.Page[generics.Item]](), allow: map[string]string{
 		"description": "invopop looks up the comment of Page[pkg.Item] under that name and finds none",
 	}},
+	{schema: "generics/countInputSchema.json", typ: reflect.TypeFor[generics.Counted](), allow: map[string]string{
+		"properties.count.description": instanceDoc, "properties.label.description": instanceDoc,
+	}},
+	{schema: "generics/countOutputSchema.json", typ: reflect.TypeFor[generics.Counted](), allow: map[string]string{
+		"properties.count.description": instanceDoc, "properties.label.description": instanceDoc,
+	}},
+	{schema: "generics/waitInputSchema.json", typ: reflect.TypeFor[generics.Delays](), allow: map[string]string{
+		"properties.delays.description": instanceDoc,
+	}},
+	{schema: "import_clash/scheduleInputSchema.json", typ: reflect.TypeFor[import_clash.LaterInput](), allow: map[string]string{
+		"properties.when.description": instanceDoc,
+	}},
 	{schema: "client_tools/echoInputSchema.json", typ: reflect.TypeFor[client_tools.EchoInput]()},
 	{schema: "client_tools/countInputSchema.json", typ: reflect.TypeFor[client_tools.CountInput]()},
 	{schema: "client_tools/waitInputSchema.json", typ: reflect.TypeFor[struct{}]()},
@@ -166,6 +184,21 @@ var oracleCases = []oracleCase{
 		"properties.page.description": "invopop looks up the comment of Page[pkg.Inner] under that name and finds none",
 	}},
 	{schema: "warnings/undocumentedInputSchema.json", typ: reflect.TypeFor[warnings.Input]()},
+	{schema: "directive_mistakes/destructveInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "directive_mistakes/redOnlyInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "directive_mistakes/timeoutInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "directive_mistakes/fetchURLInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "directive_mistakes/idempotntInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "directive_mistakes/getItemInputSchema.json", typ: reflect.TypeFor[directive_mistakes.In]()},
+	{schema: "naming/recentUrlsInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "naming/listIdsInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "naming/myApisInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "naming/oauthLoginInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "naming/ipv6LookupInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "naming/htmlToPdfsInputSchema.json", typ: reflect.TypeFor[naming.In]()},
+	{schema: "unexported_fields/searchInputSchema.json", typ: reflect.TypeFor[unexported_fields.Query]()},
+	{schema: "unexported_fields/searchOutputSchema.json", typ: reflect.TypeFor[unexported_fields.Answer]()},
+	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "warnings/aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 }

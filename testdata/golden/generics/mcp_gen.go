@@ -4,6 +4,7 @@ package generics
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -16,10 +17,12 @@ const _ = mcpimpl.SupportPackageIsVersion1
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (Page[Item], error) = Browse
+	_ func(Counted) (Counted, error)  = Count
+	_ func(Delays) (string, error)    = Wait
 )
 
 // NewServer returns a server named "generics" that serves the tools of this
-// package: browse.
+// package: browse, count, wait.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "generics",
@@ -38,6 +41,23 @@ func Register(s *runtime.Server) {
 		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (Page[Item], error) {
 			return Browse(in)
 		}, decodeInput, mcpimpl.Structured),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "count",
+		Description:  "Count boxes a count and a label, in its input and its output.",
+		InputSchema:  countInputSchema,
+		OutputSchema: countOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in Counted) (Counted, error) {
+			return Count(in)
+		}, decodeCounted, mcpimpl.Structured),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "wait",
+		Description: "Wait waits.",
+		InputSchema: waitInputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in Delays) (string, error) {
+			return Wait(in)
+		}, decodeDelays, mcpimpl.Text),
 	})
 }
 
@@ -59,6 +79,44 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 	return nil
 }
 
+// decodeCounted stores validated arguments in in, without reflection.
+func decodeCounted(v mcpimpl.Value, in *Counted) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "count":
+			err = decodeBox_int(f, &in.Count)
+		case "label":
+			err = decodeBox_string(f, &in.Label)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeDelays stores validated arguments in in, without reflection.
+func decodeDelays(v mcpimpl.Value, in *Delays) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "delays":
+			err = decodeBox_Duration(f, &in.Delays)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
 // decodePage_Item stores validated arguments in in, without reflection.
 func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 	for name, f := range v.Members() {
@@ -71,6 +129,60 @@ func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 			err = mcpimpl.DecodeSlice(f, &in.Items, decodeItem)
 		case "next":
 			err = mcpimpl.DecodeString(f, &in.Next)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_int stores validated arguments in in, without reflection.
+func decodeBox_int(v mcpimpl.Value, in *Box[int]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeInt(f, &in.V)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_string stores validated arguments in in, without reflection.
+func decodeBox_string(v mcpimpl.Value, in *Box[string]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeString(f, &in.V)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_Duration stores validated arguments in in, without reflection.
+func decodeBox_Duration(v mcpimpl.Value, in *Box[[]time.Duration]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeSlice(f, &in.V, mcpimpl.DecodeInt)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -171,4 +283,116 @@ const browseOutputSchema = `{
   "type": "object",
   "required": ["items"],
   "description": "Page is one page of results."
+}`
+
+// countInputSchema is the JSON Schema of the arguments of count.
+const countInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_int": {
+      "properties": {
+        "v": {
+          "type": "integer"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    },
+    "Box_string": {
+      "properties": {
+        "v": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "count": {
+      "$ref": "#/$defs/Box_int"
+    },
+    "label": {
+      "$ref": "#/$defs/Box_string"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["count", "label"],
+  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+}`
+
+// countOutputSchema is the JSON Schema of the structured results of count.
+const countOutputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_int": {
+      "properties": {
+        "v": {
+          "type": "integer"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    },
+    "Box_string": {
+      "properties": {
+        "v": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "count": {
+      "$ref": "#/$defs/Box_int"
+    },
+    "label": {
+      "$ref": "#/$defs/Box_string"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["count", "label"],
+  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+}`
+
+// waitInputSchema is the JSON Schema of the arguments of wait.
+const waitInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_Duration": {
+      "properties": {
+        "v": {
+          "items": {
+            "type": "integer"
+          },
+          "type": "array"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "delays": {
+      "$ref": "#/$defs/Box_Duration"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["delays"],
+  "description": "Delays holds durations in a box: the decoder of Box[[]time.Duration]\nnames package time, which the generated file must import."
 }`
