@@ -75,7 +75,7 @@ const (
 	outNone       outKind = iota // error only: an empty result
 	outText                      // a string: one text block
 	outStructured                // a JSON object: structuredContent and a text block
-	outValue                     // another JSON value: structuredContent {"result": v}
+	outValue                     // another JSON value: structuredContent as it is
 	outResult                    // *runtime.ToolResult or runtime.ToolResult: as returned
 	outUnsupported
 )

@@ -65,27 +65,32 @@ func (b *schemaBuilder) emptyRoot() string {
 	return b.finish(&jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema})
 }
 
-// output returns the schema of a tool's structured output. MCP requires
-// an object; any other value is wrapped as {"result": v}, which is what
-// runtime.StructuredValue sends.
-func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, wrap bool) string {
+// output returns the schema of a tool's structured output, an object or
+// (value) any other JSON value. A value's schema is the value's own; the
+// runtime nests it in {"type":"object","properties":{"result":…}} for
+// clients of revisions before 2026-07-28, which require an object. So that
+// it means the same there, it is written without "$schema" and with its
+// named types inline: a "$ref" to the root's "$defs" would miss once
+// nested. A recursive type cannot be inlined, and is reported.
+func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, value bool) string {
 	b.encoded = true
-	var s *jsonschema.Schema
-	if p, ok := types.Unalias(t).(*types.Pointer); ok && !wrap {
+	if value {
+		b.inline = true
+		s := b.held(t, path, pos)
+		b.addDefs(s)
+		if s.Definitions != nil {
+			b.warnf(pos, "%s: the output schema refers to the recursive type %s through $defs, which clients of revisions before 2026-07-28 cannot resolve once the runtime wraps the value as {\"result\": …}: return a struct that holds the value", path, b.defNames[0].t.Obj().Name())
+		}
+		return encodeSchema(s)
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	switch named, ok := types.Unalias(t).(*types.Named); {
-	case ok && !wrap && isStruct(named):
+	var s *jsonschema.Schema
+	if named, ok := types.Unalias(t).(*types.Named); ok && isStruct(named) {
 		s = b.expandNamed(named, typePath(named), pos)
-	case wrap:
-		s = b.held(t, path, pos)
-	default:
+	} else {
 		s = b.schema(t, path, pos)
-	}
-	if wrap {
-		props := jsonschema.NewProperties()
-		props.Set("result", s)
-		s = &jsonschema.Schema{Type: "object", Properties: props, Required: []string{"result"}, AdditionalProperties: jsonschema.FalseSchema}
 	}
 	return b.finish(s)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimplpkg.SupportPackageIsVersion1
+const _ = mcpimplpkg.SupportPackageIsVersion2
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.

@@ -10,7 +10,7 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -90,7 +90,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: sliceOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) ([]Report, error) {
 			return Slice()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "number",
@@ -99,7 +99,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: numberOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (float64, error) {
 			return Number()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "nils",
@@ -117,7 +117,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: nilNumberOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*int, error) {
 			return NilNumber()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full",
@@ -239,38 +239,25 @@ const sliceInputSchema = `{
 
 // sliceOutputSchema is the JSON Schema of the structured results of slice.
 const sliceOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$defs": {
-    "Report": {
-      "properties": {
-        "count": {
-          "type": "integer",
-          "description": "Number of items."
+  "items": {
+    "properties": {
+      "count": {
+        "type": "integer",
+        "description": "Number of items."
+      },
+      "names": {
+        "items": {
+          "type": "string"
         },
-        "names": {
-          "items": {
-            "type": "string"
-          },
-          "type": "array"
-        }
-      },
-      "additionalProperties": false,
-      "type": "object",
-      "required": ["count"],
-      "description": "Report is a structured result."
-    }
+        "type": "array"
+      }
+    },
+    "additionalProperties": false,
+    "type": "object",
+    "required": ["count"],
+    "description": "Report is a structured result."
   },
-  "properties": {
-    "result": {
-      "items": {
-        "$ref": "#/$defs/Report"
-      },
-      "type": "array"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "array"
 }`
 
 // numberInputSchema is the JSON Schema of the arguments of number.
@@ -283,15 +270,7 @@ const numberInputSchema = `{
 
 // numberOutputSchema is the JSON Schema of the structured results of number.
 const numberOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "type": "number"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "number"
 }`
 
 // nilsInputSchema is the JSON Schema of the arguments of nils.
@@ -424,22 +403,14 @@ const nilNumberInputSchema = `{
 
 // nilNumberOutputSchema is the JSON Schema of the structured results of nil_number.
 const nilNumberOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "oneOf": [
-        {
-          "type": "integer"
-        },
-        {
-          "type": "null"
-        }
-      ]
+  "oneOf": [
+    {
+      "type": "integer"
+    },
+    {
+      "type": "null"
     }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  ]
 }`
 
 // fullInputSchema is the JSON Schema of the arguments of full.

@@ -10,7 +10,7 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.

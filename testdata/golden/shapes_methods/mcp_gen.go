@@ -10,7 +10,7 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -46,7 +46,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		OutputSchema: countOutputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (int, error) {
 			return store.Count(ctx)
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "now",
@@ -107,15 +107,7 @@ const countInputSchema = `{
 
 // countOutputSchema is the JSON Schema of the structured results of count.
 const countOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "type": "integer"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "integer"
 }`
 
 // nowInputSchema is the JSON Schema of the arguments of now.
