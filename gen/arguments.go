@@ -40,6 +40,7 @@ const (
 func (p *pass) argFields(in types.Type, owner, what string) ([]argField, bool) {
 	named := types.Unalias(derefType(in)).(*types.Named)
 	st := named.Underlying().(*types.Struct)
+	p.ix.noteStruct(named)
 	var out []argField
 	ok := true
 	for i := range st.NumFields() {

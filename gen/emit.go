@@ -18,6 +18,10 @@ func emit(m *model) []byte {
 	g.P("const _ = ", g.impl("SupportPackageIsVersion2"))
 	if len(m.handlers()) > 0 {
 		e.signatureGuards()
+	}
+	e.structGuards()
+	e.enumGuard()
+	if len(m.handlers()) > 0 {
 		e.newServer()
 		e.register()
 		e.argDecoders()
@@ -96,48 +100,6 @@ func (e *emitter) isReceiverParam(name string) bool {
 		}
 	}
 	return false
-}
-
-// signatureGuards writes one assignment per handler that stops compiling
-// when the function's signature changes, next to a comment saying what to
-// do:
-//
-//	// A compile error here means that a tool function's signature changed
-//	// after this file was generated: re-run go generate.
-//	var (
-//		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
-//	)
-func (e *emitter) signatureGuards() {
-	g := e.g
-	var lines []cellLine
-	for _, h := range e.m.handlers() {
-		sig := h.fn.Type().(*types.Signature)
-		var params []types.Type
-		fn := g.obj(h.fn)
-		if h.recv != nil { // a method expression: the receiver comes first
-			params = append(params, sig.Recv().Type())
-			fn = "(" + g.typ(sig.Recv().Type(), 1) + ")." + h.fn.Name()
-		}
-		for i := range sig.Params().Len() {
-			params = append(params, sig.Params().At(i).Type())
-		}
-		var b strings.Builder
-		b.WriteString("func")
-		g.writeFuncType(&b, params, false, sig.Results(), 1)
-		if typ := b.String(); strings.Contains(typ, "\n") {
-			lines = append(lines, cellLine{cells: []string{"_"}, rest: typ + " = " + fn})
-		} else {
-			lines = append(lines, cellLine{cells: []string{"_", typ}, rest: "= " + fn})
-		}
-	}
-	g.P()
-	g.P("// A compile error here means that a ", e.m.kinds("tool", "resource", "prompt", " or "), " function's signature changed")
-	g.P("// after this file was generated: re-run go generate.")
-	g.P("var (")
-	var b strings.Builder
-	writeAligned(&b, "\t", lines)
-	g.body.WriteString(b.String())
-	g.P(")")
 }
 
 // receiverParams are the receivers Register and NewServer take:

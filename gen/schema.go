@@ -397,6 +397,7 @@ func (b *schemaBuilder) namedStruct(n *types.Named, path string, pos token.Pos) 
 // expandNamed builds the object schema of a named struct, described by
 // the type's doc comment.
 func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) *jsonschema.Schema {
+	b.ix.noteStruct(n)
 	b.building = append(b.building, n)
 	defer func() { b.building = b.building[:len(b.building)-1] }()
 	if b.customSchema(n, path, pos) {
@@ -688,6 +689,9 @@ func (b *schemaBuilder) jsonFields(st *types.Struct, named *types.Named, path st
 						fields = append(fields, f) // so the tie below removes it
 					}
 					continue
+				}
+				if n, ok := ft.(*types.Named); ok {
+					b.ix.noteStruct(n) // its fields are promoted into the schema
 				}
 				key := types.TypeString(ft, nil)
 				nextCount[key]++

@@ -18,6 +18,14 @@ var (
 	_ func(context.Context, GreetInput) (string, error) = Greet
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ GreetInput = struct {
+		Name string `json:"name"`
+	}{}
+)
+
 // NewServer returns a server named "demo_tools" that serves the tools of this
 // package: greet.
 func NewServer() *runtime.Server {

@@ -18,6 +18,27 @@ var (
 	_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ CreateTicketInput = struct {
+		Title       string   `json:"title"`
+		Description string   `json:"description"`
+		Kind        Kind     `json:"kind"`
+		Labels      []string `json:"labels,omitempty" jsonschema:"maxItems=5"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Bug == "bug" &&
+		Feature == "feature" &&
+		Task == "task"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
+
 // NewServer returns a server named "cci" that serves the tools of this
 // package: create_ticket.
 func NewServer() *runtime.Server {

@@ -18,6 +18,14 @@ var (
 	_ func(Input) (string, error) = Run
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Cmd string `json:"cmd"`
+	}{}
+)
+
 // NewServer returns a server named "backtick_doc" that serves the tools of this
 // package: run.
 func NewServer() *runtime.Server {

@@ -20,6 +20,18 @@ var (
 	_ func(context.Context) (string, error)             = Wait
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ EchoInput = struct {
+		Text  string `json:"text" jsonschema:"minLength=1"`
+		Times int    `json:"times,omitempty" jsonschema:"minimum=1,maximum=3"`
+	}{}
+	_ CountInput = struct {
+		To int `json:"to" jsonschema:"minimum=1,maximum=10"`
+	}{}
+)
+
 // NewServer returns a server named "client_tools" that serves the tools of this
 // package: echo, count, wait.
 func NewServer() *runtime.Server {

@@ -18,6 +18,25 @@ var (
 	_ func(Input) (string, error) = Collect
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Tags     []string            `json:"tags"`
+		Matrix   [][]float64         `json:"matrix"`
+		Pair     [2]int              `json:"pair"`
+		Counts   map[string]int      `json:"counts"`
+		Anything map[string]any      `json:"anything"`
+		Nested   map[string][]string `json:"nested"`
+		Keyed    map[Key]bool        `json:"keyed"`
+		Points   []struct {
+			X int `json:"x"`
+			Y int `json:"y"`
+		} `json:"points"`
+		Named Names `json:"named"`
+	}{}
+)
+
 // NewServer returns a server named "collections" that serves the tools of this
 // package: collect.
 func NewServer() *runtime.Server {

@@ -23,6 +23,14 @@ var (
 	_ func(context.Context, In) (string, error) = Kebab
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ In = struct {
+		Path string `json:"path"`
+	}{}
+)
+
 // NewServer returns a server named "directive_mistakes" that serves the tools of this
 // package: destructve, redOnly, timeout, fetchURL, idempotnt, get-item.
 func NewServer() *runtime.Server {

@@ -21,6 +21,14 @@ var (
 	_ func(context.Context) (string, error)        = Slow
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Path string `json:"path"`
+	}{}
+)
+
 // NewServer returns a server named "directive_options" that serves the tools of this
 // package: read_file, remove-file, slow.
 func NewServer() *runtime.Server {

@@ -21,6 +21,37 @@ var (
 	_ func(Delays) (string, error)    = Wait
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Page[Item] = struct {
+		Items []Item `json:"items"`
+		Next  string `json:"next,omitempty"`
+	}{}
+	_ Item = struct {
+		ID string `json:"id"`
+	}{}
+	_ Input = struct {
+		Page Page[Item] `json:"page"`
+	}{}
+	_ Box[int] = struct {
+		V int `json:"v"`
+	}{}
+	_ Box[string] = struct {
+		V string `json:"v"`
+	}{}
+	_ Box[[]time.Duration] = struct {
+		V []time.Duration `json:"v"`
+	}{}
+	_ Counted = struct {
+		Count Box[int]    `json:"count"`
+		Label Box[string] `json:"label"`
+	}{}
+	_ Delays = struct {
+		Delays Box[[]time.Duration] `json:"delays"`
+	}{}
+)
+
 // NewServer returns a server named "generics" that serves the tools of this
 // package: browse, count, wait.
 func NewServer() *runtime.Server {

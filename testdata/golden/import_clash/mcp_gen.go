@@ -21,6 +21,20 @@ var (
 	_ func() (string, error)           = Status
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Seconds int `json:"seconds"`
+	}{}
+	_ Later[[]timepkg.Duration] = struct {
+		At []timepkg.Duration `json:"at"`
+	}{}
+	_ LaterInput = struct {
+		When Later[[]timepkg.Duration] `json:"when"`
+	}{}
+)
+
 // NewServer returns a server named "import_clash" that serves the tools
 // wait, schedule; and the resources app://status.
 func NewServer() *runtimepkg.Server {

@@ -18,6 +18,24 @@ var (
 	_ func(Input) (string, error) = Save
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Address = struct {
+		Street string `json:"street"`
+		City   string `json:"city"`
+	}{}
+	_ Node = struct {
+		Value    string  `json:"value"`
+		Children []*Node `json:"children,omitempty"`
+	}{}
+	_ Input = struct {
+		Home Address  `json:"home"`
+		Work *Address `json:"work,omitempty"`
+		Tree *Node    `json:"tree,omitempty"`
+	}{}
+)
+
 // NewServer returns a server named "inline" that serves the tools of this
 // package: save.
 func NewServer() *runtime.Server {

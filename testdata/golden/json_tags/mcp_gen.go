@@ -4,6 +4,7 @@ package json_tags
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -16,6 +17,24 @@ const _ = mcpimpl.SupportPackageIsVersion2
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Tags
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Renamed    string `json:"renamed_field"`
+		NoTag      string
+		Skipped    string    `json:"-"`
+		Dash       string    `json:"-,"`
+		Omit       string    `json:"omit,omitempty"`
+		Zero       time.Time `json:"zero,omitzero"`
+		Quoted     int       `json:"quoted,string"`
+		QuotedB    bool      `json:"quotedB,string,omitempty"`
+		BadName    string    `json:"bad\"name"`
+		Schemaless string    `json:"schemaless" jsonschema:"-"`
+		private    string
+	}{}
 )
 
 // NewServer returns a server named "json_tags" that serves the tools of this

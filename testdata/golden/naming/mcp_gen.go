@@ -24,6 +24,12 @@ var (
 	_ func(context.Context) (string, error)     = JSONAPIStatus
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ In = struct{}{}
+)
+
 // NewServer returns a server named "naming" that serves the tools
 // recent_urls, list_ids, my_apis, oauth_login, ipv6_lookup, html_to_pdfs;
 // and the prompts json_api_status.

@@ -18,6 +18,28 @@ var (
 	_ func(Input) (Person, error) = Save
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Address = struct {
+		Street string `json:"street"`
+		City   string `json:"city"`
+	}{}
+	_ Person = struct {
+		Name string    `json:"name"`
+		Home Address   `json:"home"`
+		Work *Address  `json:"work,omitempty"`
+		Past []Address `json:"past,omitempty"`
+		Meta struct {
+			Source string `json:"source"`
+		} `json:"meta"`
+	}{}
+	_ Input = struct {
+		Person Person   `json:"person"`
+		Extra  []Person `json:"extra,omitempty"`
+	}{}
+)
+
 // NewServer returns a server named "nested_defs" that serves the tools of this
 // package: save.
 func NewServer() *runtime.Server {

@@ -28,6 +28,26 @@ var (
 	_ func() (runtime.ToolResult, error)                 = FullValue
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Report = struct {
+		Count int      `json:"count"`
+		Names []string `json:"names,omitempty"`
+	}{}
+	_ Optional = struct {
+		Note    *string         `json:"note"`
+		Report  *Report         `json:"report"`
+		Skipped *int            `json:"skipped,omitempty"`
+		Deep    **int           `json:"deep,omitempty"`
+		Reports []*Report       `json:"reports"`
+		ByName  map[string]*int `json:"byName"`
+		Data    []byte          `json:"data"`
+		Any     any             `json:"any"`
+		Tagged  *int            `json:"tagged" jsonschema:"nullable"`
+	}{}
+)
+
 // NewServer returns a server named "outputs" that serves the tools of this
 // package: text, named_text, struct, struct_pointer, map, slice, number, nils, nil_number, full, full_value.
 func NewServer() *runtime.Server {

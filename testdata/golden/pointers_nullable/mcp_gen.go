@@ -18,6 +18,19 @@ var (
 	_ func(Input) (string, error) = Pointers
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Plain    string  `json:"plain"`
+		Optional *string `json:"optional"`
+		Nullable *int    `json:"nullable" jsonschema:"nullable"`
+		Insisted *bool   `json:"insisted" jsonschema:"required"`
+		Both     string  `json:"both,omitempty" jsonschema:"required,nullable"`
+		Deep     **int   `json:"deep"`
+	}{}
+)
+
 // NewServer returns a server named "pointers_nullable" that serves the tools of this
 // package: pointers.
 func NewServer() *runtime.Server {

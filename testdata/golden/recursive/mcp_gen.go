@@ -20,6 +20,24 @@ var (
 	_ func() ([]Tree, error)       = Forest
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Tree = struct {
+		Label    string `json:"label"`
+		Children []Tree `json:"children,omitempty"`
+		Parent   *Tree  `json:"parent,omitempty"`
+	}{}
+	_ Folder = struct {
+		Name  string `json:"name"`
+		Files []File `json:"files,omitempty"`
+	}{}
+	_ File = struct {
+		Name   string  `json:"name"`
+		Folder *Folder `json:"folder,omitempty"`
+	}{}
+)
+
 // NewServer returns a server named "recursive" that serves the tools of this
 // package: walk, list, forest.
 func NewServer() *runtime.Server {

@@ -4,6 +4,9 @@ package scalars
 
 import (
 	"context"
+	"encoding/json"
+	"net/url"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -16,6 +19,35 @@ const _ = mcpimpl.SupportPackageIsVersion2
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Scalars
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Bool     bool            `json:"bool"`
+		Int      int             `json:"int"`
+		Int8     int8            `json:"int8"`
+		Int16    int16           `json:"int16"`
+		Int32    int32           `json:"int32"`
+		Int64    int64           `json:"int64"`
+		Uint     uint            `json:"uint"`
+		Uint8    uint8           `json:"uint8"`
+		Uint16   uint16          `json:"uint16"`
+		Uint32   uint32          `json:"uint32"`
+		Uint64   uint64          `json:"uint64"`
+		Float32  float32         `json:"float32"`
+		Float64  float64         `json:"float64"`
+		String   string          `json:"string"`
+		Bytes    []byte          `json:"bytes"`
+		Time     time.Time       `json:"time"`
+		Duration time.Duration   `json:"duration"`
+		Raw      json.RawMessage `json:"raw"`
+		Any      any             `json:"any"`
+		Number   json.Number     `json:"number"`
+		URL      url.URL         `json:"url"`
+		Rune     rune            `json:"rune"`
+	}{}
 )
 
 // NewServer returns a server named "scalars" that serves the tools of this

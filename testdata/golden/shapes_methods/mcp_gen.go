@@ -21,6 +21,14 @@ var (
 	_ func() (string, error)                                  = Version
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ GetInput = struct {
+		ID string `json:"id"`
+	}{}
+)
+
 // NewServer returns a server named "shapes_methods" that serves the tools of this
 // package: get, count, now, version.
 func NewServer(store *Store, clock Clock) *runtime.Server {

@@ -23,6 +23,14 @@ var (
 	_ func() error                                 = bareError
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		N int `json:"n"`
+	}{}
+)
+
 // NewServer returns a server named "shapes_plain" that serves the tools of this
 // package: with_ctx, no_ctx, ctx_only, nothing, error_only, bare_error.
 func NewServer() *runtime.Server {

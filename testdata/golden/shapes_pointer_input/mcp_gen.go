@@ -18,6 +18,15 @@ var (
 	_ func(context.Context, *Options) (string, error) = Search
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Options = struct {
+		Query string `json:"query"`
+		Limit int    `json:"limit,omitempty"`
+	}{}
+)
+
 // NewServer returns a server named "shapes_pointer_input" that serves the tools of this
 // package: search.
 func NewServer() *runtime.Server {

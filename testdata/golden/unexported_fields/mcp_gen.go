@@ -19,6 +19,21 @@ var (
 	_ func(context.Context, Hidden) error          = Ping
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Query = struct {
+		text  string
+		limit int
+	}{}
+	_ Hidden = struct {
+		Secret string `json:"-"`
+	}{}
+	_ Answer = struct {
+		body string
+	}{}
+)
+
 // NewServer returns a server named "unexported_fields" that serves the tools of this
 // package: search, ping.
 func NewServer() *runtime.Server {

@@ -20,6 +20,17 @@ var (
 	_ func() (string, error)      = AVeryLongToolNameThatMakesTheQualifiedNameTooLong
 )
 
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Custom = struct {
+		V int `json:"v"`
+	}{}
+	_ Input = struct {
+		C Custom `json:"c"`
+	}{}
+)
+
 // NewServer returns a server named "a_server_name_that_is_rather_long" that serves the tools of this
 // package: undocumented, long, a_very_long_tool_name_that_makes_the_qualified_name_too_long.
 func NewServer() *runtime.Server {
