@@ -76,6 +76,9 @@ type Result struct {
 	// tool names, resource URIs and URI templates, prompt names. They are
 	// set when Content is.
 	Tools, Resources, Prompts []string
+	// Idle reports a package with nothing for mcpgen to do: it has no
+	// mcpgen directive, no file that mcpgen generated, and no diagnostic.
+	Idle bool
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -164,30 +167,29 @@ func (d Diagnostic) Format(dir string) string {
 }
 
 // Generate loads the packages that cfg names and generates a file for each
-// package with tools. The error reports a failure to load at all; problems
-// in the user's code are diagnostics in the results.
+// package with tools. It returns a result for every package, Idle for
+// those with nothing to do. The error reports a failure to load at all;
+// problems in the user's code are diagnostics in the results.
 func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	pkgs, err := load(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	var results []*Result
-	for _, p := range pkgs {
-		if r := generatePackage(p); r != nil {
-			results = append(results, r)
-		}
+	results := make([]*Result, len(pkgs))
+	for i, p := range pkgs {
+		results[i] = generatePackage(p)
 	}
 	return results, nil
 }
 
-// generatePackage runs model, schemas and emit for one package; it
-// returns nil for a package that has nothing to do with mcpgen.
+// generatePackage runs model, schemas and emit for one package.
 func generatePackage(lp *loadedPackage) *Result {
 	p := newPass(lp)
-	res := &Result{PkgPath: p.pkg.Path(), OutputPath: lp.output}
+	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
 	m := p.buildModel()
 	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
-		return nil
+		res.Idle = true
+		return res
 	}
 	if m == nil {
 		res.Stale = lp.hadGenerated && len(p.diags) == 0
