@@ -279,9 +279,13 @@ func (b *schemaBuilder) special(n *types.Named, path string, pos token.Pos) (*js
 	case "encoding/json.Number":
 		return &jsonschema.Schema{Type: "number"}, true
 	case "net/url.URL":
-		return &jsonschema.Schema{Type: "string", Format: "uri"}, true
+		// invopop says {"type":"string","format":"uri"}, but encoding/json
+		// reads and writes a url.URL as an object of its fields.
+		return b.unsupported(n, pos, "%s: encoding/json reads and writes a url.URL as an object of its fields, not as a URL: use a string field with jsonschema:\"format=uri\" and url.Parse it", path), true
 	case "net.IP":
-		return &jsonschema.Schema{Type: "string", Format: "ipv4"}, true
+		// Its UnmarshalText parses IPv4 and IPv6 addresses; invopop says
+		// format ipv4, which the validator would hold IPv6 addresses to.
+		return &jsonschema.Schema{Type: "string"}, true
 	}
 	if _, isBasic := n.Underlying().(*types.Basic); !isBasic && b.ix.hasMethod(n, "UnmarshalText") && !b.ix.hasMethod(n, "UnmarshalJSON") {
 		// encoding/json decodes a TextUnmarshaler from a JSON string.

@@ -127,7 +127,9 @@ var oracleCases = []oracleCase{
 	{schema: "outputs/nilNumberOutputSchema.json", typ: reflect.TypeFor[*int](), value: true},
 	{schema: "outputs/fullInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/fullValueInputSchema.json", typ: reflect.TypeFor[struct{}]()},
-	{schema: "scalars/scalarsInputSchema.json", typ: reflect.TypeFor[scalars.Input]()},
+	{schema: "scalars/scalarsInputSchema.json", typ: reflect.TypeFor[scalars.Input](), allow: map[string]string{
+		"properties.ip.format": "net.IP reads IPv6 addresses too; invopop's format ipv4 would have them refused",
+	}},
 	{schema: "pointers_nullable/pointersInputSchema.json", typ: reflect.TypeFor[pointers_nullable.Input]()},
 	{schema: "collections/collectInputSchema.json", typ: reflect.TypeFor[collections.Input]()},
 	{schema: "nested_defs/saveInputSchema.json", typ: reflect.TypeFor[nested_defs.Input]()},

@@ -5,7 +5,7 @@ package scalars
 import (
 	"context"
 	"encoding/json"
-	"net/url"
+	"net"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -45,8 +45,8 @@ var (
 		Raw      json.RawMessage `json:"raw"`
 		Any      any             `json:"any"`
 		Number   json.Number     `json:"number"`
-		URL      url.URL         `json:"url"`
 		Rune     rune            `json:"rune"`
+		IP       net.IP          `json:"ip,omitempty"`
 	}{}
 )
 
@@ -120,10 +120,10 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 			err = mcpimpl.DecodeJSON(f, &in.Any)
 		case "number":
 			err = mcpimpl.DecodeJSON(f, &in.Number)
-		case "url":
-			err = mcpimpl.DecodeJSON(f, &in.URL)
 		case "rune":
 			err = mcpimpl.DecodeInt(f, &in.Rune)
+		case "ip":
+			err = mcpimpl.DecodeJSON(f, &in.IP)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -208,14 +208,13 @@ const scalarsInputSchema = `{
     "number": {
       "type": "number"
     },
-    "url": {
-      "type": "string",
-      "format": "uri"
-    },
     "rune": {
       "type": "integer",
       "maximum": 2147483647,
       "minimum": -2147483648
+    },
+    "ip": {
+      "type": "string"
     }
   },
   "additionalProperties": false,
@@ -241,7 +240,6 @@ const scalarsInputSchema = `{
     "raw",
     "any",
     "number",
-    "url",
     "rune"
   ]
 }`
