@@ -48,14 +48,23 @@ func (e *emitter) signatureGuards() {
 			lines = append(lines, cellLine{cells: []string{"_", typ}, rest: "= " + fn})
 		}
 	}
-	g.P()
-	g.P("// A compile error here means that a ", e.m.kinds("tool", "resource", "prompt", " or "), " function's signature changed")
-	g.P("// after this file was generated: re-run go generate.")
-	g.P("var (")
+	e.varBlock(lines,
+		"A compile error here means that a "+e.m.kinds("tool", "resource", "prompt", " or ")+" function's signature changed",
+		"after this file was generated: re-run go generate.")
+}
+
+// varBlock writes a var block of guards, its lines aligned, after a
+// comment.
+func (e *emitter) varBlock(lines []cellLine, comment ...string) {
+	e.g.P()
+	for _, c := range comment {
+		e.g.P("// ", c)
+	}
+	e.g.P("var (")
 	var b strings.Builder
 	writeAligned(&b, "\t", lines)
-	g.body.WriteString(b.String())
-	g.P(")")
+	e.g.body.WriteString(b.String())
+	e.g.P(")")
 }
 
 // structGuards writes, for each struct of the package whose fields the
@@ -85,17 +94,11 @@ func (e *emitter) structGuards() {
 		st := n.Underlying().(*types.Struct)
 		lines = append(lines, cellLine{cells: []string{"_", g.typ(n, 1)}, rest: "= " + g.typ(st, 1) + "{}"})
 	}
-	if lines == nil {
-		return
+	if lines != nil {
+		e.varBlock(lines,
+			"A compile error here means that a struct whose fields the schemas were",
+			"derived from changed after this file was generated: re-run go generate.")
 	}
-	g.P()
-	g.P("// A compile error here means that a struct whose fields the schemas were")
-	g.P("// derived from changed after this file was generated: re-run go generate.")
-	g.P("var (")
-	var b strings.Builder
-	writeAligned(&b, "\t", lines)
-	g.body.WriteString(b.String())
-	g.P(")")
 }
 
 // enumGuard writes a function that stops compiling when a constant whose
