@@ -63,3 +63,20 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGenerator measures the generator's own work on a 200-tool
+// package loaded once: model, schemas and emit, without the go/packages
+// load that BenchmarkLoad measures. On a shared machine, where the load
+// (a go list subprocess) varies most, this is the part mcpgen controls.
+func BenchmarkGenerator(b *testing.B) {
+	dir := testmodule.New(b, "example.com/many", map[string]string{"many.go": manyTools(200)})
+	pkgs, err := load(context.Background(), Config{Dir: dir})
+	if err != nil || len(pkgs) != 1 {
+		b.Fatalf("load: %v", err)
+	}
+	for b.Loop() {
+		if r := generatePackage(pkgs[0]); r == nil || r.Content == nil {
+			b.Fatalf("generate: %v", r)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"cmp"
 	"go/types"
 	"strconv"
@@ -19,7 +18,6 @@ type decoderSet struct {
 	e     *emitter
 	names map[*types.Named]string
 	order []*types.Named
-	used  map[string]bool
 	fast  map[*types.Named]bool // generated's answers
 }
 
@@ -28,9 +26,9 @@ type decoderSet struct {
 func (d *decoderSet) inputDecoder(t *tool) string {
 	switch {
 	case t.input == nil:
-		return implRef + "NoArguments"
+		return d.e.g.impl("NoArguments")
 	case isPointer(t.input):
-		return implRef + "PointerTo(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
+		return d.e.g.impl("PointerTo") + "(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
 	default:
 		return d.ref(t.input)
 	}
@@ -60,9 +58,9 @@ func namedStruct(t types.Type) *types.Named {
 }
 
 // generated reports whether n gets a decoder of its own: a struct of the
-// package being generated (a foreign one could need an import the rest of
-// the file does not have), with only local or predeclared type arguments,
-// whose members encoding/json would decode by its simple rules.
+// package being generated (the fields of another package's struct may have
+// types that cannot be named here), whose members encoding/json would
+// decode by its simple rules.
 func (d *decoderSet) generated(n *types.Named) bool {
 	ok, known := d.fast[n]
 	if !known {
@@ -73,25 +71,17 @@ func (d *decoderSet) generated(n *types.Named) bool {
 }
 
 func (d *decoderSet) decodable(n *types.Named) bool {
-	if n.Obj().Pkg() != d.e.m.pkg || !d.fastStruct(n) {
-		return false
-	}
-	for i := range n.TypeArgs().Len() {
-		if a := namedStruct(n.TypeArgs().At(i)); a != nil && a.Obj().Pkg() != nil && a.Obj().Pkg() != d.e.m.pkg {
-			return false
-		}
-	}
-	return true
+	return n.Obj().Pkg() == d.e.m.pkg && d.fastStruct(n)
 }
 
 // ref is the decoder of t as written in a decoder: decodeX, or
-// runtime.DecodeY.
+// mcpimpl.DecodeY.
 func (d *decoderSet) ref(t types.Type) string {
 	name := d.functionName(t)
 	if n := namedStruct(t); n != nil && d.names[n] == name {
 		return name
 	}
-	return implRef + name
+	return d.e.g.impl(name)
 }
 
 // call is the Go expression decoding v into dst, for a field of type t.
@@ -101,18 +91,18 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 		switch u := types.Unalias(t).(type) {
 		case *types.Slice:
 			if !isByte(u.Elem()) {
-				return implRef + "DecodeSlice(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return d.e.g.impl("DecodeSlice") + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
-				decode := implRef + "DecodeMap("
-				if n := namedStruct(u.Key()); n != nil && d.e.m.index.hasMethod(n, "UnmarshalText") {
-					decode = implRef + "DecodeTextMap(" // encoding/json prefers UnmarshalText to the string
+				decode := "DecodeMap"
+				if n := namedStruct(u.Key()); n != nil && d.e.m.ix.hasMethod(n, "UnmarshalText") {
+					decode = "DecodeTextMap" // encoding/json prefers UnmarshalText to the string
 				}
-				return decode + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return d.e.g.impl(decode) + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 			}
 		case *types.Pointer:
-			return implRef + "DecodePointer(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+			return d.e.g.impl("DecodePointer") + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
 		}
 	}
 	return d.ref(t) + "(" + v + ", " + dst + ")"
@@ -146,7 +136,7 @@ func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	if obj := n.Obj(); obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" {
 		return true
 	}
-	return d.e.m.index.hasMethod(n, "UnmarshalJSON") || d.e.m.index.hasMethod(n, "UnmarshalText")
+	return d.e.m.ix.hasMethod(n, "UnmarshalJSON") || d.e.m.ix.hasMethod(n, "UnmarshalText")
 }
 
 // fastStruct reports whether a generated decoder can decode n: its JSON
@@ -194,60 +184,63 @@ func (d *decoderSet) name(n *types.Named) string {
 			}
 		}
 	}
-	name := "decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" }))
-	for d.e.m.taken(name) || d.used[name] {
-		name += "_"
-	}
-	d.used[name] = true
+	name := d.e.g.declare("decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" })))
 	d.names[n] = name
 	d.order = append(d.order, n)
 	return name
 }
 
-// write appends every decoder the handlers use, including those the
-// decoders themselves use. The decoders are the bulk of a large generated
-// file and all of one shape, so they are written in gofmt's layout
-// directly rather than built with jennifer and formatted (which took more
-// time than the rest of generation); the golden test checks that every
-// generated file is gofmt-clean.
+// write writes every decoder the handlers use, including those the
+// decoders themselves use:
 //
 //	// decodeCreateTicketInput stores validated arguments in in, without reflection.
-//	func decodeCreateTicketInput(v runtime.Value, in *CreateTicketInput) error {
-//		for i := range v.Len() {
-//			name, f := v.Member(i)
+//	func decodeCreateTicketInput(v mcpimpl.Value, in *CreateTicketInput) error {
+//		for name, f := range v.Members() {
 //			if f.IsNull() {
 //				continue
 //			}
 //			var err error
 //			switch name {
 //			case "title":
-//				err = runtime.DecodeString(f, &in.Title)
+//				err = mcpimpl.DecodeString(f, &in.Title)
 //			…
 //			}
 //			if err != nil {
-//				return runtime.FieldError(name, err)
+//				return mcpimpl.FieldError(name, err)
 //			}
 //		}
 //		return nil
 //	}
-func (d *decoderSet) write(buf *bytes.Buffer) {
+func (d *decoderSet) write() {
+	g := d.e.g
 	for i := 0; i < len(d.order); i++ { // writing may add more
 		n := d.order[i]
 		name := d.names[n]
 		st := n.Underlying().(*types.Struct)
-		buf.WriteString("\n// " + name + " stores validated arguments in in, without reflection.\n")
-		buf.WriteString("func " + name + "(v " + implRef + "Value, in *" + types.TypeString(n, types.RelativeTo(d.e.m.pkg)) + ") error {\n")
-		buf.WriteString("\tfor name, f := range v.Members() {\n\t\tif f.IsNull() {\n\t\t\tcontinue\n\t\t}\n")
-		buf.WriteString("\t\tvar err error\n\t\tswitch name {\n")
+		g.P()
+		g.P("// ", name, " stores validated arguments in in, without reflection.")
+		g.P("func ", name, "(v ", g.impl("Value"), ", in *", g.typ(n, 0), ") error {")
+		g.P("\tfor name, f := range v.Members() {")
+		g.P("\t\tif f.IsNull() {")
+		g.P("\t\t\tcontinue")
+		g.P("\t\t}")
+		g.P("\t\tvar err error")
+		g.P("\t\tswitch name {")
 		for j := range st.NumFields() {
 			f := st.Field(j)
 			tags := parseTags(st.Tag(j))
 			if !f.Exported() || tags.skip {
 				continue
 			}
-			buf.WriteString("\t\tcase " + strconv.Quote(cmp.Or(tags.name, f.Name())) + ":\n")
-			buf.WriteString("\t\t\terr = " + d.call(f.Type(), "f", "&in."+f.Name()) + "\n")
+			g.P("\t\tcase ", strconv.Quote(cmp.Or(tags.name, f.Name())), ":")
+			g.P("\t\t\terr = ", d.call(f.Type(), "f", "&in."+f.Name()))
 		}
-		buf.WriteString("\t\t}\n\t\tif err != nil {\n\t\t\treturn " + implRef + "FieldError(name, err)\n\t\t}\n\t}\n\treturn nil\n}\n")
+		g.P("\t\t}")
+		g.P("\t\tif err != nil {")
+		g.P("\t\t\treturn ", g.impl("FieldError"), "(name, err)")
+		g.P("\t\t}")
+		g.P("\t}")
+		g.P("\treturn nil")
+		g.P("}")
 	}
 }

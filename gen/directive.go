@@ -45,6 +45,7 @@ type arg struct {
 	key    string // empty for a positional argument
 	value  string
 	hasVal bool      // key=value rather than a bare key
+	quoted bool      // the value is a Go string literal
 	pos    token.Pos // start of the argument
 	valPos token.Pos // start of the value
 }
@@ -66,7 +67,7 @@ func parseArgs(d ast.Directive) ([]arg, error) {
 			if err != nil {
 				return nil, &posError{a.pos, err}
 			}
-			a.value, a.valPos = v, a.pos
+			a.value, a.valPos, a.quoted = v, a.pos, true
 			args = append(args, a)
 			i += n
 			continue
@@ -84,7 +85,7 @@ func parseArgs(d ast.Directive) ([]arg, error) {
 				if err != nil {
 					return nil, &posError{a.valPos, err}
 				}
-				a.value = v
+				a.value, a.quoted = v, true
 				j += n
 			} else {
 				k := j
@@ -158,12 +159,12 @@ const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWor
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
-func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
+func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 	var o toolOptions
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:tool: %v", pe.err)
+		p.errorf(pe.pos, "//mcp:tool: %v", pe.err)
 		return o, false
 	}
 	ok := true
@@ -171,6 +172,9 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 		if a.key == "" {
 			if i == 0 && !isBoolOption(a.value) {
 				o.name, o.namePos = a.value, a.valPos
+				if !a.quoted {
+					p.checkBareToolName(a)
+				}
 				continue
 			}
 			if bo := findBoolOption(a.value); bo != nil {
@@ -181,12 +185,23 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 				o.alwaysLoad = true
 				continue
 			}
-			ds.errorf(a.pos, "//mcp:tool: unexpected argument %q: the tool name comes first; options are key=value (%s)", a.value, toolOptionNames)
 			ok = false
+			if continuesValue(args, i) {
+				continue // reported with the word before it
+			}
+			if hint, ok := quoteHint(args, i); ok {
+				p.errorf(a.pos, "//mcp:tool: unexpected argument %q: quote a value with spaces: %s", a.value, hint)
+				continue
+			}
+			if near := nearOption(a.value); near != "" {
+				p.errorf(a.pos, "//mcp:tool: unexpected argument %q: did you mean %s? (options: %s)", a.value, near, toolOptionNames)
+				continue
+			}
+			p.errorf(a.pos, "//mcp:tool: unexpected argument %q: the tool name comes first; options are key=value (%s)", a.value, toolOptionNames)
 			continue
 		}
 		if !a.hasVal || a.value == "" && !strings.EqualFold(a.key, "title") {
-			ds.errorf(a.valPos, "//mcp:tool: %s= needs a value", a.key)
+			p.errorf(a.valPos, "//mcp:tool: %s= needs a value", a.key)
 			ok = false
 			continue
 		}
@@ -200,26 +215,26 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 		case key == "alwaysload":
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:tool: alwaysLoad=%s: want true or false", a.value)
+				p.errorf(a.valPos, "//mcp:tool: alwaysLoad=%s: want true or false", a.value)
 				ok = false
 			}
 			o.alwaysLoad = b
 		case key == "timeout":
 			t, err := time.ParseDuration(a.value)
 			if err != nil || t <= 0 {
-				ds.errorf(a.valPos, "//mcp:tool: timeout=%s: want a positive duration such as 30s or 2m", a.value)
+				p.errorf(a.valPos, "//mcp:tool: timeout=%s: want a positive duration such as 30s or 2m", a.value)
 				ok = false
 			}
 			o.timeout = t
 		case findBoolOption(key) != nil:
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:tool: %s=%s: want true or false", a.key, a.value)
+				p.errorf(a.valPos, "//mcp:tool: %s=%s: want true or false", a.key, a.value)
 				ok = false
 			}
 			*findBoolOption(key).dst(&o) = new(b)
 		default:
-			ds.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
+			p.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
 			ok = false
 		}
 	}
@@ -239,6 +254,93 @@ func isBoolOption(word string) bool {
 	return findBoolOption(word) != nil || strings.EqualFold(word, "alwaysLoad")
 }
 
+// flagOptions are the options written bare, and valueOptions those that
+// take a value: a tool name that resembles one is probably a mistake.
+var (
+	flagOptions  = []string{"readOnly", "destructive", "idempotent", "openWorld", "alwaysLoad"}
+	valueOptions = []string{"name", "title", "searchHint", "timeout"}
+)
+
+// checkBareToolName warns about a tool name, the first word of
+// //mcp:tool, that looks like a mistake: an option that takes a value,
+// or a flag misspelled (//mcp:tool destructve names a tool "destructve"
+// that advertises no destructiveHint); and about a name that is not
+// snake_case, as default names are.
+func (p *pass) checkBareToolName(a arg) {
+	for _, opt := range valueOptions {
+		if strings.EqualFold(a.value, opt) {
+			p.warnf(a.pos, "//mcp:tool %s names the tool %q: %s is an option that takes a value (%s=…); write name=%s to keep the name", a.value, a.value, opt, opt, a.value)
+			return
+		}
+	}
+	if near := nearOption(a.value); near != "" {
+		p.warnf(a.pos, "//mcp:tool %s names the tool %q, which looks like the option %s: write %s for the option, or name=%s to keep the name", a.value, a.value, near, near, a.value)
+		return
+	}
+	if strings.ContainsFunc(a.value, unicode.IsUpper) {
+		p.warnf(a.pos, "tool name %q is not snake_case, as default names are (%s): the model reads the name; write name=%s to keep it", a.value, snakeCase(a.value), a.value)
+	}
+}
+
+// nearOption returns the flag option that word is one or two edits away
+// from, ignoring case, or "".
+func nearOption(word string) string {
+	for _, opt := range flagOptions {
+		if d := editDistance(strings.ToLower(word), strings.ToLower(opt)); d > 0 && d <= 2 {
+			return opt
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// continuesValue reports whether the bare word args[i] follows another
+// bare word that follows an unquoted key=value: quoteHint reported the
+// run at its first word.
+func continuesValue(args []arg, i int) bool {
+	j := i - 1
+	for j >= 0 && args[j].key == "" && !args[j].quoted && !isBoolOption(args[j].value) {
+		j--
+	}
+	return j >= 0 && j < i-1 && args[j].hasVal && !args[j].quoted
+}
+
+// quoteHint reports whether the bare word args[i] is the first of words
+// that continue an unquoted key=value before them, as in title=Read a
+// file, and returns the option as it should be written: title="Read a
+// file". The other words of the run are not reported again.
+func quoteHint(args []arg, i int) (string, bool) {
+	j := i - 1
+	if j < 0 || !args[j].hasVal || args[j].quoted {
+		return "", false
+	}
+	words := []string{args[j].value}
+	for k := j + 1; k < len(args) && args[k].key == "" && !args[k].quoted && !isBoolOption(args[k].value); k++ {
+		words = append(words, args[k].value)
+	}
+	return args[j].key + "=" + strconv.Quote(strings.Join(words, " ")), true
+}
+
 // serverOptions are the settings of the //mcp:server package directive.
 type serverOptions struct {
 	pos          token.Pos
@@ -251,21 +353,25 @@ type serverOptions struct {
 
 const serverOptionNames = "name, version, title, instructions, inline"
 
-func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool) {
+func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 	o := serverOptions{pos: d.Slash}
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:server: %v", pe.err)
+		p.errorf(pe.pos, "//mcp:server: %v", pe.err)
 		return o, false
 	}
 	ok := true
-	for _, a := range args {
+	for i, a := range args {
 		key := strings.ToLower(a.key)
 		if a.key == "" {
 			key = strings.ToLower(a.value)
 			if key != "inline" {
-				ds.errorf(a.pos, "//mcp:server: unexpected argument %q: options are key=value (%s)", a.value, serverOptionNames)
+				if hint, quote := quoteHint(args, i); quote {
+					p.errorf(a.pos, "//mcp:server: unexpected argument %q: quote a value with spaces: %s", a.value, hint)
+				} else if !continuesValue(args, i) {
+					p.errorf(a.pos, "//mcp:server: unexpected argument %q: options are key=value (%s)", a.value, serverOptionNames)
+				}
 				ok = false
 				continue
 			}
@@ -283,17 +389,17 @@ func parseServerDirective(d ast.Directive, ds *diagnostics) (serverOptions, bool
 		case "inline":
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				ds.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
+				p.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
 				ok = false
 			}
 			o.inline = b
 		default:
-			ds.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
+			p.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
 			ok = false
 		}
 	}
 	if o.name != "" && !validToolName(o.name) {
-		ds.errorf(o.pos, "//mcp:server: server name %q must match ^[a-zA-Z0-9_-]{1,64}$ (Claude Code's rule for names)", o.name)
+		p.errorf(o.pos, "//mcp:server: server name %q must match ^[a-zA-Z0-9_-]{1,64}$ (Claude Code's rule for names)", o.name)
 		ok = false
 	}
 	return o, ok
@@ -308,26 +414,6 @@ func validToolName(name string) bool {
 	return strings.IndexFunc(name, func(r rune) bool {
 		return !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
 	}) < 0
-}
-
-// snakeCase turns a Go name into a tool name: CreateTicket → create_ticket,
-// GetHTTPStatus → get_http_status, ID2Name → id2_name.
-func snakeCase(name string) string {
-	runes := []rune(name)
-	var b strings.Builder
-	for i, r := range runes {
-		if unicode.IsUpper(r) {
-			prevLower := i > 0 && (unicode.IsLower(runes[i-1]) || unicode.IsDigit(runes[i-1]))
-			nextLower := i+1 < len(runes) && unicode.IsLower(runes[i+1])
-			if i > 0 && runes[i-1] != '_' && (prevLower || nextLower && unicode.IsUpper(runes[i-1])) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // primitiveOptions are the options //mcp:resource and //mcp:prompt share.
@@ -371,20 +457,24 @@ type resourceOptions struct {
 const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete"
 
 // parseResourceDirective reads //mcp:resource URI [option...].
-func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, bool) {
+func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 	var o resourceOptions
-	args, ok := directiveArgs(d, "resource", ds)
+	args, ok := p.directiveArgs(d, "resource")
 	if !ok {
 		return o, false
 	}
 	if len(args) == 0 || args[0].key != "" {
-		ds.errorf(d.Slash, "//mcp:resource needs a URI or a URI template first, such as //mcp:resource notes://{id}")
+		p.errorf(d.Slash, "//mcp:resource needs a URI or a URI template first, such as //mcp:resource notes://{id}")
 		return o, false
 	}
 	o.uri, o.uriPos = args[0].value, args[0].valPos
-	for _, a := range args[1:] {
+	for i, a := range args[1:] {
 		if a.key == "" {
-			ds.errorf(a.pos, "//mcp:resource: unexpected argument %q: the URI comes first; options are key=value (%s)", a.value, resourceOptionNames)
+			if hint, quote := quoteHint(args, i+1); quote {
+				p.errorf(a.pos, "//mcp:resource: unexpected argument %q: quote a value with spaces: %s", a.value, hint)
+			} else if !continuesValue(args, i+1) {
+				p.errorf(a.pos, "//mcp:resource: unexpected argument %q: the URI comes first; options are key=value (%s)", a.value, resourceOptionNames)
+			}
 			ok = false
 			continue
 		}
@@ -395,14 +485,14 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 		case key == "size":
 			n, err := strconv.ParseInt(a.value, 10, 64)
 			if err != nil || n <= 0 {
-				ds.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
+				p.errorf(a.valPos, "//mcp:resource: size=%s: want a positive number of bytes", a.value)
 				ok = false
 			}
 			o.size = n
 		case key == "audience":
 			for _, who := range strings.Split(a.value, ",") {
 				if who != "user" && who != "assistant" {
-					ds.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
+					p.errorf(a.valPos, "//mcp:resource: audience=%s: want user, assistant or user,assistant", a.value)
 					ok = false
 					break
 				}
@@ -411,12 +501,12 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 		case key == "priority":
 			f, err := strconv.ParseFloat(a.value, 64)
 			if err != nil || f < 0 || f > 1 {
-				ds.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
+				p.errorf(a.valPos, "//mcp:resource: priority=%s: want a number from 0 to 1", a.value)
 				ok = false
 			}
 			o.priority = &f
 		default:
-			ds.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
+			p.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
 			ok = false
 		}
 	}
@@ -426,9 +516,9 @@ func parseResourceDirective(d ast.Directive, ds *diagnostics) (resourceOptions, 
 const promptOptionNames = "name, title, description, complete"
 
 // parsePromptDirective reads //mcp:prompt [name] [option...].
-func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, bool) {
+func (p *pass) parsePromptDirective(d ast.Directive) (primitiveOptions, bool) {
 	var o primitiveOptions
-	args, ok := directiveArgs(d, "prompt", ds)
+	args, ok := p.directiveArgs(d, "prompt")
 	if !ok {
 		return o, false
 	}
@@ -437,10 +527,14 @@ func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, b
 		case a.key == "" && i == 0:
 			o.name, o.namePos = a.value, a.valPos
 		case a.key == "":
-			ds.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
+			if hint, quote := quoteHint(args, i); quote {
+				p.errorf(a.pos, "//mcp:prompt: unexpected argument %q: quote a value with spaces: %s", a.value, hint)
+			} else if !continuesValue(args, i) {
+				p.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
+			}
 			ok = false
 		case !o.set(strings.ToLower(a.key), a):
-			ds.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
+			p.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
 			ok = false
 		}
 	}
@@ -449,17 +543,17 @@ func parsePromptDirective(d ast.Directive, ds *diagnostics) (primitiveOptions, b
 
 // directiveArgs splits the arguments of //mcp:<name>, reporting a syntax
 // error or an option without a value.
-func directiveArgs(d ast.Directive, name string, ds *diagnostics) ([]arg, bool) {
+func (p *pass) directiveArgs(d ast.Directive, name string) ([]arg, bool) {
 	args, err := parseArgs(d)
 	if err != nil {
 		pe := err.(*posError)
-		ds.errorf(pe.pos, "//mcp:%s: %v", name, pe.err)
+		p.errorf(pe.pos, "//mcp:%s: %v", name, pe.err)
 		return nil, false
 	}
 	ok := true
 	for _, a := range args {
 		if a.hasVal && a.value == "" {
-			ds.errorf(a.valPos, "//mcp:%s: %s= needs a value", name, a.key)
+			p.errorf(a.valPos, "//mcp:%s: %s= needs a value", name, a.key)
 			ok = false
 		}
 	}

@@ -1,84 +1,44 @@
 package gen
 
 import (
-	"bytes"
-	"go/format"
 	"go/types"
-	"path"
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/dave/jennifer/jen"
 )
 
-// emit renders the generated file of a package whose schemas are built:
-// the code, then the schema constants.
-func emit(m *model, ds *diagnostics) ([]byte, error) {
-	var code bytes.Buffer
-	code.Grow(len(m.tools) * 3 << 10) // a typical tool's code and schemas
-	e, err := renderCode(m, &code)
-	if err != nil {
-		return nil, err
-	}
-	size := 0
-	for _, t := range m.tools {
-		size += len(t.inputSchema) + len(t.outputSchema) + 256
-	}
-	code.Grow(size)
-	e.schemaConsts(&code)
-	e.typeSchemaConsts(&code)
-	return code.Bytes(), nil
-}
-
-// renderCode renders everything but the schema constants.
-func renderCode(m *model, buf *bytes.Buffer) (*emitter, error) {
-	e := &emitter{m: m, f: jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()), quals: map[string]string{}}
-	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, used: map[string]bool{}, fast: map[*types.Named]bool{}}
-	e.f.HeaderComment(Header)
-	e.pickImports()
-	e.locals = e.pickLocals()
-
-	e.f.Comment("The code below needs this version of the mcpimpl package or a later one.")
-	e.f.Const().Id("_").Op("=").Qual(implPath, "SupportPackageIsVersion1")
-	e.f.Line()
+// emit writes the generated file of a package whose schemas are built.
+// Everything it writes goes through a genFile, in gofmt's layout.
+func emit(m *model) []byte {
+	e := newEmitter(m)
+	g := e.g
+	g.body.Grow(len(m.tools) * 3 << 10) // a typical tool's code
+	g.P()
+	g.P("// The code below needs this version of the mcpimpl package or a later one.")
+	g.P("const _ = ", g.impl("SupportPackageIsVersion2"))
 	if len(m.handlers()) > 0 {
-		e.guards()
+		e.signatureGuards()
+	}
+	e.structGuards()
+	e.enumGuard()
+	if len(m.handlers()) > 0 {
 		e.newServer()
+		e.register()
+		e.argDecoders()
 	}
-	register, err := e.register()
-	if err != nil {
-		return nil, err
-	}
-	if err := e.f.Render(buf); err != nil {
-		return nil, err
-	}
-	buf.Write(register)
-	var decoders bytes.Buffer
-	e.dec.write(&decoders)
-	buf.Write(e.names(decoders.Bytes()))
-	return e, nil
+	e.typeMethods()
+	e.dec.write()
+	e.schemaConsts()
+	return g.content()
 }
 
-// The code written as text (Register, the decoders) names the runtime and
-// mcpimpl packages through these placeholders; register replaces them by
-// the names pickImports chose for the file.
-const (
-	rtRef   = "\x00runtime."
-	implRef = "\x00mcpimpl."
-)
-
+// An emitter writes one generated file.
 type emitter struct {
 	m      *model
-	rt     string // the runtime package's name in the generated file
-	impl   string // the mcpimpl package's name
-	f      *jen.File
+	g      *genFile
 	dec    *decoderSet
 	locals locals
 	consts map[*tool][2]string // input and output schema constant names
-
-	quals    map[string]string // qual's answers
-	reformat bool              // whether register must format what it wrote
 	// argDecoderNames are the names of the decoders of resources'
 	// variables and prompts' arguments, by resource or prompt.
 	argDecoderNames map[string]string
@@ -90,41 +50,37 @@ type locals struct {
 	server, ctx, in, out, err string
 }
 
-// pickImports names the packages the generated file imports: by their own
-// names, unless the package declares that name (a variable called
-// context, a type called runtime), which the import would clash with.
-func (e *emitter) pickImports() {
-	free := func(name string) string {
-		if !e.m.taken(name) {
-			return name
-		}
-		for alias := name + "pkg"; ; alias += "_" {
-			if !e.m.taken(alias) {
-				return alias
-			}
-		}
+func newEmitter(m *model) *emitter {
+	e := &emitter{m: m, consts: map[*tool][2]string{}, argDecoderNames: map[string]string{}}
+	e.locals = e.pickLocals()
+	l := e.locals
+	// Every name a generated function gives a variable, so that no import
+	// takes it: an import hidden by a local would not compile.
+	reserved := []string{l.server, l.ctx, l.in, l.out, l.err, "v", "f", "name", "in", "err", "s", "ok", "vars", "args", "data"}
+	for _, r := range m.receivers {
+		reserved = append(reserved, r.param)
 	}
-	name := func(path, name string) string {
-		if alias := free(name); alias != name {
-			e.f.ImportAlias(path, alias)
-			return alias
-		}
-		e.f.ImportName(path, name)
-		return name
+	for _, td := range m.typeDirs {
+		reserved = append(reserved, receiverName(td.named.Obj().Name()))
 	}
-	e.rt, e.impl = name(runtimePath, "runtime"), name(implPath, "mcpimpl")
-	for _, std := range []string{"context", "time"} {
-		if e.m.taken(std) {
-			e.f.ImportAlias(std, free(std))
+	e.g = newGenFile(m.pkg, m.taken, reserved)
+	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, fast: map[*types.Named]bool{}}
+	for _, t := range m.tools {
+		base := lowerCamel(t.name)
+		in, out := e.g.declare(base+"InputSchema"), ""
+		if t.hasOutputSchema() {
+			out = e.g.declare(base + "OutputSchema")
 		}
+		e.consts[t] = [2]string{in, out}
 	}
-}
-
-// names replaces the placeholders rtRef and implRef in code by the
-// packages' names in the file.
-func (e *emitter) names(code []byte) []byte {
-	code = bytes.ReplaceAll(code, []byte(rtRef), []byte(e.rt+"."))
-	return bytes.ReplaceAll(code, []byte(implRef), []byte(e.impl+"."))
+	for _, td := range m.typeDirs {
+		suffix := "OutputSchema"
+		if td.kind == directiveForm {
+			suffix = "FormSchema"
+		}
+		td.constName = e.g.declare(lowerCamel(snakeCase(td.named.Obj().Name())) + suffix)
+	}
+	return e
 }
 
 func (e *emitter) pickLocals() locals {
@@ -146,104 +102,58 @@ func (e *emitter) isReceiverParam(name string) bool {
 	return false
 }
 
-// guards emits one assignment per tool that stops compiling when the
-// function's signature changes, next to a comment saying what to do:
-//
-//	var (
-//		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
-//	)
-func (e *emitter) guards() {
-	e.f.Comment("A compile error here means that a " + e.m.kinds("tool", "resource", "prompt", " or ") + " function's signature changed")
-	e.f.Comment("after this file was generated: re-run go generate.")
-	e.f.Var().DefsFunc(func(g *jen.Group) {
-		for _, t := range e.m.handlers() {
-			sig := t.fn.Type().(*types.Signature)
-			var params []jen.Code
-			fn := jen.Id(t.fn.Name())
-			if t.recv != nil {
-				recvType := e.typeCode(sig.Recv().Type())
-				params = append(params, recvType)
-				fn = jen.Parens(e.typeCode(sig.Recv().Type())).Dot(t.fn.Name())
-			}
-			for i := range sig.Params().Len() {
-				params = append(params, e.typeCode(sig.Params().At(i).Type()))
-			}
-			var results []jen.Code
-			for i := range sig.Results().Len() {
-				results = append(results, e.typeCode(sig.Results().At(i).Type()))
-			}
-			g.Id("_").Func().Params(params...).Params(results...).Op("=").Add(fn)
-		}
-	})
-	e.f.Line()
-}
-
-// receiverParams are the receivers Register and NewServer take.
-func (e *emitter) receiverParams() []jen.Code {
-	var ps []jen.Code
+// receiverParams are the receivers Register and NewServer take:
+// ", store *Store".
+func (e *emitter) receiverParams() string {
+	var b strings.Builder
 	for _, r := range e.m.receivers {
-		t := jen.Qual(e.m.pkg.Path(), r.named.Obj().Name())
+		b.WriteString(", " + r.param + " ")
 		if r.pointer {
-			t = jen.Op("*").Add(t)
+			b.WriteByte('*')
 		}
-		ps = append(ps, jen.Id(r.param).Add(t))
+		b.WriteString(e.g.obj(r.named.Obj()))
 	}
-	return ps
+	return b.String()
 }
 
-// newServer emits:
+// newServer writes:
 //
 //	// NewServer returns a server named "cci" that serves the tools of this
 //	// package: create_ticket.
 //	func NewServer() *runtime.Server {
-//		s := &runtime.Server{Name: "cci", Version: "1.0.0"}
+//		s := &runtime.Server{
+//			Name:    "cci",
+//			Version: "1.0.0",
+//		}
 //		Register(s)
 //		return s
 //	}
 func (e *emitter) newServer() {
-	m, l := e.m, e.locals
+	m, g, s := e.m, e.g, e.locals.server
 	so := m.server
-	field := func(name, v string) jen.Code { return jen.Line().Id(name).Op(":").Lit(v) }
-	fields := []jen.Code{field("Name", e.m.serverName())}
-	if so.version != "" {
-		fields = append(fields, field("Version", so.version))
-	}
-	if so.title != "" {
-		fields = append(fields, field("Title", so.title))
-	}
-	if so.instructions != "" {
-		fields = append(fields, field("Instructions", so.instructions))
-	}
-	fields = append(fields, jen.Line())
-	args := []jen.Code{jen.Id(l.server)}
-	for _, r := range m.receivers {
-		args = append(args, jen.Id(r.param))
-	}
-	e.newServerDoc()
-	e.f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Qual(runtimePath, "Server").Block(
-		jen.Id(l.server).Op(":=").Op("&").Qual(runtimePath, "Server").Values(fields...),
-		jen.Id("Register").Call(args...),
-		jen.Return(jen.Id(l.server)),
-	)
-	e.f.Line()
-}
-
-// serverName is the //mcp:server name, or else the last element of the
-// package path (the directory name, which is more telling than "main").
-func (m *model) serverName() string {
-	if m.server.name != "" {
-		return m.server.name
-	}
-	return defaultServerName(m.pkg.Path())
-}
-
-func defaultServerName(pkgPath string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
+	fields := []element{{"Name", strconv.Quote(m.serverName())}}
+	for _, f := range []struct{ key, value string }{{"Version", so.version}, {"Title", so.title}, {"Instructions", so.instructions}} {
+		if f.value != "" {
+			fields = append(fields, element{f.key, strconv.Quote(f.value)})
 		}
-		return '_'
-	}, path.Base(pkgPath))
+	}
+	args := s
+	for _, r := range m.receivers {
+		args += ", " + r.param
+	}
+	g.P()
+	for _, line := range e.newServerDoc() {
+		g.P("// ", line)
+	}
+	g.P("func NewServer(", strings.TrimPrefix(e.receiverParams(), ", "), ") *", g.rt("Server"), " {")
+	g.P("\t", s, " := &", g.rt("Server"), "{")
+	var b strings.Builder
+	writeElements(&b, "\t\t", fields)
+	g.body.WriteString(b.String())
+	g.P("\t}")
+	g.P("\tRegister(", args, ")")
+	g.P("\treturn ", s)
+	g.P("}")
 }
 
 func (e *emitter) toolList() string {
@@ -254,10 +164,8 @@ func (e *emitter) toolList() string {
 	return strings.Join(names, ", ")
 }
 
-// register writes Register, one AddTool per tool. Like the decoders
-// (see decoderSet.write) it is written in gofmt's layout directly: with
-// many tools it is most of the code, and formatting it took longer than
-// building every schema.
+// register writes Register, one AddTool per tool, then the resources and
+// prompts:
 //
 //	// Register adds the tools of this package to s.
 //	func Register(s *runtime.Server) {
@@ -265,111 +173,29 @@ func (e *emitter) toolList() string {
 //			Name:        "create_ticket",
 //			Description: "CreateTicket files a ticket.",
 //			InputSchema: createTicketInputSchema,
-//			Handler:     runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text),
+//			Handler:     mcpimpl.Handle(CreateTicket, decodeCreateTicketInput, mcpimpl.Text),
 //		})
 //	}
-//
-// It runs before jennifer renders the rest of the file, which then imports
-// the packages Register refers to.
-func (e *emitter) register() ([]byte, error) {
-	l := e.locals
-	e.consts = map[*tool][2]string{}
-	used := map[string]bool{}
+func (e *emitter) register() {
+	g, s := e.g, e.locals.server
+	g.P()
+	g.P("// Register adds the ", e.m.kinds("tools", "resources", "prompts", " and "), " of this package to ", s, ".")
+	g.P("func Register(", s, " *", g.rt("Server"), e.receiverParams(), ") {")
+	var b strings.Builder
 	for _, t := range e.m.tools {
-		base := lowerCamel(t.name)
-		in := e.constName(base+"InputSchema", used)
-		out := ""
-		if t.hasOutputSchema() {
-			out = e.constName(base+"OutputSchema", used)
-		}
-		e.consts[t] = [2]string{in, out}
-	}
-	var b bytes.Buffer
-	if len(e.m.handlers()) == 0 { // only //mcp:form and //mcp:output types
-		e.typeMethods(&b, used)
-		return e.names(b.Bytes()), nil
-	}
-	b.WriteString("\n// Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + l.server + ".\n")
-	b.WriteString("func Register(" + l.server + " *" + e.qual(runtimePath, "Server"))
-	for _, r := range e.m.receivers {
-		b.WriteString(", " + r.param + " ")
-		if r.pointer {
-			b.WriteString("*")
-		}
-		b.WriteString(r.named.Obj().Name())
-	}
-	b.WriteString(") {\n")
-	for _, t := range e.m.tools {
-		b.WriteString("\t" + l.server + ".AddTool(&" + rtRef + "Tool{\n")
-		writeElements(&b, "\t\t", e.toolFields(t, "\t\t"))
+		b.WriteString("\t" + s + ".AddTool(&" + g.rt("Tool") + "{\n")
+		writeElements(&b, "\t\t", e.toolFields(t))
 		b.WriteString("\t})\n")
 	}
 	e.registerResources(&b)
 	e.registerPrompts(&b)
-	b.WriteString("}\n")
-	e.argDecoders(&b)
-	e.typeMethods(&b, used)
-	out := e.names(b.Bytes())
-	if e.reformat {
-		return format.Source(out)
-	}
-	return out, nil
-}
-
-func (e *emitter) constName(name string, used map[string]bool) string {
-	for e.m.taken(name) || used[name] {
-		name += "_"
-	}
-	used[name] = true
-	return name
-}
-
-// qual returns name qualified by the package at path as the generated file
-// refers to it. Rendering the name through jennifer's file picks the
-// package's name in the file and imports the package.
-func (e *emitter) qual(path, name string) string {
-	if path == e.m.pkg.Path() {
-		return name
-	}
-	key := path + "." + name
-	if q, ok := e.quals[key]; ok {
-		return q
-	}
-	var b bytes.Buffer
-	if err := jen.Qual(path, name).RenderWithFile(&b, e.f); err != nil {
-		panic(err) // a qualified identifier always renders
-	}
-	q := strings.TrimSpace(b.String())
-	e.quals[key] = q
-	return q
-}
-
-// An element is one key: value line of a composite literal.
-type element struct{ key, value string }
-
-// writeElements writes the elements of a composite literal one per line,
-// as gofmt lays them out: the values of a run of one-line elements share
-// a column; an element that spans lines is not aligned and ends the run.
-func writeElements(b *bytes.Buffer, indent string, es []element) {
-	for i := 0; i < len(es); {
-		j, width := i, 0
-		for ; j < len(es) && !strings.Contains(es[j].value, "\n"); j++ {
-			width = max(width, len(es[j].key))
-		}
-		for _, el := range es[i:j] {
-			b.WriteString(indent + el.key + ":" + strings.Repeat(" ", width-len(el.key)+1) + el.value + ",\n")
-		}
-		if j < len(es) {
-			b.WriteString(indent + es[j].key + ": " + es[j].value + ",\n")
-			j++
-		}
-		i = j
-	}
+	g.body.WriteString(b.String())
+	g.P("}")
 }
 
 // toolFields are the fields of one runtime.Tool literal, in the order a
 // reader expects: what the tool is, then how it runs.
-func (e *emitter) toolFields(t *tool, indent string) []element {
+func (e *emitter) toolFields(t *tool) []element {
 	fs := []element{{"Name", strconv.Quote(t.name)}}
 	if t.opts.title != "" {
 		fs = append(fs, element{"Title", strconv.Quote(t.opts.title)})
@@ -382,7 +208,7 @@ func (e *emitter) toolFields(t *tool, indent string) []element {
 	if consts[1] != "" {
 		fs = append(fs, element{"OutputSchema", consts[1]})
 	}
-	if ann := annotations(t); ann != "" {
+	if ann := e.annotations(t); ann != "" {
 		fs = append(fs, element{"Annotations", ann})
 	}
 	if t.opts.searchHint != "" {
@@ -393,14 +219,14 @@ func (e *emitter) toolFields(t *tool, indent string) []element {
 	}
 	if t.opts.timeout > 0 {
 		n, unit := durationUnit(t.opts.timeout)
-		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.qual("time", unit)})
+		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.g.time(unit)})
 	}
-	return append(fs, element{"Handler", e.handler(t, indent)})
+	return append(fs, element{"Handler", e.handler(t)})
 }
 
 // annotations is &runtime.ToolAnnotations{ReadOnlyHint: new(true), …}, or ""
 // when the directive sets no hint.
-func annotations(t *tool) string {
+func (e *emitter) annotations(t *tool) string {
 	var fs []string
 	for _, h := range []struct {
 		name string
@@ -418,54 +244,59 @@ func annotations(t *tool) string {
 	if fs == nil {
 		return ""
 	}
-	return "&" + rtRef + "ToolAnnotations{" + strings.Join(fs, ", ") + "}"
+	return "&" + e.g.rt("ToolAnnotations") + "{" + strings.Join(fs, ", ") + "}"
 }
 
-// handler is the tool's handler: runtime.Handle adapts a function of the
+// handler is the tool's handler: mcpimpl.Handle adapts a function of the
 // shape func(context.Context, In) (Out, error) and converts its Out:
 //
-//	runtime.Handle(CreateTicket, decodeCreateTicketInput, runtime.Text)
+//	mcpimpl.Handle(CreateTicket, decodeCreateTicketInput, mcpimpl.Text)
 //
 // A function of another shape (no context, no input, no Out) is first
 // adapted to that one by a function literal.
-func (e *emitter) handler(t *tool, indent string) string {
-	fn := t.fn.Name()
-	if t.recv != nil {
-		fn = t.recv.param + "." + fn
-	}
+func (e *emitter) handler(t *tool) string {
+	fn := e.funcRef(&t.handlerFunc)
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
-		fn = e.adapter(&t.handlerFunc, t.out, fn, indent)
+		fn = e.adapter(&t.handlerFunc, t.out, fn, 2)
 	}
-	e.qual(implPath, "Handle")
-	return implRef + "Handle(" + fn + ", " + e.dec.inputDecoder(t) + ", " + implRef + converters[t.out] + ")"
+	return e.g.impl("Handle") + "(" + fn + ", " + e.dec.inputDecoder(t) + ", " + e.g.impl(converters[t.out]) + ")"
 }
 
-// converters name the runtime function that turns each kind of Out into a
+// funcRef is how Register refers to a handler's function: Name, or
+// param.Name for a method.
+func (e *emitter) funcRef(h *handlerFunc) string {
+	if h.recv != nil {
+		return h.recv.param + "." + h.fn.Name()
+	}
+	return e.g.obj(h.fn)
+}
+
+// converters name the mcpimpl function that turns each kind of Out into a
 // result.
 var converters = map[outKind]string{
 	outNone:       "Empty",
 	outText:       "Text",
 	outStructured: "Structured",
-	outValue:      "Wrapped",
+	outValue:      "StructuredValue",
 	outResult:     "Verbatim",
 }
 
-// adapter is a function literal of the shape runtime.Handle takes that
-// calls fn, its lines indented by indent:
+// adapter is a function literal of the shape mcpimpl.Handle takes that
+// calls fn, written on a line indented at depth indent:
 //
 //	func(ctx context.Context, _ struct{}) (struct{}, error) {
 //		return struct{}{}, Ping(ctx)
 //	}
-func (e *emitter) adapter(t *handlerFunc, out outKind, fn, indent string) string {
-	l := e.locals
+func (e *emitter) adapter(h *handlerFunc, out outKind, fn string, indent int) string {
+	l, g := e.locals, e.g
 	ctx, in, inType := "_", "_", "struct{}"
 	var args []string
-	if t.hasCtx {
+	if h.hasCtx {
 		ctx = l.ctx
 		args = append(args, l.ctx)
 	}
-	if t.input != nil {
-		in, inType = l.in, e.typeText(t.input)
+	if h.input != nil {
+		in, inType = l.in, g.typ(h.input, indent)
 		args = append(args, l.in)
 	}
 	call := fn + "(" + strings.Join(args, ", ") + ")"
@@ -474,15 +305,15 @@ func (e *emitter) adapter(t *handlerFunc, out outKind, fn, indent string) string
 	case out == outNone:
 		outType = "struct{}"
 		body = "return struct{}{}, " + call
-	case out == outResult && !isPointer(t.output):
-		outType = "*" + rtRef + "ToolResult"
-		body = l.out + ", " + l.err + " := " + call + "\n" + indent + "\treturn &" + l.out + ", " + l.err
+	case out == outResult && !isPointer(h.output):
+		outType = "*" + g.rt("ToolResult")
+		body = l.out + ", " + l.err + " := " + call + "\n" + tabs(indent+1) + "return &" + l.out + ", " + l.err
 	default:
-		outType = e.typeText(t.output)
+		outType = g.typ(h.output, indent)
 		body = "return " + call
 	}
-	return "func(" + ctx + " " + e.qual("context", "Context") + ", " + in + " " + inType + ") (" + outType + ", error) {\n" +
-		indent + "\t" + body + "\n" + indent + "}"
+	return "func(" + ctx + " " + g.context("Context") + ", " + in + " " + inType + ") (" + outType + ", error) {\n" +
+		tabs(indent+1) + body + "\n" + tabs(indent) + "}"
 }
 
 func isPointer(t types.Type) bool {
@@ -490,31 +321,39 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
-// schemaConsts appends each schema as a readable constant:
+// schemaConsts writes each schema as a readable constant:
 //
 //	// createTicketInputSchema is the JSON Schema of the arguments of create_ticket.
 //	const createTicketInputSchema = `{
 //	  "type": "object",
 //	  …
 //	}`
-//
-// The constants are plain data in a form that gofmt leaves as it is, so
-// they are written after jennifer has rendered (and gofmt-formatted) the
-// code: formatting them would cost as much as formatting all the code.
-func (e *emitter) schemaConsts(buf *bytes.Buffer) {
+func (e *emitter) schemaConsts() {
+	size := 0
+	for _, t := range e.m.tools {
+		size += len(t.inputSchema) + len(t.outputSchema) + 256
+	}
+	e.g.body.Grow(size)
 	for _, t := range e.m.tools {
 		consts := e.consts[t]
-		writeConst(buf, consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
+		e.writeConst(consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
 		if consts[1] != "" {
-			writeConst(buf, consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
+			e.writeConst(consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
 		}
+	}
+	for _, td := range e.m.typeDirs {
+		what := "is the JSON Schema of " + td.named.Obj().Name() + "."
+		if td.kind == directiveForm {
+			what = "is the elicitation form of " + td.named.Obj().Name() + "."
+		}
+		e.writeConst(td.constName, what, td.schema)
 	}
 }
 
-func writeConst(buf *bytes.Buffer, name, doc, value string) {
-	buf.WriteString("\n// " + name + " " + doc + "\nconst " + name + " = ")
-	buf.WriteString(stringLit(value))
-	buf.WriteString("\n")
+func (e *emitter) writeConst(name, doc, value string) {
+	e.g.P()
+	e.g.P("// ", name, " ", doc)
+	e.g.P("const ", name, " = ", stringLit(value))
 }
 
 // stringLit writes s as a raw string literal when it can be one, so the
@@ -555,4 +394,81 @@ func lowerCamel(name string) string {
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
+}
+
+// kinds lists the kinds of primitive the package serves, in the words
+// given (singular or plural), joined by conj before the last: "tools",
+// "tools and prompts", "tool, resource or prompt".
+func (m *model) kinds(tool, resource, prompt, conj string) string {
+	var ks []string
+	for _, k := range []struct {
+		n    int
+		word string
+	}{{len(m.tools), tool}, {len(m.resources), resource}, {len(m.prompts), prompt}} {
+		if k.n > 0 {
+			ks = append(ks, k.word)
+		}
+	}
+	if len(ks) == 0 {
+		return tool
+	}
+	if len(ks) == 1 {
+		return ks[0]
+	}
+	return strings.Join(ks[:len(ks)-1], ", ") + conj + ks[len(ks)-1]
+}
+
+// newServerDoc is the doc comment of NewServer, which names what the
+// server serves, one line of text per element.
+func (e *emitter) newServerDoc() []string {
+	m := e.m
+	if len(m.resources)+len(m.prompts) == 0 {
+		return []string{
+			"NewServer returns a server named " + strconv.Quote(m.serverName()) + " that serves the tools of this",
+			"package: " + e.toolList() + ".",
+		}
+	}
+	var parts []string
+	if len(m.tools) > 0 {
+		parts = append(parts, "the tools "+e.toolList())
+	}
+	if len(m.resources) > 0 {
+		var uris []string
+		for _, r := range m.resources {
+			uris = append(uris, r.opts.uri)
+		}
+		parts = append(parts, "the resources "+strings.Join(uris, ", "))
+	}
+	if len(m.prompts) > 0 {
+		var names []string
+		for _, p := range m.prompts {
+			names = append(names, p.name)
+		}
+		parts = append(parts, "the prompts "+strings.Join(names, ", "))
+	}
+	return wrap("NewServer returns a server named "+strconv.Quote(m.serverName())+" that serves "+joinList(parts, "; and ")+".", 72)
+}
+
+func joinList(parts []string, last string) string {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], "; ") + last + parts[len(parts)-1]
+}
+
+// wrap breaks text into lines of at most width characters, at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }

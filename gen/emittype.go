@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 )
@@ -17,24 +16,29 @@ import (
 //	func (c *Contact) UnmarshalMCP(data []byte) error {
 //		return mcpimpl.Unmarshal(data, c, decodeContact)
 //	}
-func (e *emitter) typeMethods(b *bytes.Buffer, used map[string]bool) {
+func (e *emitter) typeMethods() {
+	g := e.g
 	for _, td := range e.m.typeDirs {
-		name := td.named.Obj().Name()
-		suffix, doc := "OutputSchema", "returns the JSON Schema of "+name+", which claude.Options.OutputType\n// asks the model's answer to follow."
+		name := g.obj(td.named.Obj())
+		g.P()
 		if td.kind == directiveForm {
-			suffix, doc = "FormSchema", "returns the form that runtime.ElicitForm asks the user to\n// fill for a "+name+"."
+			g.P("// MCPSchema returns the form that runtime.ElicitForm asks the user to")
+			g.P("// fill for a ", name, ".")
+		} else {
+			g.P("// MCPSchema returns the JSON Schema of ", name, ", which claude.Options.OutputType")
+			g.P("// asks the model's answer to follow.")
 		}
-		td.constName = e.constName(lowerCamel(snakeCase(name))+suffix, used)
-		b.WriteString("\n// MCPSchema " + doc + "\n")
-		b.WriteString("func (*" + name + ") MCPSchema() string { return " + td.constName + " }\n")
+		g.P("func (*", name, ") MCPSchema() string { return ", td.constName, " }")
 		if td.kind != directiveForm {
 			continue
 		}
 		recv := receiverName(name)
-		e.qual(implPath, "Unmarshal")
-		b.WriteString("\n// UnmarshalMCP decodes the user's answer, which the runtime has checked\n// against the form, into " + recv + ".\n")
-		b.WriteString("func (" + recv + " *" + name + ") UnmarshalMCP(data []byte) error {\n")
-		b.WriteString("\treturn " + implRef + "Unmarshal(data, " + recv + ", " + e.dec.ref(td.named) + ")\n}\n")
+		g.P()
+		g.P("// UnmarshalMCP decodes the user's answer, which the runtime has checked")
+		g.P("// against the form, into ", recv, ".")
+		g.P("func (", recv, " *", name, ") UnmarshalMCP(data []byte) error {")
+		g.P("\treturn ", g.impl("Unmarshal"), "(data, ", recv, ", ", e.dec.ref(td.named), ")")
+		g.P("}")
 	}
 }
 
@@ -47,16 +51,4 @@ func receiverName(typeName string) string {
 		return "v"
 	}
 	return name
-}
-
-// typeSchemaConsts appends the schema constants of the //mcp:form and
-// //mcp:output types.
-func (e *emitter) typeSchemaConsts(buf *bytes.Buffer) {
-	for _, td := range e.m.typeDirs {
-		what := "is the JSON Schema of " + td.named.Obj().Name() + "."
-		if td.kind == directiveForm {
-			what = "is the elicitation form of " + td.named.Obj().Name() + "."
-		}
-		writeConst(buf, td.constName, what, td.schema)
-	}
 }

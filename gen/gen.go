@@ -5,9 +5,18 @@
 // resources and prompts into github.com/mcpgen/mcpgen/runtime and gives
 // the marked types their methods.
 //
-// The pipeline is load (load.go) → model (model.go, directive.go,
-// resource.go, typedirective.go) → schema (schema.go, tags.go, docs.go) →
-// emit (emit.go, decoders.go, emitresource.go, emittype.go). Generate runs
+// Generate, Config, Result and Diagnostic are a supported API, the one
+// cmd/mcpgen is built on, for programs that run the generator themselves
+// (an editor, a build system, a test that checks a package's directives):
+// they change only compatibly. Everything else is unexported, and the
+// generated code's support package, runtime/mcpimpl, is not for callers.
+//
+// A package goes through the stages as a pass (pass.go): load (load.go)
+// → model (model.go, directive.go, naming.go, tool.go, resource.go,
+// prompt.go, arguments.go, typedirective.go) → schemas (schema.go,
+// tags.go, docs.go, index.go, schemajson.go) → emit (emit.go, guards.go,
+// decoders.go, emitresource.go, emitprompt.go, emittype.go), which writes
+// through one printer (genfile.go, gotype.go, layout.go). Generate runs
 // it in memory; Result.Write puts a result on disk.
 package gen
 
@@ -67,6 +76,9 @@ type Result struct {
 	// tool names, resource URIs and URI templates, prompt names. They are
 	// set when Content is.
 	Tools, Resources, Prompts []string
+	// Idle reports a package with nothing for mcpgen to do: it has no
+	// mcpgen directive, no file that mcpgen generated, and no diagnostic.
+	Idle bool
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -154,94 +166,52 @@ func (d Diagnostic) Format(dir string) string {
 	return fmt.Sprintf("%s: %s%s", pos, prefix, d.Message)
 }
 
-// diagnostics collects the diagnostics of one package.
-type diagnostics struct {
-	fset *token.FileSet
-	list []Diagnostic
-}
-
-func (ds *diagnostics) errorf(pos token.Pos, format string, args ...any) {
-	ds.add(pos, Error, format, args...)
-}
-
-func (ds *diagnostics) warnf(pos token.Pos, format string, args ...any) {
-	ds.add(pos, Warning, format, args...)
-}
-
-func (ds *diagnostics) add(pos token.Pos, sev Severity, format string, args ...any) {
-	ds.list = append(ds.list, Diagnostic{Pos: ds.fset.Position(pos), Severity: sev, Message: fmt.Sprintf(format, args...)})
-}
-
-// sorted returns the diagnostics in position order, without duplicates.
-func (ds *diagnostics) sorted() []Diagnostic {
-	out := slices.Clone(ds.list)
-	slices.SortStableFunc(out, func(a, b Diagnostic) int {
-		if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
-			return c
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line - b.Pos.Line
-		}
-		return a.Pos.Column - b.Pos.Column
-	})
-	return slices.Compact(out)
-}
-
 // Generate loads the packages that cfg names and generates a file for each
-// package with tools. The error reports a failure to load at all; problems
-// in the user's code are diagnostics in the results.
+// package with tools. It returns a result for every package, Idle for
+// those with nothing to do. The error reports a failure to load at all;
+// problems in the user's code are diagnostics in the results.
 func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	pkgs, err := load(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	var results []*Result
-	for _, p := range pkgs {
-		if r := generatePackage(p); r != nil {
-			results = append(results, r)
-		}
+	results := make([]*Result, len(pkgs))
+	for i, p := range pkgs {
+		results[i] = generatePackage(p)
 	}
 	return results, nil
 }
 
-// generatePackage runs model, schema and emit for one package; it returns
-// nil for a package that has nothing to do with mcpgen.
+// generatePackage runs model, schemas and emit for one package.
 func generatePackage(lp *loadedPackage) *Result {
-	ds := &diagnostics{fset: lp.pkg.Fset, list: lp.diags}
+	p := newPass(lp)
 	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
-	m := buildModel(lp, ds)
-	switch {
-	case m == nil && !lp.hadGenerated && len(ds.list) == 0:
-		return nil
-	case m == nil:
-		res.Stale = lp.hadGenerated && len(ds.list) == 0
-	case !ds.hasErrors() && !m.buildSchemas(ds):
-	case !ds.hasErrors():
-		content, err := emit(m, ds)
-		if err != nil {
-			ds.errorf(token.NoPos, "internal error: %v", err)
-			break
-		}
-		res.Content = content
-		for _, t := range m.tools {
-			res.Tools = append(res.Tools, t.name)
-		}
-		for _, r := range m.resources {
-			res.Resources = append(res.Resources, r.opts.uri)
-		}
-		for _, p := range m.prompts {
-			res.Prompts = append(res.Prompts, p.name)
-		}
-	default:
-		m.buildSchemas(ds) // for what they report: every mistake in one run
+	m := p.buildModel()
+	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
+		res.Idle = true
+		return res
 	}
-	res.Diagnostics = ds.sorted()
-	if res.HasErrors() {
-		res.Content, res.Stale = nil, false
+	if m == nil {
+		res.Stale = lp.hadGenerated && len(p.diags) == 0
+	} else {
+		// Schemas are built even after a mistake in the model, for what they
+		// report: every mistake of the package in one run.
+		m.buildSchemas()
+	}
+	res.Diagnostics = p.sorted()
+	if m == nil || res.HasErrors() {
+		res.Stale = res.Stale && !res.HasErrors()
+		return res
+	}
+	res.Content = emit(m)
+	for _, t := range m.tools {
+		res.Tools = append(res.Tools, t.name)
+	}
+	for _, r := range m.resources {
+		res.Resources = append(res.Resources, r.opts.uri)
+	}
+	for _, pr := range m.prompts {
+		res.Prompts = append(res.Prompts, pr.name)
 	}
 	return res
-}
-
-func (ds *diagnostics) hasErrors() bool {
-	return slices.ContainsFunc(ds.list, func(d Diagnostic) bool { return d.Severity == Error })
 }

@@ -20,12 +20,18 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden files: each case's mcp_gen.go and want/")
 
 // goldenDir holds one directory per case: the input package, and what
-// mcpgen must make of it: mcp_gen.go, one <constant>.json per schema
-// constant, and diagnostics.txt when it reports anything.
+// mcpgen must make of it: mcp_gen.go, the package's generated file, and in
+// want/ one <constant>.json per schema constant and diagnostics.txt when
+// mcpgen reports anything. -update owns mcp_gen.go and want/; the rest of
+// the directory is the case's input.
 const goldenDir = "testdata/golden"
+
+// exampleCases are examples that are golden cases too, so that each
+// exists once: their directories have the same layout.
+var exampleCases = []string{"examples/greet", "examples/tickets"}
 
 // TestGolden generates every case and compares the output with the files
 // in its directory. Run go test ./gen -update to rewrite them, then review
@@ -37,7 +43,7 @@ func TestGolden(t *testing.T) {
 
 	var compile []string
 	for _, name := range cases {
-		dir := filepath.Join(root, goldenDir, name)
+		dir := filepath.Join(root, name)
 		r := results[name]
 		t.Run(name, func(t *testing.T) {
 			if r == nil {
@@ -50,16 +56,16 @@ func TestGolden(t *testing.T) {
 				}
 				want[gen.DefaultOutput] = r.Content
 				for name, schema := range schemaConsts(t, r.Content) {
-					want[name+".json"] = []byte(schema + "\n")
+					want[filepath.Join(wantDir, name+".json")] = []byte(schema + "\n")
 				}
-				compile = append(compile, "./"+goldenDir+"/"+filepath.Base(dir))
+				compile = append(compile, "./"+name)
 			}
 			var diags strings.Builder
 			for _, d := range r.Diagnostics {
 				diags.WriteString(d.Format(dir) + "\n")
 			}
 			if diags.Len() > 0 {
-				want["diagnostics.txt"] = []byte(diags.String())
+				want[filepath.Join(wantDir, "diagnostics.txt")] = []byte(diags.String())
 			}
 			if *update {
 				writeGolden(t, dir, want)
@@ -92,7 +98,7 @@ func TestGolden(t *testing.T) {
 		if err != nil || len(trimmed) != 1 {
 			t.Fatalf("generate: %v", err)
 		}
-		if !bytes.Equal(trimmed[0].Content, results["other_package"].Content) {
+		if !bytes.Equal(trimmed[0].Content, results[goldenDir+"/other_package"].Content) {
 			t.Error("other_package generates differently with GOFLAGS=-trimpath")
 		}
 	})
@@ -105,6 +111,11 @@ func TestGolden(t *testing.T) {
 	})
 }
 
+// wantDir is the directory of a case's wanted outputs other than its
+// generated file.
+const wantDir = "want"
+
+// goldenCases lists the cases' directories, relative to root.
 func goldenCases(t *testing.T, root string) []string {
 	entries, err := os.ReadDir(filepath.Join(root, goldenDir))
 	if err != nil {
@@ -113,13 +124,13 @@ func goldenCases(t *testing.T, root string) []string {
 	var cases []string
 	for _, e := range entries {
 		if e.IsDir() {
-			cases = append(cases, e.Name())
+			cases = append(cases, goldenDir+"/"+e.Name())
 		}
 	}
 	if len(cases) < 20 {
 		t.Fatalf("found %d golden cases; the suite needs at least 20", len(cases))
 	}
-	return cases
+	return append(cases, exampleCases...)
 }
 
 // generateCases runs the generator over every case in one load, as
@@ -127,7 +138,7 @@ func goldenCases(t *testing.T, root string) []string {
 func generateCases(t *testing.T, root string, cases []string) map[string]*gen.Result {
 	var patterns []string
 	for _, c := range cases {
-		patterns = append(patterns, "./"+goldenDir+"/"+c)
+		patterns = append(patterns, "./"+c)
 	}
 	results, err := gen.Generate(context.Background(), gen.Config{Dir: root, Patterns: patterns})
 	if err != nil {
@@ -135,7 +146,7 @@ func generateCases(t *testing.T, root string, cases []string) map[string]*gen.Re
 	}
 	byCase := map[string]*gen.Result{}
 	for _, r := range results {
-		byCase[filepath.Base(r.PkgPath)] = r
+		byCase[strings.TrimPrefix(r.PkgPath, "github.com/mcpgen/mcpgen/")] = r
 	}
 	return byCase
 }
@@ -180,20 +191,28 @@ func constString(t *testing.T, e ast.Expr) string {
 	return ""
 }
 
-// managed reports whether the golden test owns a file of a case
-// directory: everything but the input package.
-func managed(name string) bool {
-	return name == gen.DefaultOutput || name == "diagnostics.txt" || strings.HasSuffix(name, ".json")
+// owned lists the files of a case directory that the golden test owns:
+// the generated file and everything in want/.
+func owned(dir string) []string {
+	names := []string{gen.DefaultOutput}
+	entries, _ := os.ReadDir(filepath.Join(dir, wantDir))
+	for _, e := range entries {
+		names = append(names, filepath.Join(wantDir, e.Name()))
+	}
+	return names
 }
 
 func writeGolden(t *testing.T, dir string, want map[string][]byte) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if managed(e.Name()) && want[e.Name()] == nil {
-			os.Remove(filepath.Join(dir, e.Name()))
+	for _, name := range owned(dir) {
+		if want[name] == nil {
+			os.Remove(filepath.Join(dir, name))
 		}
 	}
+	os.Remove(filepath.Join(dir, wantDir)) // if nothing is wanted there any more
 	for name, data := range want {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
 			t.Fatal(err)
 		}
@@ -201,10 +220,9 @@ func writeGolden(t *testing.T, dir string, want map[string][]byte) {
 }
 
 func checkGolden(t *testing.T, dir string, want map[string][]byte) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if managed(e.Name()) && want[e.Name()] == nil {
-			t.Errorf("%s: mcpgen no longer produces this file (go test ./gen -update removes it)", e.Name())
+	for _, name := range owned(dir) {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil && want[name] == nil {
+			t.Errorf("%s: mcpgen no longer produces this file (go test ./gen -update removes it)", name)
 		}
 	}
 	var names []string

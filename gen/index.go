@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/types"
 	"slices"
-	"strings"
 )
 
 // An index holds what the schema builders of one package look up again
@@ -18,6 +17,12 @@ type index struct {
 	methods      map[*types.Named]map[string]bool
 	structFields map[*types.Struct][]jsonField
 	syntax       map[*types.Var]fieldSyntax
+
+	// described are the named structs whose fields a schema or a decoder
+	// was derived from, and listed the types whose constants a schema or a
+	// completion lists, in the order first met: the generated file guards
+	// them against changes (guards.go).
+	described, listed []*types.Named
 }
 
 type fieldSyntax struct {
@@ -45,8 +50,28 @@ func (ix *index) fields(st *types.Struct, compute func() []jsonField) []jsonFiel
 	return fs
 }
 
+// enumValues returns the values of the constants of n, and notes n as
+// listed when it has some.
 func (ix *index) enumValues(n *types.Named) []any {
-	return ix.enums.values(n)
+	vals := ix.enums.values(n)
+	if vals != nil {
+		ix.listed = noteType(ix.listed, n)
+	}
+	return vals
+}
+
+// noteStruct notes that a schema or decoder was derived from the fields
+// of the named struct n.
+func (ix *index) noteStruct(n *types.Named) {
+	ix.described = noteType(ix.described, n)
+}
+
+// noteType adds n to list unless an identical type is in it.
+func noteType(list []*types.Named, n *types.Named) []*types.Named {
+	if slices.ContainsFunc(list, func(o *types.Named) bool { return types.Identical(o, n) }) {
+		return list
+	}
+	return append(list, n)
 }
 
 // field returns the syntax of a struct field; see docIndex.field.
@@ -81,20 +106,38 @@ func (ix *index) hasMethod(n *types.Named, name string) bool {
 // named types' constants are units and flags (time.Second, os.ModeDir),
 // not enums.
 func isStandard(pkg *types.Package) bool {
-	if pkg == nil {
-		return true
-	}
-	first, _, _ := strings.Cut(pkg.Path(), "/")
-	return !strings.Contains(first, ".")
+	return pkg == nil || isStandardPath(pkg.Path())
 }
 
 // enumIndex finds the constants of named types, scanning each package's
 // scope once however many fields use its types.
-type enumIndex map[*types.Package]map[*types.TypeName][]any
+type enumIndex map[*types.Package]map[*types.TypeName]*enum
+
+// An enum is the constants of a named type, in declaration order, and
+// their distinct values.
+type enum struct {
+	consts []*types.Const
+	values []any
+}
 
 // values returns the values of the constants of type n declared in n's
 // package, in declaration order: the enum of the type.
 func (ix enumIndex) values(n *types.Named) []any {
+	if e := ix.enum(n); e != nil {
+		return e.values
+	}
+	return nil
+}
+
+// consts returns the constants of type n, in declaration order.
+func (ix enumIndex) consts(n *types.Named) []*types.Const {
+	if e := ix.enum(n); e != nil {
+		return e.consts
+	}
+	return nil
+}
+
+func (ix enumIndex) enum(n *types.Named) *enum {
 	pkg := n.Obj().Pkg()
 	if _, ok := ix[pkg]; !ok {
 		ix.index(pkg)
@@ -114,16 +157,18 @@ func (ix enumIndex) index(pkg *types.Package) {
 			consts[tn.Obj()] = append(consts[tn.Obj()], c)
 		}
 	}
-	vals := map[*types.TypeName][]any{}
+	enums := map[*types.TypeName]*enum{}
 	for tn, cs := range consts {
-		vals[tn] = constValues(cs)
+		slices.SortStableFunc(cs, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
+		if vals := constValues(cs); vals != nil {
+			enums[tn] = &enum{consts: cs, values: vals}
+		}
 	}
-	ix[pkg] = vals
+	ix[pkg] = enums
 }
 
 // constValues turns constants into enum values, in declaration order.
 func constValues(consts []*types.Const) []any {
-	slices.SortStableFunc(consts, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
 	var vals []any
 	for _, c := range consts {
 		var v any

@@ -27,46 +27,6 @@ type resource struct {
 	completeMethod bool
 }
 
-// A prompt is one //mcp:prompt function or method: its input struct's
-// fields are the prompt's arguments.
-type prompt struct {
-	handlerFunc
-	opts        primitiveOptions
-	pos         token.Pos
-	name        string
-	description string
-	args        []argField
-	messages    string // the mcpimpl function that turns Out into messages
-	// completeMethod says that opts.complete is a method of the receiver.
-	completeMethod bool
-}
-
-// An argField is a field of the input of a resource template or a prompt:
-// MCP gives it as a string, which the generated decoder converts.
-type argField struct {
-	name        string // the variable or argument name: the field's JSON name
-	field       string // the Go field
-	typ         types.Type
-	conv        argConv
-	bits        int
-	required    bool
-	description string
-	enum        []string // the constants of a named string type
-	pos         token.Pos
-}
-
-// argConv says how the text of an argument becomes its field's value.
-type argConv int
-
-const (
-	convString argConv = iota
-	convEnum           // a named string type with constants: one of them
-	convInt
-	convUint
-	convFloat
-	convBool
-)
-
 // A uriVar is one variable of a URI template: {name} or {+name}.
 type uriVar struct {
 	name     string
@@ -110,30 +70,15 @@ func parseURITemplate(uri string) ([]uriVar, error) {
 	}
 }
 
-// findDirective returns the one directive named name in fd's doc comment.
-func findDirective(fd *ast.FuncDecl, name string, ds *diagnostics) (ast.Directive, bool) {
-	var dir ast.Directive
-	for _, c := range fd.Doc.List {
-		if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == name {
-			if dir.Slash.IsValid() {
-				ds.errorf(c.Slash, "%s has more than one //mcp:%s directive", fd.Name.Name, name)
-				return dir, false
-			}
-			dir = d
-		}
-	}
-	return dir, true
-}
-
 // buildResource checks a //mcp:resource function's directive, signature
 // and input.
-func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostics) *resource {
-	dir, ok := findDirective(fd, directiveResource, ds)
+func (p *pass) buildResource(fd *ast.FuncDecl) *resource {
+	dir, ok := p.findDirective(fd, directiveResource)
 	if !ok {
 		return nil
 	}
-	opts, ok := parseResourceDirective(dir, ds)
-	fn, _ := info.Defs[fd.Name].(*types.Func)
+	opts, ok := p.parseResourceDirective(dir)
+	fn, _ := p.info.Defs[fd.Name].(*types.Func)
 	if !ok || fn == nil {
 		return nil
 	}
@@ -142,31 +87,31 @@ func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostic
 	r.description = cmp.Or(opts.description, strings.TrimSpace(fd.Doc.Text()))
 	vars, err := parseURITemplate(opts.uri)
 	if err != nil {
-		ds.errorf(opts.uriPos, "//mcp:resource: URI template %q: %v", opts.uri, err)
+		p.errorf(opts.uriPos, "//mcp:resource: URI template %q: %v", opts.uri, err)
 		return nil
 	}
 	r.vars = vars
-	if !checkSignature("resource", r.name, &r.handlerFunc, fd, ds) {
+	if !p.checkSignature("resource", r.name, &r.handlerFunc, fd) {
 		return nil
 	}
-	if !r.classifyOutput(fd, ds) {
+	if !p.classifyResourceOutput(r, fd) {
 		return nil
 	}
 	if r.input == nil {
 		if len(vars) > 0 {
-			ds.errorf(opts.uriPos, "resource %s: the URI template has variables, but %s takes no input struct to hold them", r.name, fd.Name.Name)
+			p.errorf(opts.uriPos, "resource %s: the URI template has variables, but %s takes no input struct to hold them", r.name, fd.Name.Name)
 			return nil
 		}
 		return r
 	}
 	if len(vars) == 0 {
-		ds.errorf(fd.Type.Params.Pos(), "resource %s: %s takes an input, but the URI %q has no {variables} to fill it", r.name, fd.Name.Name, opts.uri)
+		p.errorf(fd.Type.Params.Pos(), "resource %s: %s takes an input, but the URI %q has no {variables} to fill it", r.name, fd.Name.Name, opts.uri)
 		return nil
 	}
-	args, ok := argFields(ix, r.input, "resource "+r.name, "URI variable", ds)
+	args, ok := p.argFields(r.input, "resource "+r.name, "URI variable")
 	for _, v := range vars {
 		if !slices.ContainsFunc(args, func(a argField) bool { return a.name == v.name }) {
-			ds.errorf(opts.uriPos, "resource %s: the URI template's variable {%s} has no field in %s: add one with json:%q", r.name, v.name, typeString(derefType(r.input), fn.Pkg()), v.name)
+			p.errorf(opts.uriPos, "resource %s: the URI template's variable {%s} has no field in %s: add one with json:%q", r.name, v.name, typeString(derefType(r.input), fn.Pkg()), v.name)
 			ok = false
 		}
 	}
@@ -175,7 +120,7 @@ func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostic
 		case slices.ContainsFunc(vars, func(v uriVar) bool { return v.name == a.name }):
 			r.args = append(r.args, a)
 		case a.required:
-			ds.errorf(a.pos, "resource %s: field %s (%q) is required, but the URI template has no {%s}: add the variable, or make the field optional with omitempty", r.name, a.field, a.name, a.name)
+			p.errorf(a.pos, "resource %s: field %s (%q) is required, but the URI template has no {%s}: add the variable, or make the field optional with omitempty", r.name, a.field, a.name, a.name)
 			ok = false
 		}
 	}
@@ -187,9 +132,9 @@ func buildResource(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostic
 
 // classifyOutput picks how the resource's Out becomes contents, and the
 // default MIME type.
-func (r *resource) classifyOutput(fd *ast.FuncDecl, ds *diagnostics) bool {
+func (p *pass) classifyResourceOutput(r *resource, fd *ast.FuncDecl) bool {
 	if r.output == nil {
-		ds.errorf(fd.Type.Results.Pos(), "resource %s must return its contents: (string, error), ([]byte, error), (T, error) for JSON, or (*runtime.ResourceResult, error)", r.name)
+		p.errorf(fd.Type.Results.Pos(), "resource %s must return its contents: (string, error), ([]byte, error), (T, error) for JSON, or (*runtime.ResourceResult, error)", r.name)
 		return false
 	}
 	mime := ""
@@ -216,7 +161,7 @@ func (r *resource) classifyOutput(fd *ast.FuncDecl, ds *diagnostics) bool {
 		}
 	}
 	if r.contents == "" || isRuntimeType(r.output, "ResourceResult") && !isPointer(r.output) {
-		ds.errorf(fd.Type.Results.Pos(), "resource %s: cannot return %s: return a string, []byte, a JSON value (a struct, a map, a slice) or *runtime.ResourceResult", r.name, typeString(r.output, r.fn.Pkg()))
+		p.errorf(fd.Type.Results.Pos(), "resource %s: cannot return %s: return a string, []byte, a JSON value (a struct, a map, a slice) or *runtime.ResourceResult", r.name, typeString(r.output, r.fn.Pkg()))
 		return false
 	}
 	r.mimeType = cmp.Or(r.opts.mimeType, mime)
@@ -233,177 +178,29 @@ func isRuntimeType(t types.Type, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == runtimePath && n.Obj().Name() == name
 }
 
-// buildPrompt checks a //mcp:prompt function's directive, signature and
-// arguments.
-func buildPrompt(info *types.Info, ix *index, fd *ast.FuncDecl, ds *diagnostics) *prompt {
-	dir, ok := findDirective(fd, directivePrompt, ds)
-	if !ok {
-		return nil
-	}
-	opts, ok := parsePromptDirective(dir, ds)
-	fn, _ := info.Defs[fd.Name].(*types.Func)
-	if !ok || fn == nil {
-		return nil
-	}
-	p := &prompt{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}}
-	p.name = cmp.Or(opts.name, snakeCase(fd.Name.Name))
-	p.description = cmp.Or(opts.description, strings.TrimSpace(fd.Doc.Text()))
-	if !validToolName(p.name) {
-		ds.errorf(cmp.Or(opts.namePos, dir.Slash), "invalid prompt name %q: Claude Code offers prompts as slash commands, and requires ^[a-zA-Z0-9_-]{1,64}$", p.name)
-		return nil
-	}
-	if !checkSignature("prompt", p.name, &p.handlerFunc, fd, ds) {
-		return nil
-	}
-	switch {
-	case p.output == nil:
-	case isRuntimeType(p.output, "PromptResult") && isPointer(p.output):
-		p.messages = "VerbatimMessages"
-	case isStringKind(p.output):
-		p.messages = "UserMessage"
-	}
-	if p.messages == "" {
-		ds.errorf(fd.Type.Results.Pos(), "prompt %s must return (string, error), one user message, or (*runtime.PromptResult, error)", p.name)
-		return nil
-	}
-	if p.input != nil {
-		if p.args, ok = argFields(ix, p.input, "prompt "+p.name, "prompt argument", ds); !ok {
-			return nil
-		}
-	}
-	return p
-}
-
-func isStringKind(t types.Type) bool {
-	b, ok := types.Unalias(t).Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
-}
-
-// argFields reads the fields of an input struct whose values arrive as
-// strings (URI variables, prompt arguments): each exported field is one,
-// named by its JSON name, and must have a type a string converts to.
-func argFields(ix *index, in types.Type, owner, what string, ds *diagnostics) ([]argField, bool) {
-	named := types.Unalias(derefType(in)).(*types.Named)
-	st := named.Underlying().(*types.Struct)
-	var out []argField
-	ok := true
-	for i := range st.NumFields() {
-		v := st.Field(i)
-		if v.Embedded() {
-			ds.errorf(v.Pos(), "%s: embedded field %s: the input of a %s lists its fields one by one; declare them in %s", owner, v.Name(), strings.Fields(owner)[0], named.Obj().Name())
-			ok = false
-			continue
-		}
-		tags := parseTags(st.Tag(i))
-		if !v.Exported() || tags.skip {
-			continue
-		}
-		a := argField{name: cmp.Or(tags.name, v.Name()), field: v.Name(), typ: v.Type(), pos: v.Pos()}
-		a.required = tags.required || !tags.omitEmpty
-		if f, _ := ix.field(v); f != nil {
-			a.description = cmp.Or(tags.desc, fieldDoc(f))
-		}
-		b, isBasic := types.Unalias(v.Type()).Underlying().(*types.Basic)
-		switch {
-		case !isBasic:
-			ds.errorf(v.Pos(), "%s: field %s has type %s, which a %s cannot carry: use a string, a number, a bool, or a named string type with constants", owner, v.Name(), typeString(v.Type(), named.Obj().Pkg()), what)
-			ok = false
-			continue
-		case b.Info()&types.IsString != 0:
-			a.conv = convString
-			if n, isNamed := types.Unalias(v.Type()).(*types.Named); isNamed {
-				for _, c := range ix.enumValues(n) {
-					if s, isStr := c.(string); isStr {
-						a.enum = append(a.enum, s)
-					}
-				}
-				if a.enum != nil {
-					a.conv = convEnum
-				}
-			}
-		case b.Info()&types.IsBoolean != 0:
-			a.conv = convBool
-		case b.Info()&types.IsUnsigned != 0:
-			a.conv, a.bits = convUint, basicBits(b.Kind())
-		case b.Info()&types.IsInteger != 0:
-			a.conv, a.bits = convInt, basicBits(b.Kind())
-		case b.Info()&types.IsFloat != 0:
-			a.conv, a.bits = convFloat, basicBits(b.Kind())
-		default:
-			ds.errorf(v.Pos(), "%s: field %s has type %s, which a %s cannot carry", owner, v.Name(), typeString(v.Type(), named.Obj().Pkg()), what)
-			ok = false
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, ok
-}
-
-// basicBits is the size in bits of a numeric kind (int and uint: 64).
-func basicBits(k types.BasicKind) int {
-	switch k {
-	case types.Int8, types.Uint8:
-		return 8
-	case types.Int16, types.Uint16:
-		return 16
-	case types.Int32, types.Uint32, types.Float32:
-		return 32
-	}
-	return 64
-}
-
-// checkCompleter checks the completer a directive names: a method of the
-// receiver of h, if h is a method and the receiver has one of that name,
-// or else a function of the package; either of the type
-// runtime.CompleteHandler. It reports whether the completer is a method.
-func checkCompleter(pkg *types.Package, h *handlerFunc, name string, pos token.Pos, owner string, ds *diagnostics) (method, ok bool) {
-	var fn *types.Func
-	if h.recv != nil {
-		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(h.recv.named), false, pkg, name)
-		fn, method = obj.(*types.Func), obj != nil
-	}
-	if !method {
-		fn, _ = pkg.Scope().Lookup(name).(*types.Func)
-	}
-	if fn == nil {
-		ds.errorf(pos, "%s: complete=%s: no function %s in package %s", owner, name, name, pkg.Name())
-		return false, false
-	}
-	sig := fn.Type().(*types.Signature)
-	p, r := sig.Params(), sig.Results()
-	if sig.TypeParams().Len() == 0 && p.Len() == 2 && r.Len() == 2 && isContext(p.At(0).Type()) &&
-		isRuntimeType(p.At(1).Type(), "CompleteRequest") && isPointer(p.At(1).Type()) &&
-		isRuntimeType(r.At(0).Type(), "CompleteResult") && isPointer(r.At(0).Type()) && isError(r.At(1).Type()) {
-		if method && h.recv != nil && !h.recv.pointer {
-			if _, ptrRecv := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptrRecv {
-				h.recv.pointer = true // Register must take *T to call it
-			}
-		}
-		return method, true
-	}
-	ds.errorf(pos, "%s: complete=%s: %s must be func(context.Context, *runtime.CompleteRequest) (*runtime.CompleteResult, error), not %s", owner, name, name, typeString(sig, pkg))
-	return false, false
-}
-
-// completes reports whether something completes the arguments: a
-// completer, or an argument with constants.
-func completes(args []argField, completer string) bool {
-	return completer != "" || hasEnum(args)
-}
-
-// hasEnum reports whether an argument's type has constants.
-func hasEnum(args []argField) bool {
-	return slices.ContainsFunc(args, func(a argField) bool { return a.enum != nil })
-}
-
 // checkDuplicate reports a second declaration of key (a URI, a prompt
 // name), which first declared at pos.
-func checkDuplicate(fset *token.FileSet, seen map[string]token.Pos, key, what string, pos token.Pos, ds *diagnostics) bool {
+func (p *pass) checkDuplicate(seen map[string]token.Pos, key, what string, pos token.Pos) bool {
 	if prev, ok := seen[key]; ok {
-		p := fset.Position(prev)
-		ds.errorf(pos, "duplicate %s %q: %s:%d already declares it", what, key, filepath.Base(p.Filename), p.Line)
+		at := p.fset.Position(prev)
+		p.errorf(pos, "duplicate %s %q: %s:%d already declares it", what, key, filepath.Base(at.Filename), at.Line)
 		return false
 	}
 	seen[key] = pos
 	return true
+}
+
+// findDirective returns the one directive named name in fd's doc comment.
+func (p *pass) findDirective(fd *ast.FuncDecl, name string) (ast.Directive, bool) {
+	var dir ast.Directive
+	for _, c := range fd.Doc.List {
+		if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == name {
+			if dir.Slash.IsValid() {
+				p.errorf(c.Slash, "%s has more than one //mcp:%s directive", fd.Name.Name, name)
+				return dir, false
+			}
+			dir = d
+		}
+	}
+	return dir, true
 }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -31,7 +32,7 @@ type typeDirective struct {
 
 // typeDirectives finds the //mcp:form and //mcp:output directives of a
 // file's type declarations; attached records the comments it used.
-func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]bool, ds *diagnostics) []*typeDirective {
+func (p *pass) typeDirectives(f *ast.File, attached map[*ast.Comment]bool) []*typeDirective {
 	var out []*typeDirective
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -54,18 +55,18 @@ func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]boo
 				}
 				attached[c] = true
 				if strings.TrimSpace(d.Args) != "" {
-					ds.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
+					p.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
 					continue
 				}
-				tn, _ := info.Defs[ts.Name].(*types.TypeName)
+				tn, _ := p.info.Defs[ts.Name].(*types.TypeName)
 				named, _ := types.Unalias(tn.Type()).(*types.Named)
 				switch {
 				case named == nil || ts.TypeParams != nil:
-					ds.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
+					p.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
 				case d.Name == directiveForm && !isStruct(named):
-					ds.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
+					p.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
 				case slices.ContainsFunc(out, func(td *typeDirective) bool { return td.named == named }):
-					ds.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
+					p.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
 				default:
 					out = append(out, &typeDirective{kind: d.Name, named: named, pos: c.Slash})
 				}
@@ -78,11 +79,11 @@ func typeDirectives(info *types.Info, f *ast.File, attached map[*ast.Comment]boo
 // buildSchema derives td's schema: for an output, the JSON Schema of the
 // type, as a tool's output; for a form, the subset of JSON Schema that
 // elicitation allows, each field that falls outside it reported.
-func (td *typeDirective) buildSchema(m *model, ds *diagnostics) {
+func (td *typeDirective) buildSchema(p *pass) {
 	// Inline, and without "$schema": the Claude Code CLI checks an output
 	// schema with a validator that knows draft-07 only, and elicitation
 	// forms are flat.
-	sb := newSchemaBuilder(m.fset, m.pkg, m.index, ds, true)
+	sb := newSchemaBuilder(p, true)
 	if td.kind == directiveOutput {
 		var s *jsonschema.Schema
 		if isStruct(td.named) {
@@ -106,7 +107,7 @@ func (td *typeDirective) buildSchema(m *model, ds *diagnostics) {
 			}
 		}
 		if why := formField(pair.Value); why != "" {
-			ds.errorf(pos, "form %s: field %q: %s; a form holds strings, numbers, integers, booleans, enums of strings and arrays of such enums, one level deep", td.named.Obj().Name(), pair.Key, why)
+			p.errorf(pos, "form %s: field %q: %s; a form holds strings, numbers, integers, booleans, enums of strings and arrays of such enums, one level deep", td.named.Obj().Name(), pair.Key, why)
 			ok = false
 		}
 	}
@@ -169,4 +170,74 @@ func (td *typeDirective) methods() []string {
 		return []string{"MCPSchema", "UnmarshalMCP"}
 	}
 	return []string{"MCPSchema"}
+}
+
+// checkFormCalls reports each call of runtime.ElicitForm whose destination
+// is not a pointer to a form, a type marked //mcp:form (or with the
+// methods the directive generates): the call would fail at run time.
+func (p *pass) checkFormCalls(typeDirs []*typeDirective) {
+	for _, f := range p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 3 || !p.isRuntimeFunc(call.Fun, "ElicitForm") {
+				return true
+			}
+			if t := p.info.TypeOf(call.Args[2]); t != nil {
+				if why := p.notForm(t, typeDirs); why != "" {
+					p.errorf(call.Args[2].Pos(), "runtime.ElicitForm: %s", why)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// isRuntimeFunc reports whether fun names the function of package runtime
+// called name.
+func (p *pass) isRuntimeFunc(fun ast.Expr, name string) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	fn, ok := p.info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == runtimePath && fn.Name() == name
+}
+
+// notForm says why a value of type t cannot receive a form's answer, or
+// returns "" when it can (or when its static type does not tell).
+func (p *pass) notForm(t types.Type, typeDirs []*typeDirective) string {
+	if types.IsInterface(t) {
+		return "" // known only at run time
+	}
+	isForm := func(n *types.Named) bool {
+		if slices.ContainsFunc(typeDirs, func(td *typeDirective) bool { return td.kind == directiveForm && td.named == n }) {
+			return true
+		}
+		for _, m := range []string{"MCPSchema", "UnmarshalMCP"} {
+			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(n), false, p.pkg, m)
+			if obj == nil || p.inGenerated(obj.Pos()) {
+				return false
+			}
+		}
+		return true
+	}
+	ptr := false
+	if pt, ok := types.Unalias(t).(*types.Pointer); ok {
+		t, ptr = pt.Elem(), true
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	switch {
+	case named == nil:
+		return fmt.Sprintf("%s is not a pointer to a form: pass &v, where the type of v is a struct marked //mcp:form", typeString(t, p.pkg))
+	case !isForm(named):
+		return fmt.Sprintf("%s is not a form: mark %s //mcp:form, and run go generate", typeString(named, p.pkg), typeString(named, p.pkg))
+	case !ptr:
+		return fmt.Sprintf("pass a pointer to the %s to fill, not a copy of it", typeString(named, p.pkg))
+	}
+	return ""
 }

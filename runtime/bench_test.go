@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
+	"github.com/mcpgen/mcpgen/examples/tickets"
 )
 
 var createTicket = []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":"Crash on save","description":"The app crashes when saving","kind":"bug","labels":["ui","p1"]}}}`)

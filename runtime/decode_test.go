@@ -64,7 +64,7 @@ func TestGeneratedDecoderErrorsNameTheField(t *testing.T) {
 	s := decoders.NewServer()
 	for args, want := range map[string]string{
 		`{"counts":{"":1e2}}`:                                 `invalid arguments: counts[""]: json: cannot unmarshal number 1e2 into Go value of type int`,
-		`{"when":"yesterday"}`:                                `invalid arguments: when: parsing time "yesterday"`,
+		`{"when":"2026-07-28T09:30:00\u005a"}`:                `invalid arguments: when: parsing time "2026-07-28T09:30:00\\u005a"`, // time.Time reads the JSON text undecoded
 		`{"inners":[{"name":"a"},{"name":"b","score":1e39}]}`: `invalid arguments: inners[1].score: json: cannot unmarshal number 1e39 into Go value of type float32`,
 	} {
 		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keep","arguments":%s}}`, args)

@@ -16,12 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/greet"
+	"github.com/mcpgen/mcpgen/examples/tickets"
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
-	"github.com/mcpgen/mcpgen/testdata/golden/greet"
-	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
 )
 
 // serveStdio serves s over pipes and returns the client's end. The input

@@ -19,13 +19,15 @@
 // exit status is 2.
 //
 // With -check, mcpgen writes nothing: it prints a unified diff between the
-// files on disk and what it would generate, and exits 0 when they are
-// identical, 1 when they differ, and 2 on any error.
+// files on disk and what it would generate, says on standard error which
+// files are out of date, and exits 0 when they are identical, 1 when they
+// differ, and 2 on any error.
 //
 // Like stringer, mcpgen prints nothing when all goes well. With -v, it
-// prints a line for each package it generates for, on standard error: the
-// file, the tools, resources and prompts it serves, and whether it was
-// written or unchanged (with -check: current or out of date).
+// prints a line for each package on standard error: the file, the tools,
+// resources and prompts it serves, and whether it was written or
+// unchanged (with -check: current or out of date), or that the package
+// has no mcpgen directive.
 package main
 
 import (
@@ -36,6 +38,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
@@ -92,6 +95,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return checkResults(results, wd, *verbose, stdout, stderr)
 	}
 	for _, r := range results {
+		if r.Idle {
+			if *verbose {
+				fmt.Fprintln(stderr, idle(r, wd))
+			}
+			continue
+		}
 		changed, err := r.Write()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -137,22 +146,33 @@ func describe(r *gen.Result, wd, state string) string {
 	return line + state
 }
 
+// idle is the line -v prints for a package with nothing to generate.
+func idle(r *gen.Result, wd string) string {
+	return relative(wd, filepath.Dir(r.OutputPath)) + ": no mcpgen directives"
+}
+
 // checkResults prints a unified diff for every result that differs from
-// the disk and returns the -check exit status.
+// the disk, says which files are out of date, and returns the -check
+// exit status.
 func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr io.Writer) int {
 	status := 0
 	for _, r := range results {
+		if r.Idle {
+			if verbose {
+				fmt.Fprintln(stderr, idle(r, wd))
+			}
+			continue
+		}
 		current, err := r.Current()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 			return 2
 		}
-		if verbose && (r.Content != nil || r.Stale) {
-			state := "out of date"
-			if current {
-				state = "current"
-			}
-			fmt.Fprintln(stderr, describe(r, wd, state))
+		if current && verbose && (r.Content != nil || r.Stale) {
+			fmt.Fprintln(stderr, describe(r, wd, "current"))
+		}
+		if !current {
+			fmt.Fprintln(stderr, describe(r, wd, "out of date: run go generate"))
 		}
 		if current {
 			continue

@@ -87,7 +87,8 @@ func TestVerbose(t *testing.T) {
 		status int
 		want   string
 	}{
-		{[]string{"-v", "-check"}, 1, "mcp_gen.go: tool hello: out of date\n"},
+		{[]string{"-check"}, 1, "mcp_gen.go: tool hello: out of date: run go generate\n"},
+		{[]string{"-v", "-check"}, 1, "mcp_gen.go: tool hello: out of date: run go generate\n"},
 		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: written\n"},
 		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: unchanged\n"},
 		{[]string{"-v", "-check"}, 0, "mcp_gen.go: tool hello: current\n"},
@@ -99,6 +100,15 @@ func TestVerbose(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(strings.Replace(toolSource, "//mcp:tool\n", "", 1)), 0o666)
 	if status, _, errOut := mcpgen(t, dir, "-v"); status != 0 || errOut != "mcp_gen.go: removed: the package has no tools any more\n" {
 		t.Errorf("mcpgen -v without tools: status %d, stderr %q", status, errOut)
+	}
+	// A package with no directive: -v says so, instead of nothing.
+	for _, args := range [][]string{{"-v"}, {"-v", "-check"}, {"-v", "./..."}} {
+		if status, _, errOut := mcpgen(t, dir, args...); status != 0 || errOut != ".: no mcpgen directives\n" {
+			t.Errorf("mcpgen %s without directives: status %d, stderr %q", strings.Join(args, " "), status, errOut)
+		}
+	}
+	if status, out, errOut := mcpgen(t, dir); status != 0 || out != "" || errOut != "" {
+		t.Errorf("mcpgen without directives and without -v: status %d, stdout %q, stderr %q; want silence", status, out, errOut)
 	}
 }
 

@@ -4,12 +4,13 @@ package main
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
@@ -51,6 +52,60 @@ var (
 	_ func(context.Context) (*runtime.PromptResult, error)               = PromptWithImage
 	_ func(context.Context) (string, error)                              = InputRequiredPrompt
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ SamplingInput = struct {
+		Prompt string `json:"prompt"`
+	}{}
+	_ ElicitationInput = struct {
+		Message string `json:"message"`
+	}{}
+	_ UserInfo = struct {
+		Username string `json:"username"`
+		Email    string `json:"email"`
+	}{}
+	_ Profile = struct {
+		Name     string  `json:"name,omitempty" jsonschema:"default=John Doe"`
+		Age      int     `json:"age,omitempty" jsonschema:"default=30"`
+		Score    float64 `json:"score,omitempty" jsonschema:"default=95.5"`
+		Status   Status  `json:"status,omitempty" jsonschema:"default=active"`
+		Verified bool    `json:"verified,omitempty" jsonschema:"default=true"`
+	}{}
+	_ HeaderInput = struct {
+		Region string `json:"region,omitempty" jsonschema_extras:"x-mcp-header=Region"`
+		Level  int    `json:"level,omitempty"`
+	}{}
+	_ Person = struct {
+		Name    string   `json:"name,omitempty"`
+		Address *address `json:"address,omitempty"`
+	}{}
+	_ address = struct {
+		Street string `json:"street,omitempty"`
+		City   string `json:"city,omitempty"`
+	}{}
+	_ TemplateID = struct {
+		ID string `json:"id"`
+	}{}
+	_ PromptArgs = struct {
+		Arg1 string `json:"arg1"`
+		Arg2 string `json:"arg2"`
+	}{}
+	_ EmbeddedArgs = struct {
+		ResourceURI string `json:"resourceUri"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Active == "active" &&
+		Inactive == "inactive" &&
+		Pending == "pending"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "mcpgen-conformance" that serves the
 // tools test_sampling, test_elicitation,

@@ -4,18 +4,42 @@ package main
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(context.Context, LookupOrderInput) (string, error) = LookupOrder
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ LookupOrderInput = struct {
+		OrderID string `json:"order_id"`
+	}{}
+	_ Reply = struct {
+		OrderID string      `json:"order_id"`
+		Status  OrderStatus `json:"status"`
+		Message string      `json:"message"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Shipped == "shipped" &&
+		Waiting == "waiting" &&
+		Unknown == "unknown"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "orders" that serves the tools of this
 // package: lookup_order.

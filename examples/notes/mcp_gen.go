@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
@@ -20,6 +22,63 @@ var (
 	_ func(*Store, context.Context, NoteRef) (string, error)                       = (*Store).ReadNote
 	_ func(*Store, context.Context, SummarizeInput) (*runtime.PromptResult, error) = (*Store).SummarizeNote
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Note = struct {
+		ID       string     `json:"id"`
+		Title    string     `json:"title"`
+		Body     string     `json:"body,omitempty"`
+		Tags     []string   `json:"tags,omitempty"`
+		Priority Priority   `json:"priority"`
+		Due      *time.Time `json:"due,omitempty"`
+		Created  time.Time  `json:"created"`
+	}{}
+	_ AddNoteInput = struct {
+		Title    string     `json:"title" jsonschema:"minLength=1,maxLength=200"`
+		Body     string     `json:"body,omitempty"`
+		Tags     []string   `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems=true"`
+		Priority Priority   `json:"priority,omitempty"`
+		Due      *time.Time `json:"due,omitempty"`
+	}{}
+	_ FindNotesInput = struct {
+		Query  string  `json:"query,omitempty"`
+		Filter *Filter `json:"filter,omitempty"`
+		Limit  int     `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100"`
+	}{}
+	_ Filter = struct {
+		Tags        []string   `json:"tags,omitempty"`
+		MinPriority Priority   `json:"minPriority,omitempty"`
+		DueBefore   *time.Time `json:"dueBefore,omitempty"`
+	}{}
+	_ FoundNotes = struct {
+		Notes []Note `json:"notes"`
+		Total int    `json:"total"`
+	}{}
+	_ DeleteNoteInput = struct {
+		ID string `json:"id"`
+	}{}
+	_ NoteRef = struct {
+		ID string `json:"id"`
+	}{}
+	_ SummarizeInput = struct {
+		ID    string `json:"id"`
+		Style Style  `json:"style,omitempty"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Low == 1 &&
+		Normal == 2 &&
+		High == 3 &&
+		Brief == "brief" &&
+		Detailed == "detailed"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "notes" that serves the tools add_note,
 // find_notes, delete_note; the resources notes://{id}; and the prompts

@@ -1,14 +1,14 @@
-// Command tickets serves create_ticket, the project-board tool of the
-// Claude Agent SDK's in-process MCP server example, as server cci.
+// Package tickets is seed 000's cci server: create_ticket, the
+// project-board tool of the Claude Agent SDK's in-process MCP server
+// example, with an enum found in a const block. Its command, cmd/tickets,
+// serves it.
 //
 //mcp:server name=cci version=1.0.0
-package main
+package tickets
 
 import (
 	"context"
 	"fmt"
-
-	"github.com/mcpgen/mcpgen/examples/internal/cli"
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
@@ -35,8 +35,4 @@ type CreateTicketInput struct {
 //mcp:tool create_ticket
 func CreateTicket(ctx context.Context, in CreateTicketInput) (string, error) {
 	return fmt.Sprintf("Ticket '%s' created successfully (ID: TKT-42)", in.Title), nil
-}
-
-func main() {
-	cli.Main(NewServer())
 }

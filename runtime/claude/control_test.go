@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/greet"
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
-	"github.com/mcpgen/mcpgen/testdata/golden/greet"
 )
 
 // cliSide plays the Claude Code CLI against the host's control loop over

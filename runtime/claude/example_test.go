@@ -7,9 +7,9 @@ import (
 	"log"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/examples/tickets"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
-	"github.com/mcpgen/mcpgen/testdata/golden/tickets"
 )
 
 // Query runs one prompt through the Claude Code CLI with the tools of a

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 type report struct {
@@ -24,5 +26,25 @@ func TestStructuredNil(t *testing.T) {
 	res, err := Structured(&report{Count: 2})
 	if err != nil || string(res.StructuredContent.(json.RawMessage)) != `{"count":2}` {
 		t.Errorf("pointer: %v, %v", res, err)
+	}
+}
+
+// TestStructuredValue: an output that is not an object is sent as it is,
+// a nil pointer as null, with the same JSON in a text block; the runtime,
+// not the generated code, wraps it for clients of older revisions.
+func TestStructuredValue(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{[]int{2, 3, 5}, `[2,3,5]`},
+		{(*int)(nil), `null`},
+		{7.5, `7.5`},
+		{[]string(nil), `null`},
+	} {
+		res, err := StructuredValue(c.v)
+		if err != nil || string(res.StructuredContent.(json.RawMessage)) != c.want || len(res.Content) != 1 || res.Content[0].(runtime.TextContent).Text != c.want {
+			t.Errorf("StructuredValue(%#v) = %+v, %v; want %s", c.v, res, err, c.want)
+		}
 	}
 }

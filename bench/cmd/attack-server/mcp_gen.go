@@ -4,18 +4,30 @@ package main
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(*Store, context.Context, AddNoteInput) (string, error) = (*Store).AddNote
 	_ func(*Store, context.Context, NoteInput) (string, error)    = (*Store).Note
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ AddNoteInput = struct {
+		Text string `json:"text"`
+	}{}
+	_ NoteInput = struct {
+		ID string `json:"id"`
+	}{}
 )
 
 // NewServer returns a server named "attack-server" that serves the tools

@@ -4,12 +4,13 @@ package mcpgentools
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -17,6 +18,30 @@ var (
 	_ func(context.Context, GreetInput) (string, error)        = Greet
 	_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ GreetInput = struct {
+		Name string `json:"name"`
+	}{}
+	_ CreateTicketInput = struct {
+		Title       string   `json:"title"`
+		Description string   `json:"description"`
+		Kind        Kind     `json:"kind"`
+		Labels      []string `json:"labels,omitempty" jsonschema:"maxItems=5"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Bug == "bug" &&
+		Feature == "feature" &&
+		Task == "task"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "bench" that serves the tools of this
 // package: greet, create_ticket.

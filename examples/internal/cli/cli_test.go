@@ -16,13 +16,13 @@ import (
 	"github.com/mcpgen/mcpgen/internal/claudetest"
 )
 
-// TestPrompt runs the README's example, go run ./examples/tickets -prompt,
+// TestPrompt runs the README's example, go run ./examples/tickets/cmd/tickets -prompt,
 // against the real Claude Code CLI and a fake model that files a ticket.
 func TestPrompt(t *testing.T) {
 	claude := claudetest.CLI(t)
 	api := claudetest.API(t, "mcp__cci__create_ticket", `{"title":"Crash on save","description":"The app crashes when saving","kind":"bug"}`)
 	bin := filepath.Join(t.TempDir(), "tickets")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../tickets").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../tickets/cmd/tickets").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd := exec.CommandContext(context.Background(), bin, "-claude", claude, "-prompt", "File a bug: the app crashes on save")
@@ -116,7 +116,7 @@ func TestREADMEHostExample(t *testing.T) {
 // -stateless, and checks whether initialize starts a session.
 func TestHTTPSessions(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "greet")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../greet").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../greet/cmd/greet").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, stateless := range []bool{false, true} {
@@ -189,7 +189,7 @@ var servingURL = regexp.MustCompile(`msg="serving MCP over Streamable HTTP" url=
 // it is 32 bytes in hex.
 func TestStateKeyEnv(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "greet")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../greet").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../greet/cmd/greet").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, bad := range []string{"xyz", strings.Repeat("ab", 16)} {

@@ -138,13 +138,21 @@ type agreementSchema struct {
 	data []byte
 }
 
+// goldenWant are the directories of the golden cases' wanted outputs:
+// those of testdata/golden, and of the examples that are golden cases.
+var goldenWant = []string{"../../../testdata/golden/*/want", "../../../examples/*/want"}
+
 func agreementSchemas(t *testing.T) []agreementSchema {
-	files, err := filepath.Glob("../../../testdata/golden/*/*.json")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range goldenWant {
+		more, err := filepath.Glob(dir + "/*.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
 	}
 	if len(files) < 40 {
-		t.Fatalf("found %d golden schemas in ../testdata/golden, expected at least 40", len(files))
+		t.Fatalf("found %d golden schemas in %v, expected at least 40", len(files), goldenWant)
 	}
 	var out []agreementSchema
 	for _, f := range files {
@@ -152,7 +160,7 @@ func agreementSchemas(t *testing.T) []agreementSchema {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := strings.TrimPrefix(filepath.ToSlash(f), "../../../testdata/golden/")
+		name := filepath.Base(filepath.Dir(filepath.Dir(f))) + "/" + filepath.Base(f)
 		out = append(out, agreementSchema{name, data})
 	}
 	for _, name := range slices.Sorted(maps.Keys(agreementExtraSchemas)) {
@@ -169,8 +177,10 @@ func compileReference(t *testing.T, name string, data []byte) *jsonschema.Schema
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	// Neither AssertFormat nor AssertContent: in 2020-12 "format" and
-	// "contentEncoding" are annotations, and this package treats them so.
+	// Formats are asserted, as this package asserts those of format.go
+	// (the generator only writes those formats, and values both validators
+	// agree on: see formatExamples); "contentEncoding" is an annotation.
+	c.AssertFormat()
 	url := "mem:///" + name
 	if err := c.AddResource(url, doc); err != nil {
 		t.Fatalf("reference: %s: %v", name, err)
@@ -1195,10 +1205,33 @@ type strRule struct {
 	min, max int // max < 0: none
 	re       *regexp.Regexp
 	syn      *syntax.Regexp
+	format   string // one that formatExamples has, or ""
+}
+
+// formatExamples are strings of each asserted format that both this
+// package and the reference accept (valid) and refuse (invalid). Where
+// the two read a format differently (RFC 3339 allows a lower-case t, Go
+// does not), the examples stay clear of it.
+var formatExamples = map[string]struct{ valid, invalid []string }{
+	"date-time": {
+		[]string{"2026-07-28T09:30:00Z", "1999-12-31T23:59:59.999+01:00", "2000-02-29T00:00:00-05:30"},
+		[]string{"tomorrow", "2026-13-01T00:00:00Z", "2026-07-28T25:00:00Z", "2026-07-28"},
+	},
+	"date":  {[]string{"2026-07-28", "2000-02-29"}, []string{"2026-02-30", "28/07/2026", "2026-7-28"}},
+	"email": {[]string{"ada@example.com", "b.c+d@e.org"}, []string{"ada", "ada@", "a b@example.com"}},
+	"uri":   {[]string{"https://example.com/a", "urn:isbn:0451450523", "mailto:ada@example.com"}, []string{"example.com/a", "/relative/path"}},
+	"uuid":  {[]string{"123e4567-e89b-12d3-a456-426614174000"}, []string{"123e4567e89b12d3a456426614174000", "not-a-uuid"}},
+	"ipv4":  {[]string{"192.0.2.1", "10.0.0.255"}, []string{"256.0.0.1", "192.0.2", "2001:db8::1"}},
+	"ipv6":  {[]string{"2001:db8::1", "::1"}, []string{"2001:db8:::1", "192.0.2.1"}},
 }
 
 func (g *instGen) strRule(m map[string]any) strRule {
 	sr := strRule{min: intKeyword(m, "minLength", 0), max: intKeyword(m, "maxLength", -1)}
+	if f, ok := m["format"].(string); ok {
+		if _, known := formatExamples[f]; known {
+			sr.format = f
+		}
+	}
 	if p, ok := m["pattern"].(string); ok {
 		sr.re = regexp.MustCompile(p)
 		syn, err := syntax.Parse(p, syntax.Perl)
@@ -1238,6 +1271,14 @@ func (g *instGen) multiByte(n int) string {
 }
 
 func (g *instGen) validString(sr strRule) string {
+	if sr.format != "" {
+		for _, i := range g.r.Perm(len(formatExamples[sr.format].valid)) {
+			if s := formatExamples[sr.format].valid[i]; sr.ok(s) {
+				return s
+			}
+		}
+		g.t.Fatalf("generator: no example of format %s fits the other keywords", sr.format)
+	}
 	if sr.re != nil {
 		for range 200 {
 			s := g.fromRegexp(sr.syn)
@@ -1449,6 +1490,13 @@ func (g *instGen) mutate(st site, targeted bool) ([]mutation, bool) {
 					st.n.str = s
 				}
 				return here("pattern-miss"), ok
+			})
+		}
+		if sr.format != "" {
+			ops = append(ops, func() ([]mutation, bool) {
+				bad := formatExamples[sr.format].invalid
+				st.n.str = bad[g.r.IntN(len(bad))]
+				return here("format-miss"), true
 			})
 		}
 	case jsonvalue.Array:
@@ -1812,7 +1860,14 @@ func (g *instGen) writeString(b *bytes.Buffer, s string) {
 
 func goldenSchema(t *testing.T, name string) *Schema {
 	t.Helper()
-	data, err := os.ReadFile("../../../testdata/golden/" + name)
+	c, file, _ := strings.Cut(name, "/")
+	var data []byte
+	err := os.ErrNotExist
+	for _, dir := range goldenWant {
+		if data, err = os.ReadFile(strings.Replace(dir, "*", c, 1) + "/" + file); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1837,7 +1892,7 @@ func violationTexts(s *Schema, inst string) ([]string, error) {
 
 func TestValidateMessages(t *testing.T) {
 	const ticket = `"title":"t","description":"d"`
-	const tagged = `"name":"bob","email":"not an email","age":30,"ratio":0.5,"tags":["ab"],"codes":["USD"],"enabled":true,"extra":""`
+	const tagged = `"name":"bob","email":"bob@example.com","age":30,"ratio":0.5,"tags":["ab"],"codes":["USD"],"enabled":true,"extra":""`
 	const person = `"name":"n","home":{"street":"s","city":"c"},"meta":{"source":"x"}`
 	cases := []struct {
 		schema string // a golden schema, or inline JSON
@@ -1875,8 +1930,8 @@ func TestValidateMessages(t *testing.T) {
 
 		// Strings, numbers and arrays with bounds.
 		{"tags/taggedInputSchema.json", `{` + tagged + `}`, nil},
-		{"tags/taggedInputSchema.json", `{"name":"bob,al","email":"","age":150.0,"ratio":0.75,"tags":["😀😀","ab","日本"],"codes":[],"enabled":false,"extra":""}`, nil},
-		{"tags/taggedInputSchema.json", `{"name":"` + strings.Repeat("a", 41) + `","email":"","age":-1,"ratio":1,"tags":["😀"],"codes":["usd"],"enabled":1,"extra":""}`,
+		{"tags/taggedInputSchema.json", `{"name":"bob,al","email":"b@c.de","age":150.0,"ratio":0.75,"tags":["😀😀","ab","日本"],"codes":[],"enabled":false,"extra":""}`, nil},
+		{"tags/taggedInputSchema.json", `{"name":"` + strings.Repeat("a", 41) + `","email":"b@c.de","age":-1,"ratio":1,"tags":["😀"],"codes":["usd"],"enabled":1,"extra":""}`,
 			[]string{
 				`name: must be at most 40 characters long; got 41`,
 				`age: must be at least 0; got -1`,
@@ -1885,7 +1940,7 @@ func TestValidateMessages(t *testing.T) {
 				`codes[0]: must match the pattern "^[A-Z]{3}$"; got "usd"`,
 				`enabled: must be a boolean; got 1`,
 			}},
-		{"tags/taggedInputSchema.json", `{"name":"","email":"","age":1.5,"ratio":0.3,"tags":[],"codes":[],"enabled":true,"extra":""}`,
+		{"tags/taggedInputSchema.json", `{"name":"","email":"b@c.de","age":1.5,"ratio":0.3,"tags":[],"codes":[],"enabled":true,"extra":""}`,
 			[]string{
 				`name: must be at least 1 character long; got 0`,
 				`name: must match the pattern "^[a-z]+(,[a-z]+)*$"; got ""`,
@@ -1893,23 +1948,23 @@ func TestValidateMessages(t *testing.T) {
 				`ratio: must be a multiple of 0.25; got 0.3`,
 				`tags: must have at least 1 item; got 0`,
 			}},
-		{"tags/taggedInputSchema.json", `{"name":"a","email":"","age":0,"ratio":0,"tags":["ab","a\u0062","cd","ef"],"codes":[],"enabled":true,"extra":""}`,
+		{"tags/taggedInputSchema.json", `{"name":"a","email":"b@c.de","age":0,"ratio":0,"tags":["ab","a\u0062","cd","ef"],"codes":[],"enabled":true,"extra":""}`,
 			[]string{
 				`ratio: must be greater than 0; got 0`,
 				`tags: must have at most 3 items; got 4`,
 				`tags: items must be unique; items 0 and 1 are equal`,
 			}},
-		{"tags/taggedInputSchema.json", `{"name":"a\n","email":"","age":1e2,"ratio":25e-2,"tags":["ab"],"codes":["USD\n"],"enabled":true,"extra":""}`,
+		{"tags/taggedInputSchema.json", `{"name":"a\n","email":"b@c.de","age":1e2,"ratio":25e-2,"tags":["ab"],"codes":["USD\n"],"enabled":true,"extra":""}`,
 			[]string{
 				`name: must match the pattern "^[a-z]+(,[a-z]+)*$"; got "a\n"`,
 				`codes[0]: must match the pattern "^[A-Z]{3}$"; got "USD\n"`,
 			}},
 		{"scalars/scalarsInputSchema.json", `{"bool":true,"int":-1e30,"int8":-128,"int16":32767.0,"int32":-2147483648,"int64":9223372036854775808,
 			"uint":0,"uint8":255,"uint16":65535,"uint32":4294967295,"uint64":18446744073709551615,"float32":1.5,"float64":-1e308,"string":"",
-			"bytes":"not base64!","time":"not a date","duration":1,"raw":[{}],"any":null,"number":0,"url":"::","rune":2147483647}`, nil},
+			"bytes":"not base64!","time":"2026-07-28T09:30:00.5+02:00","duration":1,"raw":[{}],"any":null,"number":0,"rune":2147483647}`, nil},
 		{"scalars/scalarsInputSchema.json", `{"bool":true,"int":0.5,"int8":128,"int16":-32768.5,"int32":2147483648,"int64":1,
 			"uint":-1,"uint8":255.5,"uint16":65536,"uint32":4294967296,"uint64":-0.1,"float32":"1","float64":null,"string":"",
-			"bytes":"","time":"","duration":1,"raw":1,"any":2,"number":0,"url":"","rune":-2147483649}`,
+			"bytes":"","time":"","duration":1,"raw":1,"any":2,"number":0,"rune":-2147483649}`,
 			[]string{
 				`int: must be an integer; got 0.5`,
 				`int8: must be at most 127; got 128`,
@@ -1922,8 +1977,27 @@ func TestValidateMessages(t *testing.T) {
 				`uint64: must be an integer; got -0.1`,
 				`float32: must be a number; got "1"`,
 				`float64: must be a number; got null`,
+				`time: must be a date and time in RFC 3339 format, such as "2026-07-28T09:30:00Z"; got ""`,
 				`rune: must be at least -2147483648; got -2147483649`,
 			}},
+
+		// Formats: those format.go knows are checked, the others are annotations.
+		{"tags/taggedInputSchema.json", `{` + strings.Replace(tagged, "bob@example.com", "not an email", 1) + `}`,
+			[]string{`email: must be an email address, such as "ada@example.com"; got "not an email"`}},
+		{`{"type":"object","properties":{"remindAt":{"type":"string","format":"date-time"}}}`, `{"remindAt":"tomorrow"}`,
+			[]string{`remindAt: must be a date and time in RFC 3339 format, such as "2026-07-28T09:30:00Z"; got "tomorrow"`}},
+		{`{"type":"object","properties":{"remindAt":{"type":"string","format":"date-time"}}}`, `{"remindAt":"2026-07-28t09:30:00z"}`,
+			[]string{`remindAt: must be a date and time in RFC 3339 format, such as "2026-07-28T09:30:00Z"; got "2026-07-28t09:30:00z"`}},
+		{`{"type":"object","properties":{"d":{"format":"date"},"u":{"format":"uuid"},"a":{"format":"ipv4"},"b":{"format":"ipv6"},"h":{"format":"hostname"}}}`,
+			`{"d":"2026-02-30","u":"123","a":"192.0.2.01","b":"::1%eth0","h":"not a host name!"}`,
+			[]string{
+				`d: must be a date in RFC 3339 format, such as "2026-07-28"; got "2026-02-30"`,
+				`u: must be a UUID, such as "123e4567-e89b-12d3-a456-426614174000"; got "123"`,
+				`a: must be an IPv4 address, such as "192.0.2.1"; got "192.0.2.01"`,
+				`b: must be an IPv6 address, such as "2001:db8::1"; got "::1%eth0"`,
+			}},
+		{`{"type":"object","properties":{"d":{"format":"date"},"u":{"format":"uuid"},"a":{"format":"ipv4"},"b":{"format":"ipv6"},"n":{"format":"email"}}}`,
+			`{"d":"2000-02-29","u":"123E4567-e89b-12d3-a456-426614174000","a":"192.0.2.1","b":"2001:db8::1","n":7}`, nil},
 
 		// Beyond 20 violations, the rest are counted.
 		{"scalars/scalarsInputSchema.json", `{"time":1}`,
@@ -1933,7 +2007,7 @@ func TestValidateMessages(t *testing.T) {
 				`int64: is required`, `uint: is required`, `uint8: is required`, `uint16: is required`, `uint32: is required`,
 				`uint64: is required`, `float32: is required`, `float64: is required`, `string: is required`,
 				`bytes: is required`, `duration: is required`, `raw: is required`, `any: is required`, `number: is required`,
-				`arguments: 2 more violations not listed`,
+				`arguments: 1 more violation not listed`,
 			}},
 
 		// Nullable fields and alternatives.

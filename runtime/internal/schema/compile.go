@@ -72,7 +72,8 @@ type compiler struct {
 }
 
 // keywords the compiler knows; anything else is an annotation (description,
-// title, default, examples, format, contentEncoding, $schema, $id, x-…).
+// title, default, examples, contentEncoding, $schema, $id, x-…), as is a
+// format that format.go does not check.
 // These assert something that this validator does not implement, so a
 // schema using them is refused rather than silently weakened.
 var unsupportedKeywords = []string{
@@ -168,6 +169,12 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 				break
 			}
 			s.pattern, err = regexp.Compile(kv.Str())
+		case "format":
+			if kv.Kind() != jsonvalue.String {
+				err = fmt.Errorf("must be a string")
+				break
+			}
+			s.format = formats[kv.Str()]
 		case "minimum":
 			s.minimum, err = compileNumber(kv)
 		case "maximum":

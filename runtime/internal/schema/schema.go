@@ -50,6 +50,7 @@ type Schema struct {
 	minLength int
 	maxLength int // -1: no limit
 	pattern   *regexp.Regexp
+	format    *format // nil: none, or one that is only an annotation
 
 	minimum, maximum                   *number
 	exclusiveMinimum, exclusiveMaximum *number

@@ -363,6 +363,9 @@ func (vd *validator) array(s *Schema, v jsonvalue.Value) {
 }
 
 func (vd *validator) string(s *Schema, v jsonvalue.Value) {
+	if s.format != nil && !s.format.valid(v) && vd.room() {
+		vd.add("must be %s; got %s", s.format.like, describe(v))
+	}
 	if s.minLength == 0 && s.maxLength < 0 && s.pattern == nil {
 		return
 	}

@@ -4,21 +4,22 @@ package adapters
 
 import (
 	"context"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
-	shared1 "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
+	sharedpkg "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
-	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(shared.Task) (string, error) = Assign
-	_ func(shared1.Move) error          = Move
+	_ func(sharedpkg.Move) error        = Move
 	_ func() (struct {
 		Count int `json:"count"`
 	}, error) = Stats
@@ -49,7 +50,7 @@ func Register(s *runtime.Server) {
 		Name:        "move",
 		Description: "Move moves a task.",
 		InputSchema: moveInputSchema,
-		Handler: mcpimpl.Handle(func(_ context.Context, in shared1.Move) (struct{}, error) {
+		Handler: mcpimpl.Handle(func(_ context.Context, in sharedpkg.Move) (struct{}, error) {
 			return struct{}{}, Move(in)
 		}, mcpimpl.DecodeJSON, mcpimpl.Empty),
 	})

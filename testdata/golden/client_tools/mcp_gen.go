@@ -4,12 +4,13 @@ package client_tools
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -17,6 +18,18 @@ var (
 	_ func(context.Context, EchoInput) (string, error)  = Echo
 	_ func(context.Context, CountInput) (string, error) = Count
 	_ func(context.Context) (string, error)             = Wait
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ EchoInput = struct {
+		Text  string `json:"text" jsonschema:"minLength=1"`
+		Times int    `json:"times,omitempty" jsonschema:"minimum=1,maximum=3"`
+	}{}
+	_ CountInput = struct {
+		To int `json:"to" jsonschema:"minimum=1,maximum=10"`
+	}{}
 )
 
 // NewServer returns a server named "client_tools" that serves the tools of this

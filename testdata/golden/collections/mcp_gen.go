@@ -4,17 +4,37 @@ package collections
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Collect
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Tags     []string            `json:"tags"`
+		Matrix   [][]float64         `json:"matrix"`
+		Pair     [2]int              `json:"pair"`
+		Counts   map[string]int      `json:"counts"`
+		Anything map[string]any      `json:"anything"`
+		Nested   map[string][]string `json:"nested"`
+		Keyed    map[Key]bool        `json:"keyed"`
+		Points   []struct {
+			X int `json:"x"`
+			Y int `json:"y"`
+		} `json:"points"`
+		Named Names `json:"named"`
+	}{}
 )
 
 // NewServer returns a server named "collections" that serves the tools of this

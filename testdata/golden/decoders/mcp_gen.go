@@ -4,18 +4,76 @@ package decoders
 
 import (
 	"context"
+	"encoding/json"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Keep
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Inner = struct {
+		Name  string   `json:"name"`
+		Score float32  `json:"score,omitempty"`
+		Next  *Inner   `json:"next,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Page[Inner] = struct {
+		Items []Inner `json:"items"`
+	}{}
+	_ Custom = struct {
+		V string
+	}{}
+	_ Input = struct {
+		S       string            `json:"s,omitempty"`
+		B       bool              `json:"b,omitempty"`
+		I       int               `json:"i,omitempty"`
+		I8      int8              `json:"i8,omitempty"`
+		I64     int64             `json:"i64,omitempty"`
+		U16     uint16            `json:"u16,omitempty"`
+		U64     uint64            `json:"u64,omitempty"`
+		F32     float32           `json:"f32,omitempty"`
+		F64     float64           `json:"f64,omitempty"`
+		Level   Level             `json:"level,omitempty"`
+		PS      *string           `json:"ps,omitempty"`
+		PI      *int              `json:"pi,omitempty" jsonschema:"nullable"`
+		Inner   Inner             `json:"inner,omitzero"`
+		PInner  *Inner            `json:"pinner,omitempty"`
+		Inners  []Inner           `json:"inners,omitempty"`
+		Ints    []int             `json:"ints,omitempty"`
+		Counts  map[string]int    `json:"counts,omitempty"`
+		ByName  map[string]*Inner `json:"byName,omitempty"`
+		Upper   map[Upper]int     `json:"upper,omitempty"`
+		Page    Page[Inner]       `json:"page,omitzero"`
+		When    time.Time         `json:"when,omitzero"`
+		Raw     json.RawMessage   `json:"raw,omitempty"`
+		Any     any               `json:"any,omitempty"`
+		Custom  Custom            `json:"custom,omitzero"`
+		Bytes   []byte            `json:"bytes,omitempty"`
+		Matrix  [][]float64       `json:"matrix,omitempty"`
+		Skipped string            `json:"-"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Low == "low" &&
+		High == "high"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "decoders" that serves the tools of this
 // package: keep.

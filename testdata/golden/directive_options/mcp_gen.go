@@ -4,13 +4,14 @@ package directive_options
 
 import (
 	"context"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
-	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -18,6 +19,14 @@ var (
 	_ func(context.Context, Input) (string, error) = Read
 	_ func(context.Context, Input) error           = Remove
 	_ func(context.Context) (string, error)        = Slow
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Path string `json:"path"`
+	}{}
 )
 
 // NewServer returns a server named "directive_options" that serves the tools of this

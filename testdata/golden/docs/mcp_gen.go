@@ -4,17 +4,33 @@ package docs
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Document
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Above  string `json:"above"`
+		Beside string `json:"beside"`
+		Both   string `json:"both"`
+		Tagged string `json:"tagged" jsonschema:"description=The tag wins."`
+		Legacy string `json:"legacy" jsonschema_description:"jsonschema_description works too."`
+		Level  Level  `json:"level"`
+		Mode   Mode   `json:"mode"`
+		Plain  string `json:"plain"`
+	}{}
 )
 
 // NewServer returns a server named "docs" that serves the tools of this

@@ -4,17 +4,49 @@ package embedded
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Embed
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Base = struct {
+		ID      string `json:"id"`
+		Shadow  string `json:"shadow"`
+		Version int    `json:"version,omitempty"`
+	}{}
+	_ Extra = struct {
+		Note string `json:"note,omitempty"`
+		Tie  string `json:"tie"`
+	}{}
+	_ Other = struct {
+		Tie string `json:"tie"`
+	}{}
+	_ Tagged = struct {
+		Value int `json:"value"`
+	}{}
+	_ hidden = struct {
+		Visible string `json:"visible"`
+	}{}
+	_ Input = struct {
+		Base
+		*Extra
+		Other
+		hidden
+		Tagged `json:"tagged"`
+		Shadow string `json:"shadow"`
+	}{}
 )
 
 // NewServer returns a server named "embedded" that serves the tools of this

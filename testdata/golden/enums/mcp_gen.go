@@ -4,18 +4,47 @@ package enums
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Paint
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Color     Color   `json:"color"`
+		Level     Level   `json:"level"`
+		Size      Size    `json:"size"`
+		Colors    []Color `json:"colors"`
+		Override  Color   `json:"override" jsonschema:"enum=red,enum=green"`
+		Maybe     *Color  `json:"maybe"`
+		ByTagOnly string  `json:"byTagOnly" jsonschema:"enum=a,enum=b\\,c"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Red == "red" &&
+		Green == "green" &&
+		Blue == "blue" &&
+		Debug == 0 &&
+		Info == 1 &&
+		Warn == 2 &&
+		Error == 3
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "enums" that serves the tools of this
 // package: paint.

@@ -2,6 +2,8 @@
 // path of the field that holds them.
 package err_types
 
+import "net/url"
+
 type Stringer interface{ String() string }
 
 type Inner struct {
@@ -16,6 +18,7 @@ type Input struct {
 	IntKeys map[int]string `json:"intKeys"`
 	Inner   Inner          `json:"inner"`
 	List    []chan string  `json:"list"`
+	URL     url.URL        `json:"url"`
 }
 
 // Bad takes unsupported types.

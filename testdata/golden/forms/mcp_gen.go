@@ -4,18 +4,46 @@ package forms
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(context.Context) (string, error) = Signup
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Contact = struct {
+		Name   string   `json:"name" jsonschema:"title=Your name,minLength=1,maxLength=50"`
+		Email  string   `json:"email" jsonschema:"format=email"`
+		Age    int      `json:"age,omitempty" jsonschema:"minimum=0,maximum=150,default=30"`
+		News   bool     `json:"news,omitempty" jsonschema:"default=false"`
+		Size   Size     `json:"size"`
+		Colors []string `json:"colors,omitempty" jsonschema:"enum=red,enum=green,enum=blue"`
+	}{}
+	_ Reply = struct {
+		Summary string   `json:"summary"`
+		Tags    []string `json:"tags"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Small == "S" &&
+		Medium == "M" &&
+		Large == "L"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "forms" that serves the tools of this
 // package: signup.

@@ -2,6 +2,8 @@
 // arguments.
 package generics
 
+import "time"
+
 // Page is one page of results.
 type Page[T any] struct {
 	Items []T    `json:"items"`
@@ -21,3 +23,31 @@ type Input struct {
 //
 //mcp:tool
 func Browse(in Input) (Page[Item], error) { return in.Page, nil }
+
+// Box holds one value.
+type Box[T any] struct {
+	V T `json:"v"`
+}
+
+// Counted holds a count and a label, each in a box of its own type: the
+// two instantiations of Box have a $defs entry each.
+type Counted struct {
+	Count Box[int]    `json:"count"`
+	Label Box[string] `json:"label"`
+}
+
+// Count boxes a count and a label, in its input and its output.
+//
+//mcp:tool
+func Count(in Counted) (Counted, error) { return in, nil }
+
+// Delays holds durations in a box: the decoder of Box[[]time.Duration]
+// names package time, which the generated file must import.
+type Delays struct {
+	Delays Box[[]time.Duration] `json:"delays"`
+}
+
+// Wait waits.
+//
+//mcp:tool
+func Wait(in Delays) (string, error) { return "", nil }

@@ -4,21 +4,56 @@ package generics
 
 import (
 	"context"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (Page[Item], error) = Browse
+	_ func(Counted) (Counted, error)  = Count
+	_ func(Delays) (string, error)    = Wait
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Page[Item] = struct {
+		Items []Item `json:"items"`
+		Next  string `json:"next,omitempty"`
+	}{}
+	_ Item = struct {
+		ID string `json:"id"`
+	}{}
+	_ Input = struct {
+		Page Page[Item] `json:"page"`
+	}{}
+	_ Box[int] = struct {
+		V int `json:"v"`
+	}{}
+	_ Box[string] = struct {
+		V string `json:"v"`
+	}{}
+	_ Box[[]time.Duration] = struct {
+		V []time.Duration `json:"v"`
+	}{}
+	_ Counted = struct {
+		Count Box[int]    `json:"count"`
+		Label Box[string] `json:"label"`
+	}{}
+	_ Delays = struct {
+		Delays Box[[]time.Duration] `json:"delays"`
+	}{}
 )
 
 // NewServer returns a server named "generics" that serves the tools of this
-// package: browse.
+// package: browse, count, wait.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "generics",
@@ -37,6 +72,23 @@ func Register(s *runtime.Server) {
 		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (Page[Item], error) {
 			return Browse(in)
 		}, decodeInput, mcpimpl.Structured),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "count",
+		Description:  "Count boxes a count and a label, in its input and its output.",
+		InputSchema:  countInputSchema,
+		OutputSchema: countOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in Counted) (Counted, error) {
+			return Count(in)
+		}, decodeCounted, mcpimpl.Structured),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "wait",
+		Description: "Wait waits.",
+		InputSchema: waitInputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in Delays) (string, error) {
+			return Wait(in)
+		}, decodeDelays, mcpimpl.Text),
 	})
 }
 
@@ -58,6 +110,44 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 	return nil
 }
 
+// decodeCounted stores validated arguments in in, without reflection.
+func decodeCounted(v mcpimpl.Value, in *Counted) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "count":
+			err = decodeBox_int(f, &in.Count)
+		case "label":
+			err = decodeBox_string(f, &in.Label)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeDelays stores validated arguments in in, without reflection.
+func decodeDelays(v mcpimpl.Value, in *Delays) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "delays":
+			err = decodeBox_Duration(f, &in.Delays)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
 // decodePage_Item stores validated arguments in in, without reflection.
 func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 	for name, f := range v.Members() {
@@ -70,6 +160,60 @@ func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 			err = mcpimpl.DecodeSlice(f, &in.Items, decodeItem)
 		case "next":
 			err = mcpimpl.DecodeString(f, &in.Next)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_int stores validated arguments in in, without reflection.
+func decodeBox_int(v mcpimpl.Value, in *Box[int]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeInt(f, &in.V)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_string stores validated arguments in in, without reflection.
+func decodeBox_string(v mcpimpl.Value, in *Box[string]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeString(f, &in.V)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_Duration stores validated arguments in in, without reflection.
+func decodeBox_Duration(v mcpimpl.Value, in *Box[[]time.Duration]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeSlice(f, &in.V, mcpimpl.DecodeInt)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -170,4 +314,116 @@ const browseOutputSchema = `{
   "type": "object",
   "required": ["items"],
   "description": "Page is one page of results."
+}`
+
+// countInputSchema is the JSON Schema of the arguments of count.
+const countInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_int": {
+      "properties": {
+        "v": {
+          "type": "integer"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    },
+    "Box_string": {
+      "properties": {
+        "v": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "count": {
+      "$ref": "#/$defs/Box_int"
+    },
+    "label": {
+      "$ref": "#/$defs/Box_string"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["count", "label"],
+  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+}`
+
+// countOutputSchema is the JSON Schema of the structured results of count.
+const countOutputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_int": {
+      "properties": {
+        "v": {
+          "type": "integer"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    },
+    "Box_string": {
+      "properties": {
+        "v": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "count": {
+      "$ref": "#/$defs/Box_int"
+    },
+    "label": {
+      "$ref": "#/$defs/Box_string"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["count", "label"],
+  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+}`
+
+// waitInputSchema is the JSON Schema of the arguments of wait.
+const waitInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_Duration": {
+      "properties": {
+        "v": {
+          "items": {
+            "type": "integer"
+          },
+          "type": "array"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "delays": {
+      "$ref": "#/$defs/Box_Duration"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["delays"],
+  "description": "Delays holds durations in a box: the decoder of Box[[]time.Duration]\nnames package time, which the generated file must import."
 }`

@@ -4,23 +4,39 @@ package import_clash
 
 import (
 	contextpkg "context"
+	timepkg "time"
+
 	runtimepkg "github.com/mcpgen/mcpgen/runtime"
 	mcpimplpkg "github.com/mcpgen/mcpgen/runtime/mcpimpl"
-	timepkg "time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimplpkg.SupportPackageIsVersion1
+const _ = mcpimplpkg.SupportPackageIsVersion2
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Wait
-	_ func() (string, error)      = Status
+	_ func(Input) (string, error)      = Wait
+	_ func(LaterInput) (string, error) = Schedule
+	_ func() (string, error)           = Status
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Seconds int `json:"seconds"`
+	}{}
+	_ Later[[]timepkg.Duration] = struct {
+		At []timepkg.Duration `json:"at"`
+	}{}
+	_ LaterInput = struct {
+		When Later[[]timepkg.Duration] `json:"when"`
+	}{}
 )
 
 // NewServer returns a server named "import_clash" that serves the tools
-// wait; and the resources app://status.
+// wait, schedule; and the resources app://status.
 func NewServer() *runtimepkg.Server {
 	s := &runtimepkg.Server{
 		Name: "import_clash",
@@ -39,6 +55,14 @@ func Register(s *runtimepkg.Server) {
 		Handler: mcpimplpkg.Handle(func(_ contextpkg.Context, in Input) (string, error) {
 			return Wait(in)
 		}, decodeInput, mcpimplpkg.Text),
+	})
+	s.AddTool(&runtimepkg.Tool{
+		Name:        "schedule",
+		Description: "Schedule schedules.",
+		InputSchema: scheduleInputSchema,
+		Handler: mcpimplpkg.Handle(func(_ contextpkg.Context, in LaterInput) (string, error) {
+			return Schedule(in)
+		}, decodeLaterInput, mcpimplpkg.Text),
 	})
 	s.AddResource(&runtimepkg.Resource{
 		URI:         "app://status",
@@ -69,6 +93,42 @@ func decodeInput(v mcpimplpkg.Value, in *Input) error {
 	return nil
 }
 
+// decodeLaterInput stores validated arguments in in, without reflection.
+func decodeLaterInput(v mcpimplpkg.Value, in *LaterInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "when":
+			err = decodeLater_Duration(f, &in.When)
+		}
+		if err != nil {
+			return mcpimplpkg.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeLater_Duration stores validated arguments in in, without reflection.
+func decodeLater_Duration(v mcpimplpkg.Value, in *Later[[]timepkg.Duration]) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "at":
+			err = mcpimplpkg.DecodeSlice(f, &in.At, mcpimplpkg.DecodeInt)
+		}
+		if err != nil {
+			return mcpimplpkg.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
 // waitInputSchema is the JSON Schema of the arguments of wait.
 const waitInputSchema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -82,4 +142,34 @@ const waitInputSchema = `{
   "type": "object",
   "required": ["seconds"],
   "description": "Input waits."
+}`
+
+// scheduleInputSchema is the JSON Schema of the arguments of schedule.
+const scheduleInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Later_Duration": {
+      "properties": {
+        "at": {
+          "items": {
+            "type": "integer"
+          },
+          "type": "array"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["at"],
+      "description": "Later holds a value for later."
+    }
+  },
+  "properties": {
+    "when": {
+      "$ref": "#/$defs/Later_Duration"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["when"],
+  "description": "LaterInput names durations through a generic type: the file imports\ntime under another name, since the package declares time."
 }`

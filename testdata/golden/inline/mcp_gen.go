@@ -4,17 +4,36 @@ package inline
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Save
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Address = struct {
+		Street string `json:"street"`
+		City   string `json:"city"`
+	}{}
+	_ Node = struct {
+		Value    string  `json:"value"`
+		Children []*Node `json:"children,omitempty"`
+	}{}
+	_ Input = struct {
+		Home Address  `json:"home"`
+		Work *Address `json:"work,omitempty"`
+		Tree *Node    `json:"tree,omitempty"`
+	}{}
 )
 
 // NewServer returns a server named "inline" that serves the tools of this

@@ -4,17 +4,37 @@ package json_tags
 
 import (
 	"context"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Tags
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Renamed    string `json:"renamed_field"`
+		NoTag      string
+		Skipped    string    `json:"-"`
+		Dash       string    `json:"-,"`
+		Omit       string    `json:"omit,omitempty"`
+		Zero       time.Time `json:"zero,omitzero"`
+		Quoted     int       `json:"quoted,string"`
+		QuotedB    bool      `json:"quotedB,string,omitempty"`
+		BadName    string    `json:"bad\"name"`
+		Schemaless string    `json:"schemaless" jsonschema:"-"`
+		private    string
+	}{}
 )
 
 // NewServer returns a server named "json_tags" that serves the tools of this

@@ -4,17 +4,40 @@ package nested_defs
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (Person, error) = Save
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Address = struct {
+		Street string `json:"street"`
+		City   string `json:"city"`
+	}{}
+	_ Person = struct {
+		Name string    `json:"name"`
+		Home Address   `json:"home"`
+		Work *Address  `json:"work,omitempty"`
+		Past []Address `json:"past,omitempty"`
+		Meta struct {
+			Source string `json:"source"`
+		} `json:"meta"`
+	}{}
+	_ Input = struct {
+		Person Person   `json:"person"`
+		Extra  []Person `json:"extra,omitempty"`
+	}{}
 )
 
 // NewServer returns a server named "nested_defs" that serves the tools of this

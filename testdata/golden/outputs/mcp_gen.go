@@ -4,12 +4,13 @@ package outputs
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -25,6 +26,26 @@ var (
 	_ func() (*int, error)                               = NilNumber
 	_ func(context.Context) (*runtime.ToolResult, error) = Full
 	_ func() (runtime.ToolResult, error)                 = FullValue
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Report = struct {
+		Count int      `json:"count"`
+		Names []string `json:"names,omitempty"`
+	}{}
+	_ Optional = struct {
+		Note    *string         `json:"note"`
+		Report  *Report         `json:"report"`
+		Skipped *int            `json:"skipped,omitempty"`
+		Deep    **int           `json:"deep,omitempty"`
+		Reports []*Report       `json:"reports"`
+		ByName  map[string]*int `json:"byName"`
+		Data    []byte          `json:"data"`
+		Any     any             `json:"any"`
+		Tagged  *int            `json:"tagged" jsonschema:"nullable"`
+	}{}
 )
 
 // NewServer returns a server named "outputs" that serves the tools of this
@@ -89,7 +110,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: sliceOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) ([]Report, error) {
 			return Slice()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "number",
@@ -98,7 +119,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: numberOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (float64, error) {
 			return Number()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "nils",
@@ -116,7 +137,7 @@ func Register(s *runtime.Server) {
 		OutputSchema: nilNumberOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (*int, error) {
 			return NilNumber()
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "full",
@@ -238,38 +259,25 @@ const sliceInputSchema = `{
 
 // sliceOutputSchema is the JSON Schema of the structured results of slice.
 const sliceOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$defs": {
-    "Report": {
-      "properties": {
-        "count": {
-          "type": "integer",
-          "description": "Number of items."
+  "items": {
+    "properties": {
+      "count": {
+        "type": "integer",
+        "description": "Number of items."
+      },
+      "names": {
+        "items": {
+          "type": "string"
         },
-        "names": {
-          "items": {
-            "type": "string"
-          },
-          "type": "array"
-        }
-      },
-      "additionalProperties": false,
-      "type": "object",
-      "required": ["count"],
-      "description": "Report is a structured result."
-    }
+        "type": "array"
+      }
+    },
+    "additionalProperties": false,
+    "type": "object",
+    "required": ["count"],
+    "description": "Report is a structured result."
   },
-  "properties": {
-    "result": {
-      "items": {
-        "$ref": "#/$defs/Report"
-      },
-      "type": "array"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "array"
 }`
 
 // numberInputSchema is the JSON Schema of the arguments of number.
@@ -282,15 +290,7 @@ const numberInputSchema = `{
 
 // numberOutputSchema is the JSON Schema of the structured results of number.
 const numberOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "type": "number"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "number"
 }`
 
 // nilsInputSchema is the JSON Schema of the arguments of nils.
@@ -423,22 +423,14 @@ const nilNumberInputSchema = `{
 
 // nilNumberOutputSchema is the JSON Schema of the structured results of nil_number.
 const nilNumberOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "oneOf": [
-        {
-          "type": "integer"
-        },
-        {
-          "type": "null"
-        }
-      ]
+  "oneOf": [
+    {
+      "type": "integer"
+    },
+    {
+      "type": "null"
     }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  ]
 }`
 
 // fullInputSchema is the JSON Schema of the arguments of full.

@@ -4,17 +4,31 @@ package pointers_nullable
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Pointers
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Plain    string  `json:"plain"`
+		Optional *string `json:"optional"`
+		Nullable *int    `json:"nullable" jsonschema:"nullable"`
+		Insisted *bool   `json:"insisted" jsonschema:"required"`
+		Both     string  `json:"both,omitempty" jsonschema:"required,nullable"`
+		Deep     **int   `json:"deep"`
+	}{}
 )
 
 // NewServer returns a server named "pointers_nullable" that serves the tools of this

@@ -4,12 +4,13 @@ package prompts
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a prompt function's signature changed
 // after this file was generated: re-run go generate.
@@ -17,6 +18,25 @@ var (
 	_ func(context.Context, SummarizeInput) (string, error) = Summarize
 	_ func() (*runtime.PromptResult, error)                 = Greeting
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ SummarizeInput = struct {
+		ID    string `json:"id"`
+		Style Style  `json:"style,omitempty"`
+		Words int    `json:"words,omitempty"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Brief == "brief" &&
+		Detailed == "detailed"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "prompts" that serves the prompts
 // summarize, hello.

@@ -4,22 +4,42 @@ package recursive
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Tree) (string, error)   = Walk
 	_ func(Folder) (string, error) = List
+	_ func() ([]Tree, error)       = Forest
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Tree = struct {
+		Label    string `json:"label"`
+		Children []Tree `json:"children,omitempty"`
+		Parent   *Tree  `json:"parent,omitempty"`
+	}{}
+	_ Folder = struct {
+		Name  string `json:"name"`
+		Files []File `json:"files,omitempty"`
+	}{}
+	_ File = struct {
+		Name   string  `json:"name"`
+		Folder *Folder `json:"folder,omitempty"`
+	}{}
 )
 
 // NewServer returns a server named "recursive" that serves the tools of this
-// package: walk, list.
+// package: walk, list, forest.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "recursive",
@@ -45,6 +65,15 @@ func Register(s *runtime.Server) {
 		Handler: mcpimpl.Handle(func(_ context.Context, in Folder) (string, error) {
 			return List(in)
 		}, decodeFolder, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "forest",
+		Description:  "Forest returns trees: a list of a recursive type, whose schema needs\n$defs, which a client of a revision before 2026-07-28 cannot resolve\nonce the runtime wraps the list; a warning says so.",
+		InputSchema:  forestInputSchema,
+		OutputSchema: forestOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) ([]Tree, error) {
+			return Forest()
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 }
 
@@ -206,4 +235,59 @@ const listInputSchema = `{
   "type": "object",
   "required": ["name"],
   "description": "Folder holds files and folders."
+}`
+
+// forestInputSchema is the JSON Schema of the arguments of forest.
+const forestInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// forestOutputSchema is the JSON Schema of the structured results of forest.
+const forestOutputSchema = `{
+  "$defs": {
+    "Tree": {
+      "properties": {
+        "label": {
+          "type": "string"
+        },
+        "children": {
+          "items": {
+            "$ref": "#/$defs/Tree"
+          },
+          "type": "array"
+        },
+        "parent": {
+          "$ref": "#/$defs/Tree"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["label"],
+      "description": "Tree is a node of a tree."
+    }
+  },
+  "items": {
+    "properties": {
+      "label": {
+        "type": "string"
+      },
+      "children": {
+        "items": {
+          "$ref": "#/$defs/Tree"
+        },
+        "type": "array"
+      },
+      "parent": {
+        "$ref": "#/$defs/Tree"
+      }
+    },
+    "additionalProperties": false,
+    "type": "object",
+    "required": ["label"],
+    "description": "Tree is a node of a tree."
+  },
+  "type": "array"
 }`

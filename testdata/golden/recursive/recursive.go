@@ -30,3 +30,10 @@ func Walk(in Tree) (string, error) { return "", nil }
 //
 //mcp:tool
 func List(in Folder) (string, error) { return "", nil }
+
+// Forest returns trees: a list of a recursive type, whose schema needs
+// $defs, which a client of a revision before 2026-07-28 cannot resolve
+// once the runtime wraps the list; a warning says so.
+//
+//mcp:tool
+func Forest() ([]Tree, error) { return nil, nil }

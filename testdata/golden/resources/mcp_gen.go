@@ -4,12 +4,13 @@ package resources
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a resource function's signature changed
 // after this file was generated: re-run go generate.
@@ -20,6 +21,30 @@ var (
 	_ func(context.Context, IssueRef) (*Issue, error)                           = GetIssue
 	_ func(*Files, context.Context, *FilePath) (*runtime.ResourceResult, error) = (*Files).Read
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ IssueRef = struct {
+		Owner   string `json:"owner"`
+		Name    string `json:"name"`
+		Number  int    `json:"number"`
+		State   State  `json:"state"`
+		Verbose bool   `json:"verbose,omitempty"`
+	}{}
+	_ FilePath = struct {
+		Path string `json:"path"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Open == "open" &&
+		Closed == "closed"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "resources" that serves the resources
 // app://status, app://logo.png, file:///etc/app.json,

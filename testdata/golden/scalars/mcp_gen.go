@@ -4,17 +4,50 @@ package scalars
 
 import (
 	"context"
+	"encoding/json"
+	"net"
+	"time"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(Input) (string, error) = Scalars
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		Bool     bool            `json:"bool"`
+		Int      int             `json:"int"`
+		Int8     int8            `json:"int8"`
+		Int16    int16           `json:"int16"`
+		Int32    int32           `json:"int32"`
+		Int64    int64           `json:"int64"`
+		Uint     uint            `json:"uint"`
+		Uint8    uint8           `json:"uint8"`
+		Uint16   uint16          `json:"uint16"`
+		Uint32   uint32          `json:"uint32"`
+		Uint64   uint64          `json:"uint64"`
+		Float32  float32         `json:"float32"`
+		Float64  float64         `json:"float64"`
+		String   string          `json:"string"`
+		Bytes    []byte          `json:"bytes"`
+		Time     time.Time       `json:"time"`
+		Duration time.Duration   `json:"duration"`
+		Raw      json.RawMessage `json:"raw"`
+		Any      any             `json:"any"`
+		Number   json.Number     `json:"number"`
+		Rune     rune            `json:"rune"`
+		IP       net.IP          `json:"ip,omitempty"`
+	}{}
 )
 
 // NewServer returns a server named "scalars" that serves the tools of this
@@ -87,10 +120,10 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 			err = mcpimpl.DecodeJSON(f, &in.Any)
 		case "number":
 			err = mcpimpl.DecodeJSON(f, &in.Number)
-		case "url":
-			err = mcpimpl.DecodeJSON(f, &in.URL)
 		case "rune":
 			err = mcpimpl.DecodeInt(f, &in.Rune)
+		case "ip":
+			err = mcpimpl.DecodeJSON(f, &in.IP)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -175,14 +208,13 @@ const scalarsInputSchema = `{
     "number": {
       "type": "number"
     },
-    "url": {
-      "type": "string",
-      "format": "uri"
-    },
     "rune": {
       "type": "integer",
       "maximum": 2147483647,
       "minimum": -2147483648
+    },
+    "ip": {
+      "type": "string"
     }
   },
   "additionalProperties": false,
@@ -208,7 +240,6 @@ const scalarsInputSchema = `{
     "raw",
     "any",
     "number",
-    "url",
     "rune"
   ]
 }`

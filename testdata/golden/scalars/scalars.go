@@ -3,7 +3,7 @@ package scalars
 
 import (
 	"encoding/json"
-	"net/url"
+	"net"
 	"time"
 )
 
@@ -28,8 +28,8 @@ type Input struct {
 	Raw      json.RawMessage `json:"raw"`
 	Any      any             `json:"any"`
 	Number   json.Number     `json:"number"`
-	URL      url.URL         `json:"url"`
 	Rune     rune            `json:"rune"`
+	IP       net.IP          `json:"ip,omitempty"`
 }
 
 // Scalars takes one of everything.

@@ -4,12 +4,13 @@ package shapes_methods
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -18,6 +19,14 @@ var (
 	_ func(Store, context.Context) (int, error)               = (Store).Count
 	_ func(Clock) (string, error)                             = (Clock).Now
 	_ func() (string, error)                                  = Version
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ GetInput = struct {
+		ID string `json:"id"`
+	}{}
 )
 
 // NewServer returns a server named "shapes_methods" that serves the tools of this
@@ -45,7 +54,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 		OutputSchema: countOutputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (int, error) {
 			return store.Count(ctx)
-		}, mcpimpl.NoArguments, mcpimpl.Wrapped),
+		}, mcpimpl.NoArguments, mcpimpl.StructuredValue),
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "now",
@@ -106,15 +115,7 @@ const countInputSchema = `{
 
 // countOutputSchema is the JSON Schema of the structured results of count.
 const countOutputSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "properties": {
-    "result": {
-      "type": "integer"
-    }
-  },
-  "additionalProperties": false,
-  "type": "object",
-  "required": ["result"]
+  "type": "integer"
 }`
 
 // nowInputSchema is the JSON Schema of the arguments of now.

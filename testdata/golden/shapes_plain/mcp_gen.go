@@ -4,12 +4,13 @@ package shapes_plain
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -20,6 +21,14 @@ var (
 	_ func() (string, error)                       = Nothing
 	_ func(context.Context, Input) error           = ErrorOnly
 	_ func() error                                 = bareError
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Input = struct {
+		N int `json:"n"`
+	}{}
 )
 
 // NewServer returns a server named "shapes_plain" that serves the tools of this

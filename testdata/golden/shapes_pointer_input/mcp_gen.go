@@ -4,17 +4,27 @@ package shapes_pointer_input
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(context.Context, *Options) (string, error) = Search
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Options = struct {
+		Query string `json:"query"`
+		Limit int    `json:"limit,omitempty"`
+	}{}
 )
 
 // NewServer returns a server named "shapes_pointer_input" that serves the tools of this

@@ -4,12 +4,13 @@ package warnings
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -17,6 +18,17 @@ var (
 	_ func(Input) (string, error) = Undocumented
 	_ func() (string, error)      = Long
 	_ func() (string, error)      = AVeryLongToolNameThatMakesTheQualifiedNameTooLong
+)
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Custom = struct {
+		V int `json:"v"`
+	}{}
+	_ Input = struct {
+		C Custom `json:"c"`
+	}{}
 )
 
 // NewServer returns a server named "a_server_name_that_is_rather_long" that serves the tools of this

@@ -4,12 +4,13 @@ package many
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion1
+const _ = mcpimpl.SupportPackageIsVersion2
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
@@ -215,6 +216,1424 @@ var (
 	_ func(context.Context, Input198) (string, error) = Tool198
 	_ func(context.Context, Input199) (string, error) = Tool199
 )
+
+// A compile error here means that a struct whose fields the schemas were
+// derived from changed after this file was generated: re-run go generate.
+var (
+	_ Address = struct {
+		Street string `json:"street"`
+		City   string `json:"city"`
+	}{}
+	_ Input0 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input1 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input2 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input3 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input4 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input5 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input6 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input7 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input8 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input9 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input10 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input11 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input12 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input13 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input14 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input15 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input16 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input17 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input18 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input19 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input20 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input21 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input22 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input23 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input24 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input25 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input26 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input27 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input28 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input29 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input30 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input31 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input32 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input33 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input34 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input35 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input36 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input37 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input38 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input39 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input40 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input41 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input42 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input43 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input44 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input45 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input46 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input47 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input48 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input49 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input50 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input51 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input52 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input53 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input54 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input55 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input56 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input57 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input58 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input59 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input60 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input61 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input62 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input63 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input64 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input65 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input66 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input67 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input68 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input69 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input70 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input71 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input72 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input73 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input74 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input75 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input76 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input77 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input78 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input79 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input80 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input81 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input82 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input83 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input84 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input85 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input86 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input87 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input88 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input89 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input90 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input91 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input92 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input93 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input94 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input95 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input96 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input97 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input98 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input99 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input100 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input101 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input102 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input103 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input104 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input105 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input106 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input107 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input108 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input109 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input110 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input111 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input112 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input113 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input114 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input115 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input116 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input117 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input118 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input119 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input120 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input121 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input122 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input123 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input124 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input125 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input126 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input127 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input128 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input129 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input130 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input131 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input132 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input133 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input134 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input135 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input136 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input137 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input138 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input139 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input140 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input141 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input142 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input143 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input144 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input145 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input146 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input147 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input148 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input149 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input150 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input151 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input152 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input153 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input154 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input155 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input156 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input157 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input158 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input159 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input160 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input161 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input162 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input163 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input164 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input165 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input166 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input167 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input168 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input169 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input170 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input171 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input172 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input173 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input174 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input175 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input176 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input177 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input178 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input179 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input180 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input181 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input182 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input183 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input184 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input185 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input186 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input187 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input188 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input189 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input190 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input191 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input192 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input193 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input194 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input195 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input196 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input197 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input198 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+	_ Input199 = struct {
+		Name  string   `json:"name" jsonschema:"minLength=1"`
+		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
+		Level Level    `json:"level"`
+		Home  *Address `json:"home,omitempty"`
+		Tags  []string `json:"tags,omitempty"`
+	}{}
+)
+
+// A compile error here ("duplicate key false in map literal") means
+// that a constant listed by a schema or a completion changed value
+// after this file was generated: re-run go generate.
+func _() {
+	const asGenerated = Low == "low" &&
+		High == "high"
+	_ = map[bool]int{false: 0, asGenerated: 1}
+}
 
 // NewServer returns a server named "mcpgen" that serves the tools of this
 // package: tool0, tool1, tool2, tool3, tool4, tool5, tool6, tool7, tool8, tool9, tool10, tool11, tool12, tool13, tool14, tool15, tool16, tool17, tool18, tool19, tool20, tool21, tool22, tool23, tool24, tool25, tool26, tool27, tool28, tool29, tool30, tool31, tool32, tool33, tool34, tool35, tool36, tool37, tool38, tool39, tool40, tool41, tool42, tool43, tool44, tool45, tool46, tool47, tool48, tool49, tool50, tool51, tool52, tool53, tool54, tool55, tool56, tool57, tool58, tool59, tool60, tool61, tool62, tool63, tool64, tool65, tool66, tool67, tool68, tool69, tool70, tool71, tool72, tool73, tool74, tool75, tool76, tool77, tool78, tool79, tool80, tool81, tool82, tool83, tool84, tool85, tool86, tool87, tool88, tool89, tool90, tool91, tool92, tool93, tool94, tool95, tool96, tool97, tool98, tool99, tool100, tool101, tool102, tool103, tool104, tool105, tool106, tool107, tool108, tool109, tool110, tool111, tool112, tool113, tool114, tool115, tool116, tool117, tool118, tool119, tool120, tool121, tool122, tool123, tool124, tool125, tool126, tool127, tool128, tool129, tool130, tool131, tool132, tool133, tool134, tool135, tool136, tool137, tool138, tool139, tool140, tool141, tool142, tool143, tool144, tool145, tool146, tool147, tool148, tool149, tool150, tool151, tool152, tool153, tool154, tool155, tool156, tool157, tool158, tool159, tool160, tool161, tool162, tool163, tool164, tool165, tool166, tool167, tool168, tool169, tool170, tool171, tool172, tool173, tool174, tool175, tool176, tool177, tool178, tool179, tool180, tool181, tool182, tool183, tool184, tool185, tool186, tool187, tool188, tool189, tool190, tool191, tool192, tool193, tool194, tool195, tool196, tool197, tool198, tool199.

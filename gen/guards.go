@@ -1,0 +1,161 @@
+package gen
+
+import (
+	"cmp"
+	"go/constant"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The guards: code that stops compiling, next to a comment that says to
+// re-run go generate, when what the generated file was derived from
+// changes without it: a handler's signature, a struct's fields, a
+// constant's value. A changed struct would otherwise decode with the old
+// schema (a new field refused as an unknown property), and a changed
+// constant would be accepted under its old value.
+
+// signatureGuards writes one assignment per handler that stops compiling
+// when the function's signature changes, next to a comment saying what to
+// do:
+//
+//	// A compile error here means that a tool function's signature changed
+//	// after this file was generated: re-run go generate.
+//	var (
+//		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
+//	)
+func (e *emitter) signatureGuards() {
+	g := e.g
+	var lines []cellLine
+	for _, h := range e.m.handlers() {
+		sig := h.fn.Type().(*types.Signature)
+		var params []types.Type
+		fn := g.obj(h.fn)
+		if h.recv != nil { // a method expression: the receiver comes first
+			params = append(params, sig.Recv().Type())
+			fn = "(" + g.typ(sig.Recv().Type(), 1) + ")." + h.fn.Name()
+		}
+		for i := range sig.Params().Len() {
+			params = append(params, sig.Params().At(i).Type())
+		}
+		var b strings.Builder
+		b.WriteString("func")
+		g.writeFuncType(&b, params, false, sig.Results(), 1)
+		if typ := b.String(); strings.Contains(typ, "\n") {
+			lines = append(lines, cellLine{cells: []string{"_"}, rest: typ + " = " + fn})
+		} else {
+			lines = append(lines, cellLine{cells: []string{"_", typ}, rest: "= " + fn})
+		}
+	}
+	e.varBlock(lines,
+		"A compile error here means that a "+e.m.kinds("tool", "resource", "prompt", " or ")+" function's signature changed",
+		"after this file was generated: re-run go generate.")
+}
+
+// varBlock writes a var block of guards, its lines aligned, after a
+// comment.
+func (e *emitter) varBlock(lines []cellLine, comment ...string) {
+	e.g.P()
+	for _, c := range comment {
+		e.g.P("// ", c)
+	}
+	e.g.P("var (")
+	var b strings.Builder
+	writeAligned(&b, "\t", lines)
+	e.g.body.WriteString(b.String())
+	e.g.P(")")
+}
+
+// structGuards writes, for each struct of the package whose fields the
+// schemas and decoders were derived from, an assignment of a struct
+// literal with those fields, which stops compiling when a field is added,
+// removed, renamed, retyped, reordered or retagged (an assignment, unlike
+// a conversion, compares the tags too):
+//
+//	// A compile error here means that a struct whose fields the schemas
+//	// were derived from changed after this file was generated: re-run go
+//	// generate.
+//	var (
+//		_ CreateTicketInput = struct {
+//			Title string `json:"title"`
+//		}{}
+//	)
+//
+// A struct of another package is not guarded: its fields may have types
+// that cannot be named here.
+func (e *emitter) structGuards() {
+	g := e.g
+	var lines []cellLine
+	for _, n := range e.inSourceOrder(e.m.ix.described) {
+		if n.Obj().Pkg() != e.m.pkg {
+			continue
+		}
+		st := n.Underlying().(*types.Struct)
+		lines = append(lines, cellLine{cells: []string{"_", g.typ(n, 1)}, rest: "= " + g.typ(st, 1) + "{}"})
+	}
+	if lines != nil {
+		e.varBlock(lines,
+			"A compile error here means that a struct whose fields the schemas were",
+			"derived from changed after this file was generated: re-run go generate.")
+	}
+}
+
+// enumGuard writes a function that stops compiling when a constant whose
+// value a schema, an argument or a completion lists has another value. Go
+// has no conditional compile error, but a map literal may not repeat a
+// constant key: the key asGenerated is true, unlike the key false, only
+// while every constant has its listed value:
+//
+//	// A compile error here ("duplicate key false in map literal") means
+//	// that a constant listed by a schema or a completion changed value
+//	// after this file was generated: re-run go generate.
+//	func _() {
+//		const asGenerated = Bug == "bug" &&
+//			Feature == "feature"
+//		_ = map[bool]int{false: 0, asGenerated: 1}
+//	}
+//
+// A constant added to a type is not caught at compile time; mcpgen -check
+// catches it.
+func (e *emitter) enumGuard() {
+	g := e.g
+	var terms []string
+	for _, n := range e.inSourceOrder(e.m.ix.listed) {
+		for _, c := range e.m.ix.enums.consts(n) {
+			if c.Pkg() != e.m.pkg && !c.Exported() {
+				continue // cannot be named here
+			}
+			switch c.Val().Kind() {
+			case constant.String:
+				terms = append(terms, g.obj(c)+" == "+strconv.Quote(constant.StringVal(c.Val())))
+			case constant.Int:
+				terms = append(terms, g.obj(c)+" == "+c.Val().ExactString())
+			}
+		}
+	}
+	if terms == nil {
+		return
+	}
+	g.P()
+	g.P("// A compile error here (\"duplicate key false in map literal\") means")
+	g.P("// that a constant listed by a schema or a completion changed value")
+	g.P("// after this file was generated: re-run go generate.")
+	g.P("func _() {")
+	g.P("\tconst asGenerated = ", strings.Join(terms, " &&\n\t\t"))
+	g.P("\t_ = map[bool]int{false: 0, asGenerated: 1}")
+	g.P("}")
+}
+
+// inSourceOrder returns types sorted by file name and offset of their
+// declarations (token.Pos orders files as they were parsed, which
+// go/packages does concurrently); the instances of a generic type keep
+// the order they were met in.
+func (e *emitter) inSourceOrder(ts []*types.Named) []*types.Named {
+	ts = slices.Clone(ts)
+	slices.SortStableFunc(ts, func(a, b *types.Named) int {
+		pa, pb := e.m.fset.Position(a.Obj().Pos()), e.m.fset.Position(b.Obj().Pos())
+		return cmp.Or(strings.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+	})
+	return ts
+}

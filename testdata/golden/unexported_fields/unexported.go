@@ -1,0 +1,31 @@
+// Package unexported_fields: structs whose fields are all unexported,
+// which encoding/json ignores: their schemas have no properties.
+package unexported_fields
+
+import "context"
+
+// Query has only unexported fields: every argument would be refused.
+type Query struct {
+	text  string
+	limit int
+}
+
+// Hidden is all left out on purpose: no warning.
+type Hidden struct {
+	Secret string `json:"-"`
+}
+
+// Answer has only unexported fields: it is always sent as {}.
+type Answer struct {
+	body string
+}
+
+// Search searches.
+//
+//mcp:tool
+func Search(ctx context.Context, in Query) (Answer, error) { return Answer{body: in.text}, nil }
+
+// Ping pings.
+//
+//mcp:tool
+func Ping(ctx context.Context, in Hidden) error { return nil }
