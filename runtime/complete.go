@@ -96,6 +96,9 @@ func (ss *session) complete(c *call) response {
 		if !ok {
 			return invalidParams("%s", ss.srv.prompts.unknown(name))
 		}
+		if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
+			return resp
+		}
 		handler, known = p.Complete, p.hasArgument(argName)
 	case "ref/resource":
 		uri, bad := stringParam(ref, "uri", true)
@@ -105,6 +108,9 @@ func (ss *session) complete(c *call) response {
 		t, ok := ss.srv.templates.get(uri)
 		if !ok {
 			return invalidParams("%s", ss.srv.templates.unknown(uri))
+		}
+		if resp, ok := c.allow("resource template "+uri, t.Scopes); !ok {
+			return resp
 		}
 		handler, known = t.Complete, t.hasVar(argName)
 	default:

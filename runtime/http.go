@@ -69,13 +69,14 @@ type HTTPOptions struct {
 	// seconds.
 	WriteTimeout time.Duration
 
-	// Authenticate, if set, checks the bearer token of every request (from
-	// "Authorization: Bearer <token>"). A request without a token, or
-	// whose token Authenticate rejects, is answered 401 with a
-	// WWW-Authenticate header. The returned context, derived from ctx,
-	// becomes the context of the request's tool call, so that handlers can
-	// read what Authenticate stored in it.
-	Authenticate func(ctx context.Context, token string) (context.Context, error)
+	// Authorization, if set, makes the endpoint an OAuth 2.0 protected
+	// resource (MCP authorization): every request needs a bearer token
+	// that Authorization.Verifier accepts, issued for
+	// Authorization.Resource, with the scopes of Authorization.Scopes
+	// and of the operation. Handlers find the token with
+	// TokenInfoFromContext, and a session stays with the token's holder.
+	// See Authorization.
+	Authorization *Authorization
 }
 
 // Defaults of HTTPOptions.
@@ -162,15 +163,25 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 	if h.opts.WriteTimeout <= 0 {
 		h.opts.WriteTimeout = defaultWriteTimeout
 	}
+	if a := h.opts.Authorization; a != nil {
+		a.check()
+	}
 	return h
 }
 
 // ListenAndServeHTTP serves s over Streamable HTTP (see HTTPHandler) at
 // the path /mcp of addr, until ctx is cancelled. An addr without a host,
 // such as ":8080", binds 127.0.0.1 only; pass "0.0.0.0:8080" to accept
-// remote clients, and then consider HTTPOptions.Authenticate. Port 0 picks
-// a free port. Once listening, it logs the endpoint's URL to s.Logger at
-// level Info.
+// remote clients, and then consider HTTPOptions.Authorization. Port 0
+// picks a free port. Once listening, it logs the endpoint's URL to
+// s.Logger at level Info.
+//
+// With HTTPOptions.Authorization, it also serves the Protected Resource
+// Metadata (see ProtectedResourceMetadataHandler) at the path-suffixed
+// well-known URL, /.well-known/oauth-protected-resource/mcp, and at the
+// root one, /.well-known/oauth-protected-resource; an empty
+// Authorization.Resource is then http://ADDR/mcp, ADDR being the address
+// it listens on.
 //
 // Its http.Server reads request headers within 10 seconds, allows 64 KiB
 // of them, and closes idle connections after 2 minutes; the handler
@@ -196,6 +207,18 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	}
 	logger := s.logger()
 	mux := http.NewServeMux()
+	if opts != nil && opts.Authorization != nil {
+		o := *opts
+		a := *opts.Authorization
+		if a.Resource == "" {
+			a.Resource = "http://" + ln.Addr().String() + "/mcp"
+		}
+		o.Authorization = &a
+		opts = &o
+		prm := s.ProtectedResourceMetadataHandler(&a)
+		mux.Handle("/.well-known/oauth-protected-resource/mcp", prm)
+		mux.Handle("/.well-known/oauth-protected-resource", prm)
+	}
 	mux.Handle("/mcp", s.HTTPHandler(opts))
 	// Requests live in a context that the caller's cancellation does not
 	// reach, so that calls in progress can finish; stop cancels them once
@@ -248,9 +271,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if h.opts.Authenticate != nil {
+	if h.opts.Authorization != nil {
 		var ok bool
-		if ctx, ok = h.authenticate(ctx, w, r); !ok {
+		if ctx, ok = h.authorize(ctx, w, r); !ok {
 			return
 		}
 	}
@@ -275,10 +298,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodDelete {
-		h.deleteSession(w, r)
+		h.deleteSession(ctx, w, r)
 		return
 	}
-	h.getStream(w, r)
+	h.getStream(ctx, w, r)
 }
 
 // post answers a POST, which carries one JSON-RPC message.
@@ -352,7 +375,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	case m.IsResponse():
 		// An answer to the server's request (or a malformed notification,
 		// which comes here as the zero message): nothing to answer.
-		if hs := h.sessionOf(r); hs != nil {
+		if hs := h.sessionOf(ctx, r); hs != nil {
 			hs.ss.handleMessage(&m)
 			h.endUse(hs)
 		}
@@ -370,7 +393,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, &m, hold, nil)
 		return
 	}
-	ss, hs, isNew, ok := h.sessionFor(w, r, &m)
+	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
 	if !ok {
 		return
 	}
@@ -422,6 +445,9 @@ func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.
 		w.Header().Set(wire.HeaderSessionID, created.id)
 	default:
 		h.forget(created) // a failed initialize starts no session
+	}
+	if resp.err != nil && resp.err.scopes != nil {
+		w.Header().Set("WWW-Authenticate", h.challengeValue("insufficient_scope", resp.err.message, h.neededScopes(TokenInfoFromContext(ctx), resp.err.scopes)))
 	}
 	rw.finish(c.encode(make([]byte, 0, resp.size()+len(c.id())), &resp), resp.status(c.perRequest()))
 }

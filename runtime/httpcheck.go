@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -72,29 +71,6 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// authenticate runs HTTPOptions.Authenticate on the request's bearer
-// token. When it returns !ok it has answered the request.
-func (h *httpHandler) authenticate(ctx context.Context, w http.ResponseWriter, r *http.Request) (context.Context, bool) {
-	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	token = strings.TrimSpace(token)
-	if !strings.EqualFold(scheme, "Bearer") || token == "" {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-		h.reject(w, r, http.StatusUnauthorized, jsonrpc.InvalidRequest, "unauthorized: send Authorization: Bearer <token>")
-		return nil, false
-	}
-	actx, err := h.opts.Authenticate(ctx, token)
-	if err != nil {
-		h.srv.logger().Info("mcp over http: bearer token rejected", "remote", r.RemoteAddr, "err", err)
-		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-		h.reject(w, r, http.StatusUnauthorized, jsonrpc.InvalidRequest, "unauthorized: invalid token")
-		return nil, false
-	}
-	if actx == nil {
-		actx = ctx
-	}
-	return actx, true
 }
 
 // accepts reports whether the Accept header values admit JSON and SSE.

@@ -16,6 +16,7 @@ import (
 // An httpSession is a session kept between requests (HTTPOptions.Sessions).
 type httpSession struct {
 	id     string
+	owner  string // who holds the token that opened it (TokenInfo.owner), or ""
 	ss     *session
 	events *eventLog // what the session sends outside requests, for GET
 	// Guarded by httpHandler.mu:
@@ -29,9 +30,9 @@ type httpSession struct {
 // use until endUse. An initialize without a session id opens a new
 // session (isNew), which serve forgets again if initialize fails. When
 // sessionFor returns !ok it has answered the request.
-func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
+func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return &session{srv: h.srv, client: clientOf(r.Context(), r), transport: "http"}, nil, false, true
+		return &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, nil, false, true
 	}
 	id := r.Header.Get(wire.HeaderSessionID)
 	switch {
@@ -42,14 +43,14 @@ func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request, m *json
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
 			"missing "+wire.HeaderSessionID+" header: send initialize first, then the session id it returned")
 	case id == "":
-		if hs = h.newSession(clientOf(r.Context(), r)); hs != nil {
+		if hs = h.newSession(clientOf(ctx, r), ownerOf(ctx)); hs != nil {
 			return hs.ss, hs, true, true
 		}
 		h.srv.logger().Warn("mcp over http: new session refused: every session has a request in progress", "max_sessions", h.opts.MaxSessions)
 		w.Header().Set("Retry-After", "1")
 		h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "too many sessions in use; retry later")
 	default:
-		if hs = h.useSession(id); hs != nil {
+		if hs = h.useSession(ctx, id); hs != nil {
 			return hs.ss, hs, false, true
 		}
 		h.reject(w, r, http.StatusNotFound, wire.SessionNotFound,
@@ -60,17 +61,26 @@ func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request, m *json
 
 // sessionOf returns the live session r names, in use, or nil (no
 // sessions, no header, or an unknown session).
-func (h *httpHandler) sessionOf(r *http.Request) *httpSession {
+func (h *httpHandler) sessionOf(ctx context.Context, r *http.Request) *httpSession {
 	id := r.Header.Get(wire.HeaderSessionID)
 	if !h.opts.Sessions || id == "" {
 		return nil
 	}
-	return h.useSession(id)
+	return h.useSession(ctx, id)
+}
+
+// ownerOf names the holder of the request's token, to bind a session to
+// it; "" without authorization.
+func ownerOf(ctx context.Context) string {
+	if ti := TokenInfoFromContext(ctx); ti != nil {
+		return ti.owner()
+	}
+	return ""
 }
 
 // newSession starts a session, in use, or returns nil when there is no
 // room for one.
-func (h *httpHandler) newSession(client string) *httpSession {
+func (h *httpHandler) newSession(client, owner string) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
@@ -79,7 +89,7 @@ func (h *httpHandler) newSession(client string) *httpSession {
 	}
 	events := newEventLog()
 	id := rand.Text()
-	hs := &httpSession{id: id, ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client, transport: "http", id: id}, events: events, active: 1, lastUsed: now}
+	hs := &httpSession{id: id, owner: owner, ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client, transport: "http", id: id}, events: events, active: 1, lastUsed: now}
 	h.srv.fanout.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)
@@ -89,13 +99,15 @@ func (h *httpHandler) newSession(client string) *httpSession {
 }
 
 // useSession returns the live session id names, now in use until endUse,
-// or nil.
-func (h *httpHandler) useSession(id string) *httpSession {
+// or nil. A session opened with a token is only for the holder of that
+// token: to anyone else it is unknown, as the specification's guidance
+// against session hijacking asks.
+func (h *httpHandler) useSession(ctx context.Context, id string) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
 	hs := h.sessions[id]
-	if hs == nil {
+	if hs == nil || hs.owner != ownerOf(ctx) {
 		return nil
 	}
 	if h.expired(hs, now) {
@@ -166,7 +178,7 @@ func (h *httpHandler) endLocked(hs *httpSession) {
 }
 
 // deleteSession ends the session a DELETE names.
-func (h *httpHandler) deleteSession(w http.ResponseWriter, r *http.Request) {
+func (h *httpHandler) deleteSession(ctx context.Context, w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(wire.HeaderSessionID)
 	if id == "" {
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest, "missing "+wire.HeaderSessionID+" header: name the session to end")
@@ -174,6 +186,9 @@ func (h *httpHandler) deleteSession(w http.ResponseWriter, r *http.Request) {
 	}
 	h.mu.Lock()
 	hs := h.sessions[id]
+	if hs != nil && hs.owner != ownerOf(ctx) {
+		hs = nil
+	}
 	if hs != nil {
 		h.endLocked(hs)
 	}
@@ -276,7 +291,7 @@ func (l *eventLog) attach(cancel context.CancelFunc) {
 
 // getStream answers a GET: the session's standalone stream, from just
 // after Last-Event-ID if the client sends one.
-func (h *httpHandler) getStream(w http.ResponseWriter, r *http.Request) {
+func (h *httpHandler) getStream(ctx context.Context, w http.ResponseWriter, r *http.Request) {
 	if _, sseOK := accepts(r.Header.Values("Accept")); !sseOK {
 		h.reject(w, r, http.StatusNotAcceptable, jsonrpc.InvalidRequest, "the Accept header must list text/event-stream")
 		return
@@ -295,14 +310,14 @@ func (h *httpHandler) getStream(w http.ResponseWriter, r *http.Request) {
 		}
 		last = n
 	}
-	hs := h.useSession(id)
+	hs := h.useSession(ctx, id)
 	if hs == nil {
 		h.reject(w, r, http.StatusNotFound, wire.SessionNotFound, "session not found: it ended or expired")
 		return
 	}
 	// A stream keeps its session from expiring while it is open.
 	defer h.endUse(hs)
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	hs.events.attach(cancel)
 

@@ -25,7 +25,8 @@ type recorder struct {
 
 type seenRequest struct {
 	runtime.Request
-	outcome runtime.Outcome
+	outcome     runtime.Outcome
+	traceparent string // req.Meta("traceparent"), read while the request ran
 }
 
 func (r *recorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
@@ -39,7 +40,7 @@ func (r *recorder) middleware(next runtime.RequestHandler) runtime.RequestHandle
 		r.mu.Lock()
 		seen := *req
 		seen.Params = append([]byte(nil), req.Params...)
-		r.seen = append(r.seen, seenRequest{seen, o})
+		r.seen = append(r.seen, seenRequest{seen, o, req.Meta("traceparent")})
 		r.mu.Unlock()
 		return o
 	}
@@ -120,8 +121,8 @@ func TestMiddleware(t *testing.T) {
 	p.Send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask","_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + mcptest.AllCaps + `}}}`)
 	reply(p, "7")
-	if r := rec.last(t); r.Revision != "2026-07-28" || !r.outcome.InputRequired || r.Meta("traceparent") != "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" {
-		t.Errorf("per request: %+v, traceparent %q", r, r.Meta("traceparent"))
+	if r := rec.last(t); r.Revision != "2026-07-28" || !r.outcome.InputRequired || r.traceparent != "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" {
+		t.Errorf("per request: %+v", r)
 	}
 
 	// Streamable HTTP, with a session.

@@ -31,6 +31,11 @@ type Prompt struct {
 	// Complete, if set, proposes values of an argument (completion/complete
 	// with a ref/prompt reference to this prompt).
 	Complete CompleteHandler
+	// Scopes are the OAuth scopes a token must hold to get the prompt, or complete its arguments, over
+	// Streamable HTTP with Authorization; a token without them gets 403
+	// and a challenge that names them. Requests without a token (stdio,
+	// the Claude host) need none.
+	Scopes []string
 }
 
 // A PromptArgument is one argument of a prompt. MCP prompt arguments are
@@ -196,6 +201,9 @@ func (ss *session) getPrompt(c *call) response {
 	p, ok := ss.srv.prompts.get(name)
 	if !ok {
 		return invalidParams("%s", ss.srv.prompts.unknown(name))
+	}
+	if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
+		return resp
 	}
 	argsValue := params.Get("arguments")
 	args, msg := stringMap(argsValue)

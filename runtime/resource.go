@@ -39,6 +39,12 @@ type Resource struct {
 	// Handler reads the resource. A Resource in a lister's page needs
 	// none: a template, or another Resource, reads it.
 	Handler ResourceHandler
+	// Scopes are the OAuth scopes a token must hold to read the resource, over
+	// Streamable HTTP with Authorization; a token without them gets 403
+	// and a challenge that names them. Requests without a token (stdio,
+	// the Claude host) need none.
+	Scopes []string
+
 }
 
 // A ResourceTemplate is a family of resources whose URIs match an RFC
@@ -60,6 +66,11 @@ type ResourceTemplate struct {
 	// Complete, if set, proposes values of a variable (completion/complete
 	// with a ref/resource reference to this template).
 	Complete CompleteHandler
+	// Scopes are the OAuth scopes a token must hold to read the resources of the template, or complete its variables, over
+	// Streamable HTTP with Authorization; a token without them gets 403
+	// and a challenge that names them. Requests without a token (stdio,
+	// the Claude host) need none.
+	Scopes []string
 
 	template *uritemplate.Template
 }
@@ -228,18 +239,19 @@ func (s *Server) ResourceUpdated(uri string) {
 	s.fanout.updated(uri)
 }
 
-// findResource returns the handler of uri and the request for it: a
-// Resource with that URI, else the first template that matches it.
-func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest) {
+// findResource returns the handler of uri, the request for it and the
+// scopes reading it needs: a Resource with that URI, else the first
+// template that matches it.
+func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest, []string) {
 	if r, ok := s.resources.get(uri); ok {
-		return r.Handler, &ResourceRequest{URI: uri}
+		return r.Handler, &ResourceRequest{URI: uri}, r.Scopes
 	}
 	for _, t := range s.templates.all() {
 		if vars, ok := t.template.Match(uri); ok {
-			return t.Handler, &ResourceRequest{URI: uri, Vars: vars}
+			return t.Handler, &ResourceRequest{URI: uri, Vars: vars}, t.Scopes
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // appendJSON writes r as resources/list lists it.
@@ -406,9 +418,12 @@ func (ss *session) readResource(c *call) response {
 	if bad != nil {
 		return *bad
 	}
-	handler, req := ss.srv.findResource(uri)
+	handler, req, scopes := ss.srv.findResource(uri)
 	if handler == nil {
 		return resourceNotFound(uri, c.perRequest())
+	}
+	if resp, ok := c.allow("resource "+uri, scopes); !ok {
+		return resp
 	}
 	if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
@@ -460,8 +475,12 @@ func (ss *session) subscribe(c *call) response {
 	if bad != nil {
 		return *bad
 	}
-	if h, _ := ss.srv.findResource(uri); h == nil {
+	h, _, scopes := ss.srv.findResource(uri)
+	if h == nil {
 		return resourceNotFound(uri, false)
+	}
+	if resp, ok := c.allow("resource "+uri, scopes); !ok {
+		return resp
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

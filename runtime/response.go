@@ -59,6 +59,10 @@ type rpcError struct {
 	code    int
 	message string
 	data    []byte
+	// scopes, if set, are the scopes an operation needs that the
+	// request's token lacks: Streamable HTTP answers 403 with a challenge
+	// that names them (see call.allow).
+	scopes []string
 }
 
 // errorResponse returns the error response code with a message.
@@ -86,9 +90,15 @@ var emptyResult = response{}
 
 // status is the HTTP status of r as the answer to a POST: the per-request
 // revision maps error codes to statuses (see wire.HTTPStatus); before it,
-// every JSON-RPC answer is 200.
+// every JSON-RPC answer is 200. A token that lacks an operation's scopes
+// is 403 under every revision.
 func (r *response) status(perRequest bool) int {
-	if r.err == nil || !perRequest {
+	switch {
+	case r.err == nil:
+		return 200
+	case r.err.scopes != nil:
+		return 403
+	case !perRequest:
 		return 200
 	}
 	return wire.HTTPStatus(r.err.code)

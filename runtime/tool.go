@@ -59,6 +59,12 @@ type Tool struct {
 	// Timeout, if positive, bounds each call: the handler's context is
 	// cancelled when it expires.
 	Timeout time.Duration
+	// Scopes are the OAuth scopes a token must hold to call the tool, over
+	// Streamable HTTP with Authorization; a token without them gets 403
+	// and a challenge that names them. Requests without a token (stdio,
+	// the Claude host) need none.
+	Scopes []string
+
 	// Handler runs a call whose arguments already satisfy InputSchema.
 	Handler ToolHandler
 
@@ -330,6 +336,9 @@ func (ss *session) callTool(c *call) response {
 	t := ss.srv.toolNamed(nv)
 	if t == nil {
 		return invalidParams("%s", ss.srv.tools.unknown(nv.Str()))
+	}
+	if resp, ok := c.allow("tool "+t.Name, t.Scopes); !ok {
+		return resp
 	}
 	args := params.Get("arguments")
 	if k := args.Kind(); k == jsonvalue.Absent || k == jsonvalue.Null {

@@ -1,0 +1,237 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+)
+
+// tokens is a TokenVerifier of a fixed set of tokens, for the unit tests
+// of authorization (the auth module's tests use a real authorization
+// server): "down" cannot be decided, any other unknown token is invalid.
+type tokens map[string]*TokenInfo
+
+func (v tokens) VerifyToken(ctx context.Context, token string) (*TokenInfo, error) {
+	if token == "down" {
+		return nil, fmt.Errorf("the authorization server does not answer")
+	}
+	if ti, ok := v[token]; ok {
+		return ti, nil
+	}
+	return nil, fmt.Errorf("%w: unknown token", ErrInvalidToken)
+}
+
+const testResource = "https://mcp.example.com/mcp"
+
+func testTokens() tokens {
+	user := func(sub string, aud []string, scopes ...string) *TokenInfo {
+		return &TokenInfo{Subject: sub, Issuer: "https://as.example.com", Audience: aud, Scopes: scopes}
+	}
+	here := []string{testResource}
+	return tokens{
+		"reader":       user("ann", here, "mcp", "notes:read"),
+		"writer":       user("bob", here, "mcp", "notes:read", "notes:write"),
+		"slash":        user("ann", []string{"HTTPS://MCP.example.com/mcp/"}, "mcp", "notes:read"),
+		"other":        user("eve", []string{"https://other.example.com/mcp"}, "mcp", "notes:read", "notes:write"),
+		"no-audience":  user("eve", nil, "mcp"),
+		"no-mcp-scope": user("ann", here, "notes:read"),
+		"expired":      {Subject: "ann", Issuer: "https://as.example.com", Audience: here, Scopes: []string{"mcp"}, Expiry: time.Unix(1, 0)},
+	}
+}
+
+// authServer is newHTTPTestServer with a tool that needs notes:write.
+func authServer() *Server {
+	s, _ := newHTTPTestServer()
+	s.AddTool(&Tool{Name: "write", Scopes: []string{"notes:write"}, Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		return TextResult("written by " + TokenInfoFromContext(ctx).Subject), nil
+	}})
+	return s
+}
+
+func testAuthorization() *Authorization {
+	return &Authorization{Verifier: testTokens(), Resource: testResource, AuthorizationServers: []string{"https://as.example.com"}, Scopes: []string{"mcp"}}
+}
+
+// TestHTTPAuthorization: each way a request's token can fail gets its
+// status and challenge, and no handler runs; a good token reaches the
+// handler as its TokenInfo; an operation's scopes are checked per call.
+func TestHTTPAuthorization(t *testing.T) {
+	s := authServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{Authorization: testAuthorization()})
+	const metadata = `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`
+	call := toolCallBody(1, "echo", "x")
+	for _, tc := range []struct {
+		what, authorization string
+		status              int
+		challenge           string // what WWW-Authenticate must be
+	}{
+		{"no token", "", 401, `Bearer scope="mcp", ` + metadata},
+		{"another scheme", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", 401, `Bearer scope="mcp", ` + metadata},
+		{"not a token", "Bearer a b", 400, `Bearer error="invalid_request", error_description="the bearer token is not a token (RFC 6750 b64token)", ` + metadata},
+		{"empty", "Bearer ", 400, `Bearer error="invalid_request", error_description="the bearer token is not a token (RFC 6750 b64token)", ` + metadata},
+		{"huge", "Bearer " + strings.Repeat("a", maxTokenSize+1), 400, `Bearer error="invalid_request", error_description="the token takes more than 16384 bytes", ` + metadata},
+		{"unknown", "Bearer forged", 401, `Bearer error="invalid_token", error_description="the token is not valid", ` + metadata},
+		{"expired", "Bearer expired", 401, `Bearer error="invalid_token", error_description="the token has expired", ` + metadata},
+		{"another resource", "Bearer other", 401, `Bearer error="invalid_token", error_description="the token was not issued for this server", ` + metadata},
+		{"no audience", "Bearer no-audience", 401, `Bearer error="invalid_token", error_description="the token was not issued for this server", ` + metadata},
+		{"without the server's scope", "Bearer no-mcp-scope", 403, `Bearer error="insufficient_scope", error_description="the token lacks mcp", scope="mcp", ` + metadata},
+		{"undecidable", "Bearer down", 503, ""},
+	} {
+		var hdr []string
+		if tc.authorization != "" {
+			hdr = []string{"Authorization", tc.authorization}
+		}
+		r := httpPost(t, url, call, hdr...)
+		if r.status != tc.status || r.header.Get("WWW-Authenticate") != tc.challenge {
+			t.Errorf("%s: status %d, WWW-Authenticate %q; want %d, %q", tc.what, r.status, r.header.Get("WWW-Authenticate"), tc.status, tc.challenge)
+		}
+	}
+	// Two Authorization headers.
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(call))
+	req.Header = httpMCPHeaders()
+	req.Header.Add("Authorization", "Bearer reader")
+	req.Header.Add("Authorization", "Bearer writer")
+	if r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, call, req.Header); err != nil || r.status != 400 {
+		t.Errorf("two Authorization headers: %v %d", err, r.status)
+	}
+
+	// Good tokens: the handler sees the TokenInfo; an audience that
+	// differs only in case and a trailing slash names this server.
+	for token, who := range map[string]string{"reader": "ann", "slash": "ann", "writer": "bob"} {
+		r := httpPost(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, "Authorization", "Bearer "+token)
+		if r.status != 200 || toolText(t, r.response(t)) != who {
+			t.Errorf("token %s: %d %s", token, r.status, r.body)
+		}
+	}
+
+	// An operation's scopes, checked per call: 403 with every scope it
+	// needs, and those the token holds, so that none is lost.
+	r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer reader")
+	want := `Bearer error="insufficient_scope", error_description="insufficient scope: tool write needs the scopes notes:write; ask the authorization server for a token with them", scope="mcp notes:write", ` + metadata
+	if r.status != 403 || r.header.Get("WWW-Authenticate") != want || !strings.Contains(string(r.body), `"id":3,"error":{"code":-32600`) {
+		t.Errorf("insufficient scope: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	}
+	r = httpPost(t, url, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer writer")
+	if r.status != 200 || toolText(t, r.response(t)) != "written by bob" {
+		t.Errorf("with the scope: %d %s", r.status, r.body)
+	}
+	// Per request (revision 2026-07-28) as well.
+	r = httpPost(t, url, mcptestPerRequest(5, "tools/call", `"name":"write"`), append(perRequestHeaders("tools/call", wire.HeaderName, "write"), "Authorization", "Bearer reader")...)
+	if r.status != 403 || !strings.Contains(r.header.Get("WWW-Authenticate"), `scope="mcp notes:write"`) {
+		t.Errorf("insufficient scope per request: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	}
+}
+
+func mcptestPerRequest(id int, method, params string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, id, method, params)
+}
+
+// TestHTTPSessionBoundToToken: a session is for the holder of the token
+// that opened it; another token naming its id finds no such session.
+func TestHTTPSessionBoundToToken(t *testing.T) {
+	s := authServer()
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, Authorization: testAuthorization()})
+	r := httpPost(t, url, httpInitializeBody, "Authorization", "Bearer reader")
+	id := r.header.Get(wire.HeaderSessionID)
+	if r.status != 200 || id == "" {
+		t.Fatalf("initialize: %d %s", r.status, r.body)
+	}
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer writer"); r.status != http.StatusNotFound {
+		t.Errorf("another token's request in the session: %d %s", r.status, r.body)
+	}
+	hdr := httpMCPHeaders()
+	hdr.Set(wire.HeaderSessionID, id)
+	hdr.Set("Authorization", "Bearer writer")
+	if r, _ := httpSend(context.Background(), http.DefaultClient, http.MethodDelete, url, "", hdr); r.status != http.StatusNotFound {
+		t.Errorf("another token ending the session: %d", r.status)
+	}
+	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer reader"); r.status != 200 || toolText(t, r.response(t)) != "ann" {
+		t.Errorf("the session's own holder: %d %s", r.status, r.body)
+	}
+}
+
+// TestProtectedResourceMetadata: ListenAndServeHTTP serves the metadata
+// at the path-suffixed and the root well-known URLs, with the scopes of
+// the server and of every operation, without offline_access; the
+// resource defaults to the endpoint's URL; a 401 names the document.
+func TestProtectedResourceMetadata(t *testing.T) {
+	s := authServer()
+	s.AddPrompt(&Prompt{Name: "p", Scopes: []string{"prompts", "offline_access"}, Handler: func(ctx context.Context, req *PromptRequest) (*PromptResult, error) {
+		return UserPrompt("x"), nil
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &Authorization{Verifier: testTokens(), AuthorizationServers: []string{"https://as.example.com"}, Scopes: []string{"mcp"}, ResourceName: "notes"}
+	_, endpoint, done := listenHTTP(t, ctx, s, "127.0.0.1:0", &HTTPOptions{Authorization: a})
+	base := strings.TrimSuffix(endpoint, "/mcp")
+	defer func() { cancel(); <-done }()
+	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		json.NewDecoder(resp.Body).Decode(&doc)
+		resp.Body.Close()
+		scopes := fmt.Sprint(doc["scopes_supported"])
+		if resp.StatusCode != 200 || doc["resource"] != base+"/mcp" || fmt.Sprint(doc["authorization_servers"]) != "[https://as.example.com]" ||
+			scopes != "[mcp notes:write prompts]" || fmt.Sprint(doc["bearer_methods_supported"]) != "[header]" || doc["resource_name"] != "notes" ||
+			resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s: %d %v", path, resp.StatusCode, doc)
+		}
+	}
+	r := httpPost(t, base+"/mcp", toolCallBody(1, "echo", "x"))
+	if want := `Bearer scope="mcp", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`; r.status != 401 || r.header.Get("WWW-Authenticate") != want {
+		t.Errorf("401: %d %q", r.status, r.header.Get("WWW-Authenticate"))
+	}
+	if !slices.Contains(s.scopesSupported(a), "notes:write") {
+		t.Error("scopesSupported lacks a tool's scope")
+	}
+}
+
+// TestAuthorizationChecked: HTTPHandler refuses, by a panic as AddTool
+// does, an Authorization no request could satisfy.
+func TestAuthorizationChecked(t *testing.T) {
+	for _, a := range []*Authorization{
+		{Resource: testResource, AuthorizationServers: []string{"x"}},
+		{Verifier: testTokens(), Resource: testResource},
+		{Verifier: testTokens(), Resource: "mcp.example.com", AuthorizationServers: []string{"x"}},
+		{Verifier: testTokens(), Resource: "https://mcp.example.com/mcp#f", AuthorizationServers: []string{"x"}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("accepted %+v", a)
+				}
+			}()
+			(&Server{}).HTTPHandler(&HTTPOptions{Authorization: a})
+		}()
+	}
+}
+
+func TestSameResource(t *testing.T) {
+	for _, tc := range []struct {
+		aud  string
+		want bool
+	}{
+		{"https://mcp.example.com/mcp", true},
+		{"https://mcp.example.com/mcp/", true},
+		{"HTTPS://MCP.EXAMPLE.COM/mcp", true},
+		{"https://mcp.example.com/MCP", false},
+		{"https://mcp.example.com", false},
+		{"https://mcp.example.com:8443/mcp", false},
+		{"http://mcp.example.com/mcp", false},
+		{"https://mcp.example.com/mcp?x=1", false},
+		{"mcp.example.com/mcp", false},
+	} {
+		if got := sameResource(tc.aud, testResource); got != tc.want {
+			t.Errorf("sameResource(%q) = %v", tc.aud, got)
+		}
+	}
+}
