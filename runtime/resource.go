@@ -44,7 +44,6 @@ type Resource struct {
 	// and a challenge that names them. Requests without a token (stdio,
 	// the Claude host) need none.
 	Scopes []string
-
 }
 
 // A ResourceTemplate is a family of resources whose URIs match an RFC

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/greet"
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
-	"github.com/mcpgen/mcpgen/examples/greet"
 )
 
 // TestFinishedConnReleased: once the CLI's output ends, the host's
