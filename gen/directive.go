@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -139,6 +140,7 @@ type toolOptions struct {
 	searchHint string
 	alwaysLoad bool
 	timeout    time.Duration
+	scopes     []string
 }
 
 // boolOption describes a directive option that is a flag.
@@ -155,7 +157,7 @@ var toolBoolOptions = []boolOption{
 }
 
 // toolOptionNames lists every option, for error messages.
-const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout"
+const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, scopes"
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
@@ -226,6 +228,8 @@ func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 				ok = false
 			}
 			o.timeout = t
+		case key == "scopes":
+			o.scopes, ok = p.scopesOption("tool", a, ok)
 		case findBoolOption(key) != nil:
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
@@ -258,7 +262,7 @@ func isBoolOption(word string) bool {
 // take a value: a tool name that resembles one is probably a mistake.
 var (
 	flagOptions  = []string{"readOnly", "destructive", "idempotent", "openWorld", "alwaysLoad"}
-	valueOptions = []string{"name", "title", "searchHint", "timeout"}
+	valueOptions = []string{"name", "title", "searchHint", "timeout", "scopes"}
 )
 
 // checkBareToolName warns about a tool name, the first word of
@@ -424,6 +428,7 @@ type primitiveOptions struct {
 	description string
 	complete    string // a completer's name
 	completePos token.Pos
+	scopes      []string
 }
 
 // set reads a shared option, and reports whether key is one.
@@ -454,7 +459,7 @@ type resourceOptions struct {
 	priority *float64
 }
 
-const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete"
+const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete, scopes"
 
 // parseResourceDirective reads //mcp:resource URI [option...].
 func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
@@ -480,6 +485,8 @@ func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 		}
 		switch key := strings.ToLower(a.key); {
 		case o.set(key, a):
+		case key == "scopes":
+			o.scopes, ok = p.scopesOption("resource", a, ok)
 		case key == "mimetype":
 			o.mimeType = a.value
 		case key == "size":
@@ -513,7 +520,7 @@ func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 	return o, ok
 }
 
-const promptOptionNames = "name, title, description, complete"
+const promptOptionNames = "name, title, description, complete, scopes"
 
 // parsePromptDirective reads //mcp:prompt [name] [option...].
 func (p *pass) parsePromptDirective(d ast.Directive) (primitiveOptions, bool) {
@@ -533,12 +540,39 @@ func (p *pass) parsePromptDirective(d ast.Directive) (primitiveOptions, bool) {
 				p.errorf(a.pos, "//mcp:prompt: unexpected argument %q: the prompt name comes first; options are key=value (%s)", a.value, promptOptionNames)
 			}
 			ok = false
+		case strings.EqualFold(a.key, "scopes"):
+			o.scopes, ok = p.scopesOption("prompt", a, ok)
 		case !o.set(strings.ToLower(a.key), a):
 			p.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
 			ok = false
 		}
 	}
 	return o, ok
+}
+
+// scopesOption reads scopes=a,b (or a quoted list with spaces): the OAuth
+// scopes a token needs for the operation. Each must be an OAuth scope
+// token (RFC 6749 §3.3: printable ASCII without space, " or \), once.
+// It returns the scopes and ok, false when it reported an error.
+func (p *pass) scopesOption(directive string, a arg, ok bool) ([]string, bool) {
+	var scopes []string
+	for _, sc := range strings.FieldsFunc(a.value, func(r rune) bool { return r == ',' || r == ' ' }) {
+		switch {
+		case strings.ContainsFunc(sc, func(r rune) bool { return r < 0x21 || r > 0x7e || r == '"' || r == '\\' }):
+			p.errorf(a.valPos, "//mcp:%s: scopes=%s: %q is not an OAuth scope (printable ASCII, without spaces, quotes or backslashes)", directive, a.value, sc)
+			ok = false
+		case slices.Contains(scopes, sc):
+			p.errorf(a.valPos, "//mcp:%s: scopes=%s: %q is listed twice", directive, a.value, sc)
+			ok = false
+		default:
+			scopes = append(scopes, sc)
+		}
+	}
+	if len(scopes) == 0 && ok {
+		p.errorf(a.valPos, "//mcp:%s: scopes= needs at least one scope, such as scopes=notes:write", directive)
+		ok = false
+	}
+	return scopes, ok
 }
 
 // directiveArgs splits the arguments of //mcp:<name>, reporting a syntax

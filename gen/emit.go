@@ -221,6 +221,9 @@ func (e *emitter) toolFields(t *tool) []element {
 		n, unit := durationUnit(t.opts.timeout)
 		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.g.time(unit)})
 	}
+	if t.opts.scopes != nil {
+		fs = append(fs, element{"Scopes", "[]string{" + quoteAll(t.opts.scopes) + "}"})
+	}
 	return append(fs, element{"Handler", e.handler(t)})
 }
 

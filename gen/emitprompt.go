@@ -48,11 +48,15 @@ func (e *emitter) registerPrompts(b *strings.Builder) {
 		if p.input != nil {
 			decode = e.argDecoderName(p.name, "Args")
 		}
+		if p.opts.scopes != nil {
+			fs = append(fs, element{"Scopes", "[]string{" + quoteAll(p.opts.scopes) + "}"})
+		}
 		fn := e.handlerRef(&p.handlerFunc)
 		fs = append(fs, element{"Handler", g.impl("Get") + "(" + fn + ", " + decode + ", " + g.impl(p.messages) + ")"})
 		if completes(p.args, p.opts.complete) {
 			fs = append(fs, element{"Complete", e.completer(&p.handlerFunc, p.args, p.opts.complete, p.completeMethod)})
 		}
+
 		b.WriteString("\t" + e.locals.server + ".AddPrompt(&" + g.rt("Prompt") + "{\n")
 		writeElements(b, "\t\t", fs)
 		b.WriteString("\t})\n")

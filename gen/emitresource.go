@@ -43,11 +43,15 @@ func (e *emitter) registerResources(b *strings.Builder) {
 		if r.input != nil {
 			decode = e.argDecoderName(r.name, "Vars")
 		}
+		if r.opts.scopes != nil {
+			fs = append(fs, element{"Scopes", "[]string{" + quoteAll(r.opts.scopes) + "}"})
+		}
 		fn := e.handlerRef(&r.handlerFunc)
 		fs = append(fs, element{"Handler", g.impl("Read") + "(" + fn + ", " + decode + ", " + g.impl(r.contents) + ", " + strconv.Quote(r.mimeType) + ")"})
 		if completes(r.args, r.opts.complete) {
 			fs = append(fs, element{"Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)})
 		}
+
 		b.WriteString("\t" + e.locals.server + ".Add" + kind + "(&" + g.rt(kind) + "{\n")
 		writeElements(b, "\t\t", fs)
 		b.WriteString("\t})\n")
