@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -47,6 +49,8 @@ type controlConn struct {
 	inflight map[string]context.CancelFunc
 	nextID   int
 	handlers sync.WaitGroup
+
+	trees sync.Pool // *jsonvalue.Tree, to parse lines into (see handleLine)
 
 	msgs      *messageQueue
 	sessionID atomic.Pointer[string] // of the latest system/init or result
@@ -193,38 +197,41 @@ const handlerGrace = 5 * time.Second
 // request handlers and the MCP dispatch work on the parsed tree. A control
 // request is returned as work to run rather than answered here.
 func (cc *controlConn) handleLine(line []byte) (work func()) {
-	v, err := jsonvalue.Parse(line)
+	tree := cc.tree()
+	v, err := tree.Parse(line)
 	if err != nil || v.Kind() != jsonvalue.Object {
+		cc.freeTree(tree)
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
 		return nil
 	}
-	switch stringMember(v, "type") {
-	case "control_request":
+	switch typ := v.Get("type"); {
+	case typ.Is("control_request"):
 		id := stringMember(v, "request_id")
 		req := v.Get("request")
-		if id == "" || !req.Exists() || req.Kind() != jsonvalue.Object {
+		if id == "" || req.Kind() != jsonvalue.Object {
 			// Without an id there is no one to answer.
+			cc.freeTree(tree)
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
 			return nil
 		}
-		return cc.startHandler(id, req)
-	case "control_response":
-		if resp := v.Get("response"); resp.Exists() && resp.Kind() == jsonvalue.Object {
+		return cc.startHandler(id, req, tree) // which frees the tree once answered
+	case typ.Is("control_response"):
+		if resp := v.Get("response"); resp.Kind() == jsonvalue.Object {
 			var payload json.RawMessage
 			if p := resp.Get("response"); p.Exists() {
-				payload = p.Raw()
+				payload = slices.Clone(p.Raw()) // the waiter keeps it; the tree goes back
 			}
 			cc.reply(stringMember(resp, "request_id"), stringMember(resp, "subtype"), payload, stringMember(resp, "error"), stringMember(resp, "error_code"))
 		}
-	case "control_cancel_request":
+	case typ.Is("control_cancel_request"):
 		cc.mu.Lock()
 		cancel := cc.inflight[stringMember(v, "request_id")]
 		cc.mu.Unlock()
 		if cancel != nil {
 			cancel()
 		}
-	case "keep_alive":
-	case "transcript_mirror":
+	case typ.Is("keep_alive"):
+	case typ.Is("transcript_mirror"):
 		if cc.mirror != nil {
 			cc.mirror.add(line)
 		}
@@ -246,8 +253,30 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		}
 		cc.msgs.push(m)
 	}
+	cc.freeTree(tree)
 	return nil
 }
+
+// tree returns a tree to parse a line into, reused from an earlier line
+// when one is free. Give it back with freeTree once nothing refers to the
+// line any more: a control request's, once it is answered.
+func (cc *controlConn) tree() *jsonvalue.Tree {
+	if t, ok := cc.trees.Get().(*jsonvalue.Tree); ok {
+		return t
+	}
+	return new(jsonvalue.Tree)
+}
+
+// freeTree gives back a tree that tree returned; the trees of large lines
+// (a file a tool read) are left to the garbage collector.
+func (cc *controlConn) freeTree(t *jsonvalue.Tree) {
+	if t.Reset() <= maxPooledNodes {
+		cc.trees.Put(t)
+	}
+}
+
+// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
+const maxPooledNodes = 4 << 10
 
 // stringMember is the named string member of an object, or "".
 func stringMember(v jsonvalue.Value, name string) string {
@@ -290,12 +319,13 @@ const unsupportedCode = "unsupported_request"
 // the work that answers it, which the read loop runs (see runInline): a
 // slow tool must not hold up the others, nor the reading of the
 // conversation.
-func (cc *controlConn) startHandler(id string, req jsonvalue.Value) (work func()) {
+func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonvalue.Tree) (work func()) {
 	ctx, cancel := context.WithCancel(cc.ctx)
 	cc.mu.Lock()
 	if _, dup := cc.inflight[id]; dup {
 		cc.mu.Unlock()
 		cancel()
+		cc.freeTree(tree)
 		return nil // a duplicate delivery of a request being handled
 	}
 	cc.inflight[id] = cancel
@@ -303,7 +333,17 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value) (work func()
 	cc.mu.Unlock()
 	return func() {
 		defer cc.handlers.Done()
-		resp, err := cc.handle(ctx, req)
+		var line []byte
+		var err error
+		if req.Get("subtype").Is("mcp_message") {
+			line, err = cc.mcpMessage(ctx, id, req)
+		} else {
+			var resp []byte
+			if resp, err = cc.handle(ctx, req); err == nil {
+				line = controlSuccessLine(id, resp)
+			}
+		}
+		cc.freeTree(tree)
 		cc.mu.Lock()
 		delete(cc.inflight, id)
 		cc.mu.Unlock()
@@ -321,7 +361,7 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value) (work func()
 			cc.writeLine(controlErrorLine(id, err.Error(), code))
 			return
 		}
-		cc.writeLine(controlSuccessLine(id, resp))
+		cc.writeLine(line)
 	}
 }
 
@@ -351,8 +391,6 @@ func controlErrorLine(id, msg, code string) []byte {
 // response, or an error for an error response.
 func (cc *controlConn) handle(ctx context.Context, req jsonvalue.Value) ([]byte, error) {
 	switch subtype := stringMember(req, "subtype"); subtype {
-	case "mcp_message":
-		return cc.mcpMessage(ctx, stringMember(req, "server_name"), req.Get("message"))
 	case "can_use_tool":
 		return cc.permission(ctx, req.Raw())
 	case "hook_callback":
@@ -383,40 +421,58 @@ func callback[Req, Res any](cc *controlConn, what string, f func(context.Context
 	return f(ctx, req)
 }
 
-// mcpMessage hands one JSON-RPC message, already parsed as part of its
-// control line, to the named server's connection, and wraps what it
-// answers as {"mcp_response": …}. Every message is answered,
-// notifications included: the CLI waits for a reply to each.
-func (cc *controlConn) mcpMessage(ctx context.Context, server string, v jsonvalue.Value) ([]byte, error) {
+// mcpMessage answers the control request id, an mcp_message: it hands the
+// JSON-RPC message, already parsed as part of its control line, to the
+// named server's connection, and returns the whole control_response line
+// that wraps what it answers as {"mcp_response": …}, written once. Every
+// message is answered, notifications included: the CLI waits for a reply
+// to each.
+func (cc *controlConn) mcpMessage(ctx context.Context, id string, req jsonvalue.Value) ([]byte, error) {
+	v := req.Get("message")
 	if !v.Exists() {
 		return nil, errors.New("mcp_message without a message")
 	}
-	id := jsonrpc.NullID // the request's id, for an answer made here
+	mid := jsonrpc.NullID // the message's id, for an answer made here
 	if v.Get("method").Exists() {
 		if idv := v.Get("id"); idv.Exists() {
-			id = idv.Raw()
+			mid = idv.Raw()
 		}
 	}
-	b := make([]byte, 0, 256)
-	b = append(b, `{"mcp_response":`...)
-	conn := cc.servers[server]
+	b := make([]byte, 0, 512)
+	b = append(b, `{"type":"control_response","response":{"subtype":"success","request_id":`...)
+	b = jsonvalue.AppendString(b, id)
+	b = append(b, `,"response":{"mcp_response":`...)
+	conn := cc.server(req.Get("server_name"))
 	if conn == nil {
-		b = append(b, jsonrpc.ErrorResponse(id, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", server))...)
-		return append(b, '}'), nil
+		name := req.Get("server_name").Str()
+		b = append(b, jsonrpc.ErrorResponse(mid, jsonrpc.MethodNotFound, fmt.Sprintf("Server '%s' not found", name))...)
+		return append(b, "}}}"...), nil
 	}
 	b, ok := conn.AppendResponse(ctx, b, v)
 	switch {
 	case ok:
-	case string(id) == string(jsonrpc.NullID):
+	case string(mid) == string(jsonrpc.NullID):
 		// A notification or a response: the CLI still waits for an
 		// answer to the control request that carried it.
 		b = append(b, `{"jsonrpc":"2.0","result":{}}`...)
 	default:
 		// Cancelled by notifications/cancelled. The control request that
 		// carried the call still needs its one answer.
-		b = append(b, jsonrpc.ErrorResponse(id, wire.RequestCancelled, "request cancelled")...)
+		b = append(b, jsonrpc.ErrorResponse(mid, wire.RequestCancelled, "request cancelled")...)
 	}
-	return append(b, '}'), nil
+	return append(b, "}}}"...), nil
+}
+
+// server returns the connection of the server the JSON string name names,
+// or nil; a name without escapes is looked up in place.
+func (cc *controlConn) server(name jsonvalue.Value) *runtime.Conn {
+	if name.Kind() != jsonvalue.String {
+		return nil
+	}
+	if raw := name.Raw(); !bytes.ContainsAny(raw, `\`) {
+		return cc.servers[string(raw[1:len(raw)-1])]
+	}
+	return cc.servers[name.Str()]
 }
 
 // sendMCPNotification forwards a notification of a hosted server (progress,

@@ -135,6 +135,19 @@ func (v Value) Str() string {
 	return s
 }
 
+// Is reports whether v is a string whose content is s. A string without
+// escapes is compared in place, without allocating.
+func (v Value) Is(s string) bool {
+	if v.Kind() != String {
+		return false
+	}
+	raw := v.Raw()
+	if inner := raw[1 : len(raw)-1]; plain(inner) {
+		return string(inner) == s
+	}
+	return v.Str() == s
+}
+
 // IsTrue reports whether v is the literal true.
 func (v Value) IsTrue() bool { return v.t != nil && v.t.data[v.node().start] == 't' }
 

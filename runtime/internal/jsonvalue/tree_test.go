@@ -40,3 +40,18 @@ func TestWrongKinds(t *testing.T) {
 		t.Errorf("a chain of Gets through an array found %s", got.Raw())
 	}
 }
+
+func TestIs(t *testing.T) {
+	v, err := Parse([]byte(`{"a":"mcp_message","b":"mcp\u005fmessage","c":7,"d":"mcp_messages"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"a": true, "b": true, "c": false, "d": false, "e": false} {
+		if got := v.Get(name).Is("mcp_message"); got != want {
+			t.Errorf("%s: Is = %v", name, got)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { v.Get("a").Is("mcp_message") }); n != 0 {
+		t.Errorf("Is on a plain string allocates %v times", n)
+	}
+}
