@@ -251,6 +251,7 @@ func openUpload(t *testing.T, url string, announced, sent int) net.Conn {
 // idle uploads of 16 MiB took the default 64 MiB, and every other request
 // got 503 for BodyTimeout.
 func TestHTTPIdleUploadsHoldLittle(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s, _ := newHTTPTestServer()
 	s.MaxMessageSize = 1 << 20
 	s.MaxPendingBytes = 4 << 20
@@ -293,6 +294,7 @@ func TestHTTPIdleUploadsHoldLittle(t *testing.T) {
 // session in use for ever, so that it was never evicted nor expired, and
 // MaxSessions of them refused every later initialize with 503.
 func TestHTTPStrayMessagesReleaseTheirSession(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 1})
 	for _, stray := range []string{
@@ -316,6 +318,7 @@ func TestHTTPStrayMessagesReleaseTheirSession(t *testing.T) {
 // Before, a request of a session revision whose Mcp-Name said find_notes
 // and whose body called delete_note ran delete_note.
 func TestHTTPRoutingHeadersAgreeUnderEveryRevision(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s, ht := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 	for _, hdr := range [][]string{
@@ -345,6 +348,7 @@ func TestHTTPRoutingHeadersAgreeUnderEveryRevision(t *testing.T) {
 // through float64: 9007199254740993 passed for 9007199254740992, and
 // 0x15p1, +42 and 4.2e1 for 42.
 func TestHTTPIntegerHeaderExact(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s := &Server{Name: "n", Logger: slog.New(slog.DiscardHandler)}
 	ran := make(chan string, 10)
 	s.AddTool(&Tool{Name: "pick", InputSchema: `{"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}}`,
@@ -404,6 +408,7 @@ func openListen(t *testing.T, url string, id int) net.Conn {
 // Before, every notifier wrote to each listener itself, waiting up to
 // WriteTimeout (30 s) per stalled listener and notification.
 func TestHTTPStalledListenerBlocksNoOne(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s, _ := newHTTPTestServer()
 	s.MaxListensPerClient = 16
 	url := serveHTTPTest(t, s, &HTTPOptions{WriteTimeout: 2 * time.Second})
@@ -431,6 +436,7 @@ func TestHTTPStalledListenerBlocksNoOne(t *testing.T) {
 // server's every slot. Before, the 256 slots were the server's alone, and
 // one client could hold them all.
 func TestHTTPListenShare(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s, _ := newHTTPTestServer()
 	s.MaxListensPerClient = 3
 	url := serveHTTPTest(t, s, nil)

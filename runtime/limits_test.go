@@ -225,6 +225,7 @@ func TestRootsRefreshesCoalesce(t *testing.T) {
 // subscriptions and 256 KiB of their URIs. Before, it kept whatever a
 // session sent: sixty 4 MiB URIs added 360 MiB for the session's life.
 func TestSubscriptionsBounded(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s := &mcpruntime.Server{Name: "subs", Logger: linepeer.DiscardLogger()}
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{URITemplate: "app://{+path}", Name: "any",
 		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
@@ -279,6 +280,7 @@ func mustJSON(v any) []byte {
 // "ref":[1] walked the array as an object and panicked: a stdio server
 // exited, and so did any Conn's host.
 func TestParamsOfTheWrongShape(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s := catalog()
 	for i, params := range []string{
 		`"ref":[1],"argument":{"name":"id","value":""}`,
