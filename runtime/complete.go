@@ -88,15 +88,8 @@ func (ss *session) complete(c *call) response {
 	var known bool
 	switch refType {
 	case "ref/prompt":
-		name, bad := stringParam(ref, "name", true)
-		if bad != nil {
-			return *bad
-		}
-		p, ok := ss.srv.prompts.get(name)
+		p, resp, ok := c.promptOf(ref)
 		if !ok {
-			return invalidParams("%s", ss.srv.prompts.unknown(name))
-		}
-		if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
 			return resp
 		}
 		handler, known = p.Complete, p.hasArgument(argName)

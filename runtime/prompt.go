@@ -170,23 +170,33 @@ func (r *PromptResult) check() error {
 
 // listPrompts answers prompts/list.
 func (ss *session) listPrompts(*call) response {
-	list, err := ss.srv.prompts.list(0, func(ps []*Prompt) ([]byte, error) {
-		b := []byte(`"prompts":[`)
-		for i, p := range ps {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = p.appendJSON(b); err != nil {
-				return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
-			}
+	return listResult(&ss.srv.prompts, 0, "prompts", func(b []byte, p *Prompt) ([]byte, error) {
+		b, err := p.appendJSON(b)
+		if err != nil {
+			return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
 		}
-		return append(b, ']'), nil
+		return b, nil
 	})
-	if err != nil {
-		return errorResponse(jsonrpc.InternalError, "listing prompts: %v", err)
+}
+
+// promptOf returns the prompt that the member name of params names, once
+// the caller is allowed it; it answers the request instead when the
+// member is not a string, names no prompt, or the caller's token lacks
+// the prompt's scopes.
+func (c *call) promptOf(params jsonvalue.Value) (*Prompt, response, bool) {
+	srv := c.ss.srv
+	name, bad := stringParam(params, "name", true)
+	if bad != nil {
+		return nil, *bad, false
 	}
-	return rawResult(list)
+	p, ok := srv.prompts.get(name)
+	if !ok {
+		return nil, invalidParams("%s", srv.prompts.unknown(name)), false
+	}
+	if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
+		return nil, resp, false
+	}
+	return p, response{}, true
 }
 
 // getPrompt answers prompts/get. An unknown prompt, an argument that is
@@ -194,17 +204,11 @@ func (ss *session) listPrompts(*call) response {
 // invalid params, each named.
 func (ss *session) getPrompt(c *call) response {
 	params := c.msg.Params
-	name, bad := stringParam(params, "name", true)
-	if bad != nil {
-		return *bad
-	}
-	p, ok := ss.srv.prompts.get(name)
+	p, resp, ok := c.promptOf(params)
 	if !ok {
-		return invalidParams("%s", ss.srv.prompts.unknown(name))
-	}
-	if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
 		return resp
 	}
+	name := p.Name
 	argsValue := params.Get("arguments")
 	args, msg := stringMap(argsValue)
 	if msg != "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // A registry holds the items of one kind that a server offers (its tools,
@@ -123,6 +125,30 @@ func (r *registry[T]) list(variant int, encode func(items []T) ([]byte, error)) 
 	}
 	r.encoded[variant] = b
 	return b, nil
+}
+
+// listResult answers a list method with the items of r as the array
+// member, each written by entry; variant tells lists that differ by the
+// request's revision apart (see list).
+func listResult[T any](r *registry[T], variant int, member string, entry func(b []byte, item T) ([]byte, error)) response {
+	list, err := r.list(variant, func(items []T) ([]byte, error) {
+		b := append([]byte{'"'}, member...)
+		b = append(b, `":[`...)
+		for i, item := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = entry(b, item); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "listing %ss: %v", r.kind(), err)
+	}
+	return rawResult(list)
 }
 
 // maxNamedInError bounds the keys an "unknown …" error lists.

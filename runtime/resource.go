@@ -391,23 +391,13 @@ func (ss *session) listResources(c *call) response {
 
 // listTemplates answers resources/templates/list.
 func (ss *session) listTemplates(*call) response {
-	list, err := ss.srv.templates.list(0, func(ts []*ResourceTemplate) ([]byte, error) {
-		b := []byte(`"resourceTemplates":[`)
-		for i, t := range ts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = t.appendJSON(b); err != nil {
-				return nil, fmt.Errorf("template %s: %w", t.URITemplate, err)
-			}
+	return listResult(&ss.srv.templates, 0, "resourceTemplates", func(b []byte, t *ResourceTemplate) ([]byte, error) {
+		b, err := t.appendJSON(b)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", t.URITemplate, err)
 		}
-		return append(b, ']'), nil
+		return b, nil
 	})
-	if err != nil {
-		return errorResponse(jsonrpc.InternalError, "listing templates: %v", err)
-	}
-	return rawResult(list)
 }
 
 // readResource answers resources/read. A URI that no resource or template

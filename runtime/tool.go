@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
@@ -249,23 +248,13 @@ func (ss *session) listTools(c *call) response {
 	if c.perRequest() {
 		variant = 1
 	}
-	list, err := ss.srv.tools.list(variant, func(ts []*Tool) ([]byte, error) {
-		b := []byte(`"tools":[`)
-		for i, t := range ts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = t.appendListEntry(b, c.perRequest()); err != nil {
-				return nil, fmt.Errorf("tool %s: %w", t.Name, err)
-			}
+	return listResult(&ss.srv.tools, variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
+		b, err := t.appendListEntry(b, c.perRequest())
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		return append(b, ']'), nil
+		return b, nil
 	})
-	if err != nil {
-		return errorResponse(jsonrpc.InternalError, "encoding tools/list: %v", err)
-	}
-	return rawResult(list)
 }
 
 // appendListEntry writes the tool as tools/list describes it to a client
