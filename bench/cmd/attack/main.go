@@ -197,13 +197,17 @@ func strayMessages(server string) (string, int64) {
 func rootsStdio(server string) (string, int64) {
 	p := start(server)
 	defer p.stop()
-	w := bufio.NewWriterSize(p.in, 1<<20)
-	w.WriteString(initialize + "\n")
-	for range 100_000 {
-		w.WriteString(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}` + "\n")
-	}
-	w.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
-	go w.Flush()
+	// Written from a goroutine of its own: the server's answers fill the
+	// other pipe meanwhile, and are read below.
+	go func() {
+		w := bufio.NewWriterSize(p.in, 1<<20)
+		w.WriteString(initialize + "\n")
+		for range 100_000 {
+			w.WriteString(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}` + "\n")
+		}
+		w.WriteString(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
+		w.Flush()
+	}()
 	asked := 0
 	for {
 		line, err := p.out.ReadBytes('\n')
