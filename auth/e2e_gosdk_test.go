@@ -1,4 +1,4 @@
-package e2e_test
+package auth_test
 
 import (
 	"context"
@@ -72,7 +72,7 @@ func (c *consents) requests() []string {
 func TestGoSDKClient(t *testing.T) {
 	t.Parallel()
 	hydra := hydratest.Start(t)
-	srv := serve(t, jwtVerifier(t, hydra), hydra.Issuer())
+	srv := serve(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), true)
 	client := hydra.RegisterClient(t, hydratest.ClientConfig{
 		Scopes:                  []string{readScope, writeScope},
 		Audience:                []string{srv.url},

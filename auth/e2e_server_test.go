@@ -1,4 +1,11 @@
-package e2e_test
+package auth_test
+
+// The end-to-end tests of authorization over Streamable HTTP (files
+// e2e_*_test.go) use real parts only: a server built on the runtime and
+// this package's verifiers, served by ListenAndServeHTTP (or mounted by
+// hand); ORY Hydra as the authorization server (internal/hydratest); and
+// as clients the official Go SDK, the official TypeScript SDK and the
+// Claude Code CLI.
 
 import (
 	"context"
@@ -78,12 +85,12 @@ type served struct {
 	requests *requestLog
 }
 
-// options are the HTTP options of a notes server with sessions that takes
-// the tokens v verifies, issued by issuer, for resource (empty: the
-// address ListenAndServeHTTP listens on).
-func options(v runtime.TokenVerifier, issuer, resource string) *runtime.HTTPOptions {
+// options are the HTTP options of a notes server that takes the tokens v
+// verifies, issued by issuer, for resource (empty: the address
+// ListenAndServeHTTP listens on), with sessions or without.
+func options(v runtime.TokenVerifier, issuer, resource string, sessions bool) *runtime.HTTPOptions {
 	return &runtime.HTTPOptions{
-		Sessions: true,
+		Sessions: sessions,
 		Authorization: &runtime.Authorization{
 			Verifier:             v,
 			Resource:             resource,
@@ -95,10 +102,10 @@ func options(v runtime.TokenVerifier, issuer, resource string) *runtime.HTTPOpti
 
 // serve runs a notes server behind ListenAndServeHTTP, which serves its
 // metadata document too, until the test ends.
-func serve(t testing.TB, v runtime.TokenVerifier, issuer string) *served {
+func serve(t testing.TB, v runtime.TokenVerifier, issuer string, sessions bool) *served {
 	t.Helper()
 	n := &notes{}
-	return &served{notes: n, url: listen(t, n.server(), options(v, issuer, ""))}
+	return &served{notes: n, url: listen(t, n.server(), options(v, issuer, "", sessions))}
 }
 
 // serveMounted runs a notes server the other way a program can: its
@@ -113,7 +120,7 @@ func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string) *served 
 	n := &notes{}
 	s := n.server()
 	url := "http://" + ln.Addr().String() + "/mcp"
-	opts := options(v, issuer, url)
+	opts := options(v, issuer, url, true)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.HTTPHandler(opts))
 	mux.Handle("/.well-known/oauth-protected-resource/mcp", s.ProtectedResourceMetadataHandler(opts.Authorization))
@@ -127,14 +134,11 @@ func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string) *served 
 	return &served{notes: n, url: url, requests: log}
 }
 
-// jwtVerifier is a verifier of h's JWT access tokens.
-func jwtVerifier(t testing.TB, h *hydratest.Server) *auth.JWTVerifier {
+// jwtVerifier is a verifier of h's JWT access tokens that reads the time
+// from c (nil: the real time).
+func jwtVerifier(t testing.TB, h *hydratest.Server, c *clock) *auth.JWTVerifier {
 	t.Helper()
-	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: h.Issuer(), Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return newVerifier(t, auth.JWTConfig{Issuer: h.Issuer()}, c)
 }
 
 // listen runs s.ListenAndServeHTTP on a free loopback port until the test
