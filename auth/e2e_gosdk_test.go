@@ -35,18 +35,23 @@ type consents struct {
 	urls []string // the authorization requests, in order
 }
 
-// authorize runs the authorization request authURL as the user and
-// returns the redirect back to the client.
-func (c *consents) authorize(ctx context.Context, authURL string) (code, state, iss string, err error) {
+// next records the authorization request authURL and returns the user
+// who answers it.
+func (c *consents) next(authURL string) hydratest.User {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.urls = append(c.urls, authURL)
-	first := len(c.urls) == 1
-	c.mu.Unlock()
 	u := hydratest.User{Subject: c.subject, Audience: []string{c.audience}}
-	if first {
+	if len(c.urls) == 1 {
 		u.Scopes = c.firstScopes
 	}
-	back, err := c.hydra.Authorize(ctx, authURL, u)
+	return u
+}
+
+// authorize runs the authorization request authURL as the user and
+// returns what Hydra sends back to the client.
+func (c *consents) authorize(ctx context.Context, authURL string) (code, state, iss string, err error) {
+	back, err := c.hydra.Authorize(ctx, authURL, c.next(authURL))
 	if err != nil {
 		return "", "", "", err
 	}
