@@ -110,8 +110,10 @@ func serve(t testing.TB, v runtime.TokenVerifier, issuer string, sessions bool) 
 
 // serveMounted runs a notes server the other way a program can: its
 // HTTPHandler and its ProtectedResourceMetadataHandler mounted on a mux
-// of its own, behind a middleware that records every request.
-func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string) *served {
+// of its own, behind a middleware that records every request in log:
+// "RS", its method and path, and its status; "with token" when it
+// carried an Authorization header.
+func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string, log *requestLog) *served {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -124,10 +126,14 @@ func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string) *served 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.HTTPHandler(opts))
 	mux.Handle("/.well-known/oauth-protected-resource/mcp", s.ProtectedResourceMetadataHandler(opts.Authorization))
-	log := &requestLog{}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.add(r.Method + " " + r.URL.Path)
-		mux.ServeHTTP(w, r)
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		mux.ServeHTTP(sw, r)
+		entry := fmt.Sprintf("RS %s %s %d", r.Method, r.URL.Path, sw.status)
+		if r.Header.Get("Authorization") != "" {
+			entry += " with token"
+		}
+		log.add(entry)
 	}), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -160,6 +166,21 @@ func listen(t testing.TB, s *runtime.Server, opts *runtime.HTTPOptions) string {
 		return ""
 	}
 }
+
+// A statusWriter remembers the status of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Unwrap lets http.ResponseController reach the connection, for the
+// deadlines the runtime sets and the flushes of its streams.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // A requestLog is a list of what happened, in order.
 type requestLog struct {
