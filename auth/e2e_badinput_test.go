@@ -195,3 +195,35 @@ func TestRevokedToken(t *testing.T) {
 		t.Errorf("handlers ran %d times, want 1", srv.runs.Load())
 	}
 }
+
+// TestServerIssuerUnreachable: when the verifier cannot fetch the
+// issuer's keys, a well-formed token of Hydra's gets 503 with Retry-After
+// and no challenge (the client keeps its token and retries), and no
+// handler runs.
+func TestServerIssuerUnreachable(t *testing.T) {
+	t.Parallel()
+	hydra := hydratest.Start(t)
+	down := "http://127.0.0.1:" + freePort(t) // nothing listens there
+	v := newVerifier(t, auth.JWTConfig{Issuer: down, JWKSURL: down + "/.well-known/jwks.json"}, nil)
+	srv := serve(t, v, down, false)
+	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}})
+	tok := hydra.Token(t, client, []string{readScope}, []string{srv.url})
+	req, err := http.NewRequest(http.MethodPost, srv.url, strings.NewReader(callTool(1, "list_notes", `{}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || res.Header.Get("WWW-Authenticate") != "" {
+		t.Errorf("%s, Retry-After %q, WWW-Authenticate %q; want 503 with Retry-After and no challenge", res.Status, res.Header.Get("Retry-After"), res.Header.Get("WWW-Authenticate"))
+	}
+	if srv.runs.Load() != 0 {
+		t.Error("a handler ran")
+	}
+}
