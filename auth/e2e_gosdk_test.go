@@ -35,6 +35,24 @@ type consents struct {
 	urls []string // the authorization requests, in order
 }
 
+// codeFlow starts Hydra and a notes server with sessions behind
+// ListenAndServeHTTP, registers a client that may use the authorization
+// code flow (authenticating at the token endpoint with authMethod, empty
+// for Hydra's default), and returns them with a user, subject, who grants
+// only notes:read the first time.
+func codeFlow(t *testing.T, subject, authMethod string) (*hydratest.Server, *served, *hydratest.Client, *consents) {
+	t.Helper()
+	hydra := hydratest.Start(t)
+	srv := serve(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), true)
+	client := hydra.RegisterClient(t, hydratest.ClientConfig{
+		Scopes:                  []string{readScope, writeScope},
+		Audience:                []string{srv.url},
+		RedirectURIs:            []string{redirectURI},
+		TokenEndpointAuthMethod: authMethod,
+	})
+	return hydra, srv, client, &consents{hydra: hydra, subject: subject, audience: srv.url, firstScopes: []string{readScope}}
+}
+
 // next records the authorization request authURL and returns the user
 // who answers it.
 func (c *consents) next(authURL string) hydratest.User {
@@ -76,15 +94,8 @@ func (c *consents) requests() []string {
 // the challenge names, and the call succeeds.
 func TestGoSDKClient(t *testing.T) {
 	t.Parallel()
-	hydra := hydratest.Start(t)
-	srv := serve(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), true)
-	client := hydra.RegisterClient(t, hydratest.ClientConfig{
-		Scopes:                  []string{readScope, writeScope},
-		Audience:                []string{srv.url},
-		RedirectURIs:            []string{redirectURI},
-		TokenEndpointAuthMethod: "client_secret_post", // what the Go SDK picks when Hydra offers it
-	})
-	user := &consents{hydra: hydra, subject: "alice", audience: srv.url, firstScopes: []string{readScope}}
+	// client_secret_post is what the Go SDK picks when Hydra offers it.
+	hydra, srv, client, user := codeFlow(t, "alice", "client_secret_post")
 	handler, err := gosdkauth.NewAuthorizationCodeHandler(&gosdkauth.AuthorizationCodeHandlerConfig{
 		PreregisteredClient: &oauthex.ClientCredentials{
 			ClientID:         client.ID,

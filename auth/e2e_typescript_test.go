@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/internal/hydratest"
 )
 
 // tsSDKVersion is the @modelcontextprotocol/sdk version
@@ -61,14 +59,7 @@ func tsSDK(t *testing.T) (dir, node string) {
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
 	dir, node := tsSDK(t)
-	hydra := hydratest.Start(t)
-	srv := serve(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), true)
-	client := hydra.RegisterClient(t, hydratest.ClientConfig{
-		Scopes:       []string{readScope, writeScope},
-		Audience:     []string{srv.url},
-		RedirectURIs: []string{redirectURI},
-	})
-	user := &consents{hydra: hydra, subject: "bob", audience: srv.url, firstScopes: []string{readScope}}
+	hydra, srv, client, user := codeFlow(t, "bob", "")
 	browser := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		back, err := hydra.Authorize(r.Context(), r.URL.Query().Get("url"), user.next(r.URL.Query().Get("url")))
 		if err != nil {
