@@ -58,6 +58,18 @@ func newCLI(t *testing.T, tool, input string) *cli {
 	return &cli{path: path, env: claudetest.Env(t, api), dir: t.TempDir(), api: api}
 }
 
+// script makes the model call tool with input from now on: a new fake
+// Messages API, which c.api then is.
+func (c *cli) script(t *testing.T, tool, input string) {
+	t.Helper()
+	c.api = claudetest.API(t, tool, input)
+	for i, kv := range c.env {
+		if strings.HasPrefix(kv, "ANTHROPIC_BASE_URL=") {
+			c.env[i] = "ANTHROPIC_BASE_URL=" + c.api.URL()
+		}
+	}
+}
+
 // run runs the CLI with args and returns its output.
 func (c *cli) run(t *testing.T, args ...string) string {
 	t.Helper()
@@ -72,22 +84,35 @@ func (c *cli) run(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// login runs claude mcp login name until it ends or ctx is done. The
-// command refuses to run without a terminal: script(1) (util-linux, in
-// every Debian) gives it one.
-func (c *cli) login(ctx context.Context, name string) (string, error) {
-	cmd := exec.CommandContext(ctx, "script", "--quiet", "--return", "--command", shellQuote(c.path)+" mcp login "+shellQuote(name), "/dev/null")
-	cmd.Env, cmd.Dir = c.env, c.dir
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// shellQuote quotes s for sh.
+// shellQuote quotes s for sh. claude mcp login refuses to run without a
+// terminal: script(1) (util-linux, in every Debian) gives it one.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // ask runs one prompt in print mode, allowed to run tool, and returns the
-// status of the server named notes in the system init message.
+// status of the server named notes in the system init message; when the
+// CLI had not finished connecting by then ("pending", on a busy machine),
+// the status claude mcp get reports after its own health check.
 func (c *cli) ask(t *testing.T, prompt, tool string) (status string) {
+	t.Helper()
+	status = c.initStatus(t, prompt, tool)
+	if status != "pending" {
+		return status
+	}
+	out := c.run(t, "mcp", "get", "notes")
+	for text, s := range map[string]string{"Status: ✔ Connected": "connected", "Status: ! Needs authentication": "needs-auth", "Status: ✘ Failed": "failed"} {
+		if strings.Contains(out, text) {
+			t.Logf("the notes server was pending in print mode; claude mcp get says %s", s)
+			return s
+		}
+	}
+	t.Fatalf("the notes server was pending in print mode, and claude mcp get says:\n%s", out)
+	return ""
+}
+
+// initStatus runs one prompt in print mode, allowed to run tool, and
+// returns the status of the server named notes in the system init
+// message.
+func (c *cli) initStatus(t *testing.T, prompt, tool string) (status string) {
 	t.Helper()
 	out := c.run(t, "-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", tool)
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -121,8 +146,12 @@ func (c *cli) ask(t *testing.T, prompt, tool string) (status string) {
 // the authorization code flow through $BROWSER (the test plays the user
 // at Hydra and delivers the code to the CLI's callback port), asking for
 // the scopes of the metadata document, plus offline_access, which Hydra
-// lists, for this server as the RFC 8707 resource; and print mode calls
-// the tool with the token the CLI stored.
+// lists, for this server as the RFC 8707 resource; the user grants
+// notes:read only. Print mode then calls the reading tool with the token
+// the CLI stored. The writing tool answers 403 insufficient_scope: the
+// model gets an error naming the scopes the challenge named, and the
+// handler does not run; after a second claude mcp login, where the user
+// grants them, the call succeeds.
 func TestClaudeCode(t *testing.T) {
 	t.Parallel()
 	log := &requestLog{}
@@ -130,8 +159,11 @@ func TestClaudeCode(t *testing.T) {
 		log.add("AS " + r.Method + " " + r.URL.Path)
 	}})
 	srv := serveMounted(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), log)
-	const tool = "mcp__notes__list_notes"
-	c := newCLI(t, tool, `{}`)
+	const (
+		list = "mcp__notes__list_notes"
+		add  = "mcp__notes__add_note"
+	)
+	c := newCLI(t, list, `{}`)
 	discovery := []string{
 		"RS POST /mcp 401",
 		"RS GET /.well-known/oauth-protected-resource/mcp 200",
@@ -141,7 +173,7 @@ func TestClaudeCode(t *testing.T) {
 
 	// No client: the CLI discovers everything, then gives up.
 	c.run(t, "mcp", "add", "--transport", "http", "--scope", "user", "notes", srv.url)
-	if status := c.ask(t, "List my notes.", tool); status != "failed" {
+	if status := c.ask(t, "List my notes.", list); status != "failed" {
 		t.Errorf("status without a client: %q, want failed", status)
 	}
 	if got := log.all(); len(got) < len(discovery) || !slices.Equal(got[:len(discovery)], discovery) {
@@ -163,15 +195,65 @@ func TestClaudeCode(t *testing.T) {
 	c.env = append(c.env, "MCP_CLIENT_SECRET="+client.Secret)
 	c.run(t, "mcp", "add", "--transport", "http", "--scope", "user", "--client-id", client.ID, "--client-secret", "--callback-port", port, "notes", srv.url)
 	mark := len(log.all())
-	if status := c.ask(t, "List my notes.", tool); status != "needs-auth" {
+	if status := c.ask(t, "List my notes.", list); status != "needs-auth" {
 		t.Errorf("status with a client and no token: %q, want needs-auth", status)
 	}
 	if got := log.all()[mark:]; len(got) < len(discovery) || !slices.Equal(got[:len(discovery)], discovery) {
 		t.Errorf("the CLI's requests with a client:\n%q\nwant them to begin with\n%q", got, discovery)
 	}
 
-	// claude mcp login, with the test as the browser.
-	user := &consents{hydra: hydra, subject: "carol", audience: srv.url}
+	// claude mcp login, with the test as the browser; the user grants
+	// notes:read only.
+	user := &consents{hydra: hydra, subject: "carol", audience: srv.url, firstScopes: []string{readScope, "offline_access"}}
+	c.login(t, hydra, user)
+	if reqs := user.requests(); len(reqs) != 1 {
+		t.Errorf("authorization requests: %q", reqs)
+	} else if q := query(t, reqs[0]); q.Get("resource") != srv.url || !sameSet(strings.Fields(q.Get("scope")), []string{readScope, writeScope, "offline_access"}) ||
+		q.Get("code_challenge_method") != "S256" || q.Get("client_id") != client.ID {
+		t.Errorf("the CLI's authorization request: %s", reqs[0])
+	}
+
+	// Print mode, with the token the CLI stored.
+	if status := c.ask(t, "List my notes.", list); status != "connected" {
+		t.Errorf("status after login: %q, want connected", status)
+	}
+	if got := toolTexts(c.api); !slices.Equal(got, []string{"0 notes for carol: "}) {
+		t.Errorf("tool results that reached the model: %q", got)
+	}
+
+	// A tool that needs notes:write, which the token lacks.
+	c.script(t, add, `{"text":"from Claude"}`)
+	mark = len(log.all())
+	c.ask(t, "Add a note.", add)
+	const shortfall = `needs additional permissions (scope: \"notes:read notes:write\")`
+	if !slices.ContainsFunc(c.api.Requests(), func(r fakeapi.Request) bool { return strings.Contains(string(r.Body), shortfall) }) {
+		t.Errorf("no request to the model holds the tool error %s", shortfall)
+	}
+	if got := log.all()[mark:]; !slices.Contains(got, "RS POST /mcp 403 with token") {
+		t.Errorf("the CLI's requests for add_note: %q", got)
+	}
+	if srv.runs.Load() != 1 {
+		t.Errorf("handlers ran %d times, want 1 (list_notes)", srv.runs.Load())
+	}
+
+	// Step up: log in again; this time the user grants what is asked.
+	c.login(t, hydra, user)
+	if reqs := user.requests(); len(reqs) != 2 || !sameSet(strings.Fields(query(t, reqs[1]).Get("scope")), []string{readScope, writeScope, "offline_access"}) {
+		t.Errorf("authorization requests: %q", reqs)
+	}
+	c.script(t, add, `{"text":"from Claude"}`)
+	c.ask(t, "Add a note.", add)
+	if got := toolTexts(c.api); !slices.Equal(got, []string{"added by carol"}) {
+		t.Errorf("tool results that reached the model after the step-up: %q", got)
+	}
+}
+
+// login runs claude mcp login notes with the test as the browser: the
+// CLI opens the authorization URL with $BROWSER (this test binary, see
+// TestMain), and user answers at hydra, whose redirect the browser
+// delivers to the CLI's callback port.
+func (c *cli) login(t *testing.T, hydra *hydratest.Server, user *consents) {
+	t.Helper()
 	errs := make(chan error, 1)
 	browser := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		authURL := r.URL.Query().Get("url")
@@ -183,47 +265,34 @@ func TestClaudeCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.env = append(c.env, "BROWSER="+self, browserEnv+"="+browser.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	cmd := exec.CommandContext(ctx, "script", "--quiet", "--return", "--command", shellQuote(c.path)+" mcp login notes", "/dev/null")
+	cmd.Env, cmd.Dir = append(slices.Clip(c.env), "BROWSER="+self, browserEnv+"="+browser.URL), c.dir
 	type result struct {
-		out string
+		out []byte
 		err error
 	}
-	loggedIn := make(chan result, 1)
+	done := make(chan result, 1)
 	go func() {
-		out, err := c.login(ctx, "notes")
-		loggedIn <- result{out, err}
+		out, err := cmd.CombinedOutput()
+		done <- result{out, err}
 	}()
-	var browsed bool
-	for done := false; !done; {
+	browsed := false
+	for {
 		select {
 		case err := <-errs:
 			if err != nil {
 				cancel()
-				t.Fatalf("the browser: %v\nclaude mcp login: %s", err, (<-loggedIn).out)
+				t.Fatalf("the browser: %v\nclaude mcp login: %s", err, (<-done).out)
 			}
 			browsed = true
-		case r := <-loggedIn:
+		case r := <-done:
 			if r.err != nil || !browsed && len(errs) == 0 {
 				t.Fatalf("claude mcp login notes: %v (browser opened: %v)\n%s", r.err, browsed || len(errs) > 0, r.out)
 			}
-			done = true
+			return
 		}
-	}
-	if reqs := user.requests(); len(reqs) != 1 {
-		t.Errorf("authorization requests: %q", reqs)
-	} else if q := query(t, reqs[0]); q.Get("resource") != srv.url || !sameSet(strings.Fields(q.Get("scope")), []string{readScope, writeScope, "offline_access"}) ||
-		q.Get("code_challenge_method") != "S256" || q.Get("client_id") != client.ID {
-		t.Errorf("the CLI's authorization request: %s", reqs[0])
-	}
-
-	// Print mode, with the token the CLI stored.
-	if status := c.ask(t, "List my notes.", tool); status != "connected" {
-		t.Errorf("status after login: %q, want connected", status)
-	}
-	if got := toolTexts(c.api); !slices.Equal(got, []string{"0 notes for carol: "}) {
-		t.Errorf("tool results that reached the model: %q", got)
 	}
 }
 
