@@ -80,9 +80,6 @@ func (n *notes) server() *runtime.Server {
 type served struct {
 	*notes
 	url string // the MCP endpoint, http://127.0.0.1:PORT/mcp
-	// requests lists the method and path of every request that reached
-	// the server, when it was started by serveMounted.
-	requests *requestLog
 }
 
 // options are the HTTP options of a notes server that takes the tokens v
@@ -137,7 +134,7 @@ func serveMounted(t testing.TB, v runtime.TokenVerifier, issuer string, log *req
 	}), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return &served{notes: n, url: url, requests: log}
+	return &served{notes: n, url: url}
 }
 
 // jwtVerifier is a verifier of h's JWT access tokens that reads the time

@@ -1,8 +1,10 @@
 // Package hydratest starts a real OAuth 2.0 authorization server, ORY
 // Hydra, for tests: in memory, on free loopback ports, issuing JWT access
 // tokens by default. It registers clients, issues client-credentials
-// tokens with given scopes and audiences, rotates the signing keys and
-// revokes tokens, all through Hydra's own HTTP APIs.
+// tokens with given scopes and audiences, plays the user of an
+// authorization code flow (Authorize), rotates the signing keys and
+// revokes tokens, all through Hydra's own HTTP APIs; StartWith can put an
+// observing proxy in front of the public API.
 //
 // The binary comes from $MCPGEN_HYDRA, or from the cache folder that
 // .ci/install-hydra.sh builds it into. Without it a test is skipped, unless
