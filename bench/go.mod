@@ -5,9 +5,11 @@ go 1.26.0
 tool github.com/mcpgen/mcpgen/cmd/mcpgen
 
 require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpgen/mcpgen v0.0.0
+	github.com/mcpgen/mcpgen/auth v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	golang.org/x/tools v0.52.0
 )
@@ -15,7 +17,6 @@ require (
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
-	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
@@ -34,3 +35,5 @@ require (
 )
 
 replace github.com/mcpgen/mcpgen => ..
+
+replace github.com/mcpgen/mcpgen/auth => ../auth

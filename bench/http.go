@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
+	"github.com/mcpgen/mcpgen/bench/internal/issuer"
 )
 
 // An httpServer is one Streamable HTTP server of the benchmark: a library
@@ -16,6 +17,9 @@ type httpServer struct {
 	driver.Server
 	lib      string // mcpgen, gosdk, …; floor for the floor
 	sessions bool
+	// issuer, if set, is the issuer whose tokens the server requires:
+	// every client sends one, issued for the server's /mcp.
+	issuer *issuer.Issuer
 }
 
 func (e *env) httpServers() []httpServer {
@@ -51,6 +55,14 @@ func (e *env) measureHTTP(srv httpServer) (*httpRun, error) {
 	s, err := driver.StartHTTP(srv.Server)
 	if err != nil {
 		return nil, err
+	}
+	if srv.issuer != nil {
+		tok, err := srv.issuer.Token("http://" + s.Addr + "/mcp")
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.Authorization = "Bearer " + tok
 	}
 	closed := false
 	defer func() {

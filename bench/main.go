@@ -14,7 +14,9 @@
 //     TypeScript Agent SDK host and the mcpgen host;
 //  6. Streamable HTTP: one driver for every HTTP server, stateless and
 //     with sessions, at 1, 16 and 64 concurrent clients on keep-alive
-//     connections, and the memory held by open sessions.
+//     connections, and the memory held by open sessions; and (httpauth)
+//     mcpgen and the Go SDK with and without a JWT access token checked on
+//     every request.
 //
 // Usage, from this directory:
 //
@@ -107,7 +109,7 @@ var fullConfig = Config{
 	HTTPRounds: 3, HTTPClients: []int{1, 16, 64}, HTTPTime: 2 * time.Second, HTTPWarmup: 20000, HTTPWarmupTime: 10 * time.Second, HTTPSessions: 10000,
 }
 
-var allParts = []string{"stdio", "startup", "inproc", "gen", "control", "http"}
+var allParts = []string{"stdio", "startup", "inproc", "gen", "control", "http", "httpauth"}
 
 // env is what every part needs: where things are.
 type env struct {
@@ -159,7 +161,9 @@ func main() {
 
 	start := time.Now()
 	// The parts that run processes need the binaries and the npm packages.
-	if slices.ContainsFunc(want, func(p string) bool { return p == "stdio" || p == "startup" || p == "control" || p == "http" }) {
+	if slices.ContainsFunc(want, func(p string) bool {
+		return p == "stdio" || p == "startup" || p == "control" || p == "http" || p == "httpauth"
+	}) {
 		progress("building servers and hosts into %s", e.bin)
 		if err := e.build(); err != nil {
 			log.Fatal(err)
@@ -194,6 +198,8 @@ func main() {
 			vs, err = e.controlPart()
 		case "http":
 			vs, err = e.httpPart()
+		case "httpauth":
+			vs, err = e.httpAuthPart()
 		}
 		if err != nil {
 			log.Fatalf("%s: %v", p, err)

@@ -158,3 +158,96 @@ func ExampleMiddleware() {
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
 	// {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"rate limit: greet may be called twice a minute"}}
 }
+
+// fixedTokens is a TokenVerifier that knows a fixed set of tokens, for
+// the example; a real server verifies JWT access tokens or asks the
+// authorization server, with the verifiers of the module
+// github.com/mcpgen/mcpgen/auth (auth.NewJWTVerifier,
+// auth.NewIntrospectionVerifier).
+type fixedTokens map[string]*runtime.TokenInfo
+
+func (v fixedTokens) VerifyToken(ctx context.Context, token string) (*runtime.TokenInfo, error) {
+	if ti, ok := v[token]; ok {
+		return ti, nil
+	}
+	return nil, fmt.Errorf("%w: unknown token", runtime.ErrInvalidToken)
+}
+
+// With HTTPOptions.Authorization the endpoint is an OAuth 2.0 protected
+// resource: a request without a token gets 401 and a challenge that
+// names the metadata document (where clients find the authorization
+// server); a token without the scopes a tool needs gets 403 naming them;
+// a handler finds the verified token with TokenInfoFromContext.
+func ExampleAuthorization() {
+	s := &runtime.Server{Name: "notes", Version: "1.0.0"}
+	s.AddTool(&runtime.Tool{
+		Name:        "whoami",
+		InputSchema: `{"type":"object"}`,
+		Scopes:      []string{"notes:read"}, // //mcp:tool whoami scopes=notes:read
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			ti := runtime.TokenInfoFromContext(ctx)
+			return runtime.TextResult(ti.Subject + " holds " + strings.Join(ti.Scopes, " ")), nil
+		},
+	})
+	const resource = "https://mcp.example.com/mcp" // as clients reach the server
+	tokens := fixedTokens{
+		"ada-token": {Subject: "ada", Audience: []string{resource}, Scopes: []string{"notes:read"}},
+		"bob-token": {Subject: "bob", Audience: []string{resource}, Scopes: []string{"profile"}},
+	}
+	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Authorization: &runtime.Authorization{
+		Verifier:             tokens,
+		Resource:             resource,
+		AuthorizationServers: []string{"https://auth.example.com"},
+	}}))
+	defer ts.Close()
+
+	call := func(token string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer resp.Body.Close()
+		answer, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			fmt.Println(resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+			return
+		}
+		fmt.Println(resp.StatusCode, string(answer))
+	}
+	call("")
+	call("bob-token")
+	call("ada-token")
+	// Output:
+	// 401 Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+	// 403 Bearer error="insufficient_scope", error_description="insufficient scope: tool whoami needs the scopes notes:read; ask the authorization server for a token with them", scope="notes:read", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+	// 200 {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ada holds notes:read"}]}}
+}
+
+// TokenInfoFromContext gives a handler the verified token of its request:
+// who the user is, for what client, with which scopes. It is nil for a
+// request that carried none: over stdio, in the Claude Code host, or over
+// HTTP without Authorization.
+func ExampleTokenInfoFromContext() {
+	handler := func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		ti := runtime.TokenInfoFromContext(ctx)
+		if ti == nil {
+			return runtime.TextResult("a local user (stdio: credentials come from the environment)"), nil
+		}
+		return runtime.TextResult("user " + ti.Subject + " through client " + ti.ClientID), nil
+	}
+	s := &runtime.Server{Name: "demo", Version: "1.0.0"}
+	s.AddTool(&runtime.Tool{Name: "whoami", InputSchema: `{"type":"object"}`, Handler: handler})
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}` + "\n"
+	if err := s.Serve(context.Background(), strings.NewReader(in), os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a local user (stdio: credentials come from the environment)"}]}}
+}

@@ -1,8 +1,10 @@
 // Package hydratest starts a real OAuth 2.0 authorization server, ORY
 // Hydra, for tests: in memory, on free loopback ports, issuing JWT access
 // tokens by default. It registers clients, issues client-credentials
-// tokens with given scopes and audiences, rotates the signing keys and
-// revokes tokens, all through Hydra's own HTTP APIs.
+// tokens with given scopes and audiences, plays the user of an
+// authorization code flow (Authorize), rotates the signing keys and
+// revokes tokens, all through Hydra's own HTTP APIs; StartWith can put an
+// observing proxy in front of the public API.
 //
 // The binary comes from $MCPGEN_HYDRA, or from the cache folder that
 // .ci/install-hydra.sh builds it into. Without it a test is skipped, unless
@@ -26,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -86,12 +89,46 @@ const startTimeout = 60 * time.Second
 // its APIs answer, and stops it when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return StartWith(t, Config{})
+}
+
+// A Config changes how StartWith runs Hydra.
+type Config struct {
+	// Observe, if set, is called with every request to Hydra's public API
+	// (discovery, keys, authorization, tokens), before Hydra answers it:
+	// a reverse proxy in this process then stands in front of Hydra, and
+	// its URL is the issuer's.
+	Observe func(*http.Request)
+}
+
+// StartWith is Start with cfg.
+func StartWith(t testing.TB, cfg Config) *Server {
+	t.Helper()
 	bin := Binary(t)
 	public, admin := freePort(t), freePort(t)
 	s := &Server{
 		issuer: "http://" + public,
 		admin:  "http://" + admin,
 		client: &http.Client{Timeout: 30 * time.Second},
+	}
+	if cfg.Observe != nil {
+		// Hydra listens on another port; the issuer is the proxy's.
+		front, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.issuer = "http://" + front.Addr().String()
+		target := &url.URL{Scheme: "http", Host: public}
+		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Host = r.In.Host // Hydra builds its URLs from the issuer, not the Host
+		}}
+		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			cfg.Observe(r)
+			proxy.ServeHTTP(w, r)
+		}), ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(front)
+		t.Cleanup(func() { srv.Close() })
 	}
 	publicHost, publicPort, _ := net.SplitHostPort(public)
 	adminHost, adminPort, _ := net.SplitHostPort(admin)
@@ -104,6 +141,10 @@ func Start(t testing.TB) *Server {
 		"SECRETS_SYSTEM=" + randomHex(t, 32),
 		"STRATEGIES_ACCESS_TOKEN=jwt",
 		"URLS_SELF_ISSUER=" + s.issuer,
+		// The login and consent "apps" are Authorize, which reads the
+		// challenges from the redirects and never visits these.
+		"URLS_LOGIN=" + loginApp,
+		"URLS_CONSENT=" + consentApp,
 		"SERVE_PUBLIC_HOST=" + publicHost,
 		"SERVE_PUBLIC_PORT=" + publicPort,
 		"SERVE_ADMIN_HOST=" + adminHost,
@@ -138,7 +179,7 @@ func Start(t testing.TB) *Server {
 
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	for _, u := range []string{s.issuer + "/health/ready", s.admin + "/health/ready"} {
+	for _, u := range []string{"http://" + public + "/health/ready", s.admin + "/health/ready"} {
 		if err := waitReady(ctx, s.client, u, exited); err != nil {
 			if errors.Is(err, errExited) {
 				err = fmt.Errorf("%w (%v)", err, waitErr)
@@ -146,10 +187,25 @@ func Start(t testing.TB) *Server {
 			t.Fatalf("hydratest: Hydra is not ready: %v\n%s", err, logTail(logs.Name()))
 		}
 	}
+	// Hydra generates the OpenID Connect signing key (RSA, 4096 bits) on
+	// the first request for its JWK set, which takes seconds on a busy
+	// machine: do it now, within the start timeout, so that the tests'
+	// first fetch of the keys is not what waits for it. Straight to Hydra,
+	// so that an observer sees only the test's requests.
+	if err := waitReady(ctx, s.client, "http://"+public+"/.well-known/jwks.json", exited); err != nil {
+		t.Fatalf("hydratest: Hydra's JWK set: %v\n%s", err, logTail(logs.Name()))
+	}
 	return s
 }
 
 var errExited = errors.New("hydra exited")
+
+// The URLs Hydra sends a browser to for login and consent; nothing
+// listens there (port 9 is discard).
+const (
+	loginApp   = "http://127.0.0.1:9/login"
+	consentApp = "http://127.0.0.1:9/consent"
+)
 
 // waitReady polls u until it answers 200, the process exits, or ctx ends.
 func waitReady(ctx context.Context, c *http.Client, u string, exited <-chan struct{}) error {
@@ -203,6 +259,14 @@ type ClientConfig struct {
 	// Opaque makes Hydra issue opaque access tokens to this client instead
 	// of JWTs.
 	Opaque bool
+	// RedirectURIs, if set, let the client use the authorization code
+	// grant too (with PKCE, as Hydra requires of every client), sending
+	// the user back to one of these.
+	RedirectURIs []string
+	// TokenEndpointAuthMethod is how the client authenticates at the
+	// token endpoint: client_secret_basic (the default),
+	// client_secret_post, or none (a public client, without a secret).
+	TokenEndpointAuthMethod string
 }
 
 // A Client is a registered OAuth client.
@@ -215,14 +279,27 @@ type Client struct {
 func (s *Server) RegisterClient(t testing.TB, cfg ClientConfig) *Client {
 	t.Helper()
 	secret := randomHex(t, 16)
+	method := cfg.TokenEndpointAuthMethod
+	if method == "" {
+		method = "client_secret_basic"
+	}
 	body := map[string]any{
-		"client_secret":              secret,
 		"grant_types":                []string{"client_credentials"},
 		"response_types":             []string{"token"},
 		"scope":                      strings.Join(cfg.Scopes, " "),
 		"audience":                   nonNil(cfg.Audience),
-		"token_endpoint_auth_method": "client_secret_basic",
+		"token_endpoint_auth_method": method,
 		"access_token_strategy":      "jwt",
+	}
+	if method == "none" {
+		secret = ""
+	} else {
+		body["client_secret"] = secret
+	}
+	if len(cfg.RedirectURIs) > 0 {
+		body["grant_types"] = []string{"client_credentials", "authorization_code", "refresh_token"}
+		body["response_types"] = []string{"code"}
+		body["redirect_uris"] = cfg.RedirectURIs
 	}
 	if cfg.Opaque {
 		body["access_token_strategy"] = "opaque"

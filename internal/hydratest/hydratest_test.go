@@ -1,12 +1,16 @@
 package hydratest_test
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/hydratest"
@@ -133,5 +137,63 @@ func getJSON(t *testing.T, method, u string, form url.Values, out any) {
 	}
 	if err := json.NewDecoder(res.Body).Decode(out); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAuthorize: the scripted user takes an authorization code request
+// through Hydra's login and consent, granting the scopes and audience it
+// is told to; the code it brings back is exchanged for a token that
+// carries them; and the observer sees the requests to the public API.
+func TestAuthorize(t *testing.T) {
+	var seen []string
+	var mu sync.Mutex
+	s := hydratest.StartWith(t, hydratest.Config{Observe: func(r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, r.URL.Path)
+	}})
+	const redirect = "http://127.0.0.1:9/callback"
+	const aud = "http://127.0.0.1:1/mcp"
+	c := s.RegisterClient(t, hydratest.ClientConfig{
+		Scopes: []string{"notes:read", "notes:write"}, Audience: []string{aud}, RedirectURIs: []string{redirect},
+	})
+	verifier := strings.Repeat("v", 43)
+	sum := sha256.Sum256([]byte(verifier))
+	q := url.Values{
+		"response_type": {"code"}, "client_id": {c.ID}, "redirect_uri": {redirect},
+		"scope": {"notes:read notes:write"}, "state": {"state-1234"},
+		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
+	}
+	back, err := s.Authorize(context.Background(), s.Issuer()+"/oauth2/auth?"+q.Encode(),
+		hydratest.User{Subject: "ann", Audience: []string{aud}, Scopes: []string{"notes:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(back.String(), redirect+"?") || back.Query().Get("state") != "state-1234" || back.Query().Get("code") == "" {
+		t.Fatalf("Hydra sent the browser back to %s", back)
+	}
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")}, "redirect_uri": {redirect}, "code_verifier": {verifier}}
+	req, _ := http.NewRequest(http.MethodPost, s.TokenURL(), strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(c.ID, c.Secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("token exchange: %s %v", res.Status, err)
+	}
+	_, claims := hydratest.DecodeJWT(t, tok.AccessToken)
+	if claims["sub"] != "ann" || claimString(claims["scp"]) != "notes:read" || claimString(claims["aud"]) != aud {
+		t.Errorf("the token's sub, scp, aud: %v, %v, %v", claims["sub"], claims["scp"], claims["aud"])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(seen, "/oauth2/auth") || !slices.Contains(seen, "/oauth2/token") {
+		t.Errorf("the observer saw %q", seen)
 	}
 }

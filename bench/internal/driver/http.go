@@ -48,6 +48,9 @@ type HTTPServer struct {
 	exited chan struct{}
 	err    error // from Wait, once exited is closed
 	ids    atomic.Int64
+	// Authorization, if set, is the Authorization header of every
+	// request of the clients made after it is set ("Bearer …").
+	Authorization string
 }
 
 // StartHTTP starts the server with AddrEnv set to a free loopback port
@@ -127,6 +130,7 @@ func (s *HTTPServer) Client() *HTTPClient {
 	c := NewHTTPClient(s.Addr, "/mcp")
 	c.Name = s.srv.Name
 	c.ids = &s.ids
+	c.Authorization = s.Authorization
 	// Between the phases of a measurement some clients sit idle for
 	// longer than a server may keep an idle connection (Node's default
 	// is 5 s); reconnecting then is what any HTTP client does.
@@ -154,6 +158,9 @@ type HTTPClient struct {
 	// answer.
 	CaptureHeader string
 	Captured      string
+	// Authorization, if set, is sent as the Authorization header of every
+	// request.
+	Authorization string
 
 	ids      *atomic.Int64
 	ownIDs   atomic.Int64
@@ -219,6 +226,11 @@ func (c *HTTPClient) do(method string, body []byte) (int, error) {
 	c.req = append(c.req, "\r\nUser-Agent: mcpgen-bench\r\nAccept: application/json, text/event-stream\r\n"...)
 	if c.headers {
 		c.req = append(c.req, "Mcp-Protocol-Version: "+ProtocolVersion+"\r\n"...)
+	}
+	if c.Authorization != "" {
+		c.req = append(c.req, "Authorization: "...)
+		c.req = append(c.req, c.Authorization...)
+		c.req = append(c.req, "\r\n"...)
 	}
 	if c.Session != "" {
 		c.req = append(c.req, "Mcp-Session-Id: "...)

@@ -1,0 +1,229 @@
+package auth_test
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/auth"
+	"github.com/mcpgen/mcpgen/internal/hydratest"
+)
+
+// challenge is the WWW-Authenticate value the server answers with: the
+// error and its description, if any, then the scopes, if any, then
+// always the metadata document of srv.
+func challenge(srv *served, errCode, desc, scope string) string {
+	var params []string
+	if errCode != "" {
+		params = append(params, `error="`+errCode+`"`, `error_description="`+desc+`"`)
+	}
+	if scope != "" {
+		params = append(params, `scope="`+scope+`"`)
+	}
+	metadata := strings.Replace(srv.url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1)
+	return "Bearer " + strings.Join(append(params, `resource_metadata="`+metadata+`"`), ", ")
+}
+
+// TestBadTokens sends a call with each kind of bad token Hydra's tokens
+// can be turned into to a server served by ListenAndServeHTTP with the
+// JWT verifier: each gets its status and challenge, and no handler runs.
+func TestBadTokens(t *testing.T) {
+	t.Parallel()
+	hydra := hydratest.Start(t)
+	clk := newClock()
+	srv := serve(t, jwtVerifier(t, hydra, clk), hydra.Issuer(), false)
+	const other = "http://127.0.0.1:1/mcp"
+	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope, writeScope}, Audience: []string{srv.url, other}})
+	good := hydra.Token(t, client, []string{readScope, writeScope}, []string{srv.url})
+	header, claims, parts := segments(t, good)
+	exp := time.Unix(int64(claims["exp"].(float64)), 0)
+	nbf := time.Unix(int64(claims["nbf"].(float64)), 0)
+
+	// A token of another authorization server, for this very resource.
+	foreign := hydratest.Start(t)
+	foreignClient := foreign.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}})
+
+	// HS256 with the issuer's public key, PEM-encoded, as the secret.
+	der, err := x509.MarshalPKIXPublicKey(hydraPublicKey(t, hydra, header["kid"].(string)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := map[string]any{"alg": "HS256", "kid": header["kid"], "typ": "JWT"}
+	mac := hmac.New(sha256.New, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	mac.Write([]byte(encodeSegment(t, hs) + "." + parts[1]))
+	hs256 := encodeSegment(t, hs) + "." + parts[1] + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+
+	escalated := func() string { // a read-only token whose claims say it may write
+		tok := hydra.Token(t, client, []string{readScope}, []string{srv.url})
+		_, c, p := segments(t, tok)
+		c["scp"] = []string{readScope, writeScope}
+		return p[0] + "." + encodeSegment(t, c) + "." + p[2]
+	}()
+
+	invalid := challenge(srv, "invalid_token", "the token is not valid", "")
+	badRequest := func(desc string) string { return challenge(srv, "invalid_request", desc, "") }
+	for _, tc := range []struct {
+		what          string
+		authorization string
+		at            time.Time // the verifier's clock, if not now
+		tool          string    // list_notes, unless set
+		status        int
+		challenge     string
+	}{
+		{what: "missing", status: 401, challenge: challenge(srv, "", "", "")},
+		{what: "another scheme", authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(client.ID+":"+client.Secret)), status: 401, challenge: challenge(srv, "", "", "")},
+		{what: "malformed header", authorization: "Bearer " + good + " extra", status: 400, challenge: badRequest("the bearer token is not a token (RFC 6750 b64token)")},
+		{what: "malformed token", authorization: "Bearer not-a-jwt", status: 401, challenge: invalid},
+		{what: "expired", authorization: "Bearer " + good, at: exp.Add(auth.DefaultClockSkew + time.Second), status: 401, challenge: invalid},
+		{what: "not yet valid", authorization: "Bearer " + good, at: nbf.Add(-auth.DefaultClockSkew - time.Second), status: 401, challenge: invalid},
+		{what: "wrong issuer", authorization: "Bearer " + foreign.Token(t, foreignClient, []string{readScope}, []string{srv.url}), status: 401, challenge: invalid},
+		{what: "wrong audience", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, []string{other}), status: 401, challenge: challenge(srv, "invalid_token", "the token was not issued for this server", "")},
+		{what: "no audience", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, nil), status: 401, challenge: challenge(srv, "invalid_token", "the token was not issued for this server", "")},
+		{what: "alg none", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": "none", "typ": "JWT"}) + "." + parts[1] + ".", status: 401, challenge: invalid},
+		{what: "HS256 with the public key", authorization: "Bearer " + hs256, status: 401, challenge: invalid},
+		{what: "unknown kid", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": header["alg"], "kid": "no-such-key", "typ": "JWT"}) + "." + parts[1] + "." + parts[2], status: 401, challenge: invalid},
+		{what: "claims changed", authorization: "Bearer " + escalated, tool: "add_note", status: 401, challenge: invalid},
+		{what: "huge token", authorization: "Bearer " + strings.Repeat("a", auth.MaxTokenSize+1), status: 400, challenge: badRequest("the token takes more than 16384 bytes")},
+		{what: "insufficient scope", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, []string{srv.url}), tool: "add_note", status: 403,
+			challenge: challenge(srv, "insufficient_scope", "insufficient scope: tool add_note needs the scopes notes:write; ask the authorization server for a token with them", "notes:read notes:write")},
+	} {
+		clk.Set(time.Now())
+		if !tc.at.IsZero() {
+			clk.Set(tc.at)
+		}
+		tool := tc.tool
+		if tool == "" {
+			tool = "list_notes"
+		}
+		var hdr []string
+		if tc.authorization != "" {
+			hdr = []string{"Authorization", tc.authorization}
+		}
+		before := srv.runs.Load()
+		r := post(t, srv.url, callTool(1, tool, `{"text":"x"}`), hdr...)
+		if r.status != tc.status || r.challenge != tc.challenge {
+			t.Errorf("%s: %d %q\nwant %d %q\n%s", tc.what, r.status, r.challenge, tc.status, tc.challenge, r.body)
+		}
+		if srv.runs.Load() != before {
+			t.Errorf("%s: a handler ran", tc.what)
+		}
+	}
+
+	// Headers larger than ListenAndServeHTTP reads (MaxHeaderBytes 64 KiB,
+	// which net/http stretches by its buffers' slack) are refused by
+	// net/http before the handler: 431, and nothing is verified.
+	r := post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+strings.Repeat("a", 128<<10))
+	if r.status != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 128 KiB header: %d %s", r.status, r.body)
+	}
+
+	// The good token, at the right time, for both tools.
+	clk.Set(time.Now())
+	for _, tool := range []string{"add_note", "list_notes"} {
+		if r := post(t, srv.url, callTool(1, tool, `{"text":"x"}`), "Authorization", "Bearer "+good); r.status != 200 || !strings.Contains(r.body, client.ID) {
+			t.Errorf("the good token, %s: %d %s", tool, r.status, r.body)
+		}
+	}
+	if got := srv.runs.Load(); got != 2 {
+		t.Errorf("handlers ran %d times, want 2", got)
+	}
+}
+
+// TestSessionOfAnotherUser: a session opened with one user's token is
+// not found with another user's valid token, however good that token is;
+// the owner keeps it.
+func TestSessionOfAnotherUser(t *testing.T) {
+	t.Parallel()
+	hydra := hydratest.Start(t)
+	srv := serve(t, jwtVerifier(t, hydra, nil), hydra.Issuer(), true)
+	cfg := hydratest.ClientConfig{Scopes: []string{readScope, writeScope}, Audience: []string{srv.url}}
+	alice, mallory := hydra.RegisterClient(t, cfg), hydra.RegisterClient(t, cfg)
+	aliceToken := "Bearer " + hydra.Token(t, alice, []string{readScope, writeScope}, []string{srv.url})
+	malloryToken := "Bearer " + hydra.Token(t, mallory, []string{readScope, writeScope}, []string{srv.url})
+
+	r := post(t, srv.url, initialize, "Authorization", aliceToken)
+	if r.status != 200 || r.session == "" {
+		t.Fatalf("initialize: %d %q %s", r.status, r.session, r.body)
+	}
+	for _, tool := range []string{"list_notes", "add_note"} {
+		if r := post(t, srv.url, callTool(2, tool, `{"text":"x"}`), "Authorization", malloryToken, "Mcp-Session-Id", r.session); r.status != http.StatusNotFound {
+			t.Errorf("%s with another user's session: %d %s", tool, r.status, r.body)
+		}
+	}
+	if srv.runs.Load() != 0 {
+		t.Errorf("a handler ran for the other user")
+	}
+	if r := post(t, srv.url, callTool(3, "list_notes", `{}`), "Authorization", aliceToken, "Mcp-Session-Id", r.session); r.status != 200 || !strings.Contains(r.body, "0 notes for "+alice.ID) {
+		t.Errorf("the session's owner: %d %s", r.status, r.body)
+	}
+}
+
+// TestRevokedToken: with the introspection verifier (and its cache off),
+// an opaque token of Hydra's works until it is revoked, then gets 401.
+func TestRevokedToken(t *testing.T) {
+	t.Parallel()
+	hydra := hydratest.Start(t)
+	resourceServer := hydra.RegisterClient(t, hydratest.ClientConfig{})
+	v, err := auth.NewIntrospectionVerifier(auth.IntrospectionConfig{
+		Endpoint: hydra.IntrospectionURL(), ClientID: resourceServer.ID, ClientSecret: resourceServer.Secret,
+		Issuer: hydra.Issuer(), CacheTTL: -1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, v, hydra.Issuer(), false)
+	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}, Opaque: true})
+	tok := hydra.Token(t, client, []string{readScope}, []string{srv.url})
+	if strings.Count(tok, ".") == 2 {
+		t.Fatalf("Hydra issued a JWT, not an opaque token: %s", tok)
+	}
+	if r := post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+tok); r.status != 200 {
+		t.Fatalf("before revocation: %d %s", r.status, r.body)
+	}
+	hydra.Revoke(t, client, tok)
+	r := post(t, srv.url, callTool(2, "list_notes", `{}`), "Authorization", "Bearer "+tok)
+	if want := challenge(srv, "invalid_token", "the token is not valid", ""); r.status != 401 || r.challenge != want {
+		t.Errorf("after revocation: %d %q, want 401 %q", r.status, r.challenge, want)
+	}
+	if srv.runs.Load() != 1 {
+		t.Errorf("handlers ran %d times, want 1", srv.runs.Load())
+	}
+}
+
+// TestServerIssuerUnreachable: when the verifier cannot fetch the
+// issuer's keys, a well-formed token of Hydra's gets 503 with Retry-After
+// and no challenge (the client keeps its token and retries), and no
+// handler runs.
+func TestServerIssuerUnreachable(t *testing.T) {
+	t.Parallel()
+	hydra := hydratest.Start(t)
+	down := "http://127.0.0.1:" + freePort(t) // nothing listens there
+	v := newVerifier(t, auth.JWTConfig{Issuer: down, JWKSURL: down + "/.well-known/jwks.json"}, nil)
+	srv := serve(t, v, down, false)
+	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}})
+	tok := hydra.Token(t, client, []string{readScope}, []string{srv.url})
+	req, err := http.NewRequest(http.MethodPost, srv.url, strings.NewReader(callTool(1, "list_notes", `{}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || res.Header.Get("WWW-Authenticate") != "" {
+		t.Errorf("%s, Retry-After %q, WWW-Authenticate %q; want 503 with Retry-After and no challenge", res.Status, res.Header.Get("Retry-After"), res.Header.Get("WWW-Authenticate"))
+	}
+	if srv.runs.Load() != 0 {
+		t.Error("a handler ran")
+	}
+}
