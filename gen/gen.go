@@ -79,6 +79,38 @@ type Result struct {
 	// Idle reports a package with nothing for mcpgen to do: it has no
 	// mcpgen directive, no file that mcpgen generated, and no diagnostic.
 	Idle bool
+	// Install holds the install files that the package's //mcp:install
+	// asks for, in the package's directory: an MCP bundle's manifest.json,
+	// the MCP Registry's server.json and Claude Code's .mcp.json. It is set
+	// when Content is, for such a package.
+	Install []File
+	// ClaudeAdd is the command line that adds the server to Claude Code,
+	// claude mcp add …, for a package with Install.
+	ClaudeAdd string
+}
+
+// A File is a generated file other than the package's Go file.
+type File struct {
+	Path    string // absolute
+	Content []byte
+}
+
+// Current reports whether the file on disk holds f's content.
+func (f *File) Current() (bool, error) {
+	old, err := os.ReadFile(f.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil && bytes.Equal(old, f.Content), err
+}
+
+// write puts f on disk unless it is current there, and reports whether
+// the disk changed.
+func (f *File) write() (bool, error) {
+	if ok, err := f.Current(); err != nil || ok {
+		return false, err
+	}
+	return true, os.WriteFile(f.Path, f.Content, 0o666)
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -86,8 +118,20 @@ func (r *Result) HasErrors() bool {
 	return slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool { return d.Severity == Error })
 }
 
-// Current reports whether the file on disk already matches the result.
+// Current reports whether the files on disk already match the result:
+// the generated file and the install files.
 func (r *Result) Current() (bool, error) {
+	for _, f := range r.Install {
+		if ok, err := f.Current(); err != nil || !ok {
+			return false, err
+		}
+	}
+	return r.currentOutput()
+}
+
+// currentOutput reports whether the generated file on disk matches the
+// result.
+func (r *Result) currentOutput() (bool, error) {
 	old, err := os.ReadFile(r.OutputPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -98,14 +142,28 @@ func (r *Result) Current() (bool, error) {
 	return r.Content != nil && bytes.Equal(old, r.Content), nil
 }
 
-// Write puts the result on disk: it writes Content, or removes a stale
-// file. A file that already holds Content is not rewritten, so its
-// modification time (and the build cache) survive. It reports whether the
-// disk changed. It does nothing for a result with errors.
+// Write puts the result on disk: it writes Content and the install
+// files, or removes a stale file. A file that already holds its content
+// is not rewritten, so its modification time (and the build cache)
+// survive. It reports whether the disk changed. It does nothing for a
+// result with errors.
 func (r *Result) Write() (changed bool, err error) {
 	if r.HasErrors() {
 		return false, nil
 	}
+	for _, f := range r.Install {
+		c, err := f.write()
+		if err != nil {
+			return changed, err
+		}
+		changed = changed || c
+	}
+	c, err := r.writeOutput()
+	return changed || c, err
+}
+
+// writeOutput writes Content, or removes a stale file.
+func (r *Result) writeOutput() (changed bool, err error) {
 	if r.Stale {
 		if err := os.Remove(r.OutputPath); err != nil {
 			return false, err
@@ -115,7 +173,7 @@ func (r *Result) Write() (changed bool, err error) {
 	if r.Content == nil {
 		return false, nil
 	}
-	if ok, err := r.Current(); err != nil || ok {
+	if ok, err := r.currentOutput(); err != nil || ok {
 		return false, err
 	}
 	if err := os.WriteFile(r.OutputPath, r.Content, 0o666); err != nil {
@@ -186,6 +244,7 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 func generatePackage(lp *loadedPackage) *Result {
 	p := newPass(lp)
 	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
+	var install *installInfo
 	m := p.buildModel()
 	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
 		res.Idle = true
@@ -197,6 +256,7 @@ func generatePackage(lp *loadedPackage) *Result {
 		// Schemas are built even after a mistake in the model, for what they
 		// report: every mistake of the package in one run.
 		m.buildSchemas()
+		install = m.buildInstall()
 	}
 	res.Diagnostics = p.sorted()
 	if m == nil || res.HasErrors() {
@@ -212,6 +272,13 @@ func generatePackage(lp *loadedPackage) *Result {
 	}
 	for _, pr := range m.prompts {
 		res.Prompts = append(res.Prompts, pr.name)
+	}
+	if install != nil {
+		files := install.installFiles()
+		for _, name := range []string{ManifestFile, RegistryFile, ClaudeFile} {
+			res.Install = append(res.Install, File{Path: filepath.Join(filepath.Dir(lp.output), name), Content: files[name]})
+		}
+		res.ClaudeAdd = install.claudeAdd()
 	}
 	return res
 }
