@@ -126,12 +126,12 @@ func (r *Result) Current() (bool, error) {
 			return false, err
 		}
 	}
-	return r.currentOutput()
+	return r.OutputCurrent()
 }
 
-// currentOutput reports whether the generated file on disk matches the
-// result.
-func (r *Result) currentOutput() (bool, error) {
+// OutputCurrent reports whether the generated Go file on disk matches
+// the result; Current also checks the install files.
+func (r *Result) OutputCurrent() (bool, error) {
 	old, err := os.ReadFile(r.OutputPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -173,7 +173,7 @@ func (r *Result) writeOutput() (changed bool, err error) {
 	if r.Content == nil {
 		return false, nil
 	}
-	if ok, err := r.currentOutput(); err != nil || ok {
+	if ok, err := r.OutputCurrent(); err != nil || ok {
 		return false, err
 	}
 	if err := os.WriteFile(r.OutputPath, r.Content, 0o666); err != nil {

@@ -219,3 +219,101 @@ func build(t *testing.T, dir string) {
 		t.Fatalf("generated package does not build: %v\n%s", err, out)
 	}
 }
+
+// installSource is a server whose doc comment asks for install files.
+const installSource = `// Command hello says hello.
+//
+//mcp:server name=hello version=0.3.0
+//mcp:install oci=ghcr.io/acme/hello
+package main
+
+import (
+	"context"
+	"os"
+)
+
+// Config is the server's configuration.
+//
+//mcp:config
+type Config struct {
+	Greeting string ` + "`json:\"greeting,omitempty\" jsonschema:\"default=hello\"`" + ` // The word to greet with.
+}
+
+// Input is the input.
+type Input struct {
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Hello says hello.
+//
+//mcp:tool
+func Hello(ctx context.Context, in Input) (string, error) { return "hello " + in.Name, nil }
+
+func main() {
+	var c Config
+	if err := c.LoadEnv(os.Getenv); err != nil {
+		panic(err)
+	}
+	NewServer().ServeStdio(context.Background())
+}
+`
+
+// TestInstallFiles checks that mcpgen writes the install files of a
+// package with //mcp:install, that -check catches a file that no longer
+// matches the code, with a diff, and that -claude-add prints the command
+// line and writes nothing.
+func TestInstallFiles(t *testing.T) {
+	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	for _, name := range []string{"manifest.json", "server.json", ".mcp.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("mcpgen did not write %s: %v", name, err)
+		}
+	}
+	build(t, dir)
+	if status, out, errOut := mcpgen(t, dir, "-check"); status != 0 || out != "" {
+		t.Fatalf("-check after generating: status %d, want 0 and no output; output:\n%s%s", status, out, errOut)
+	}
+
+	// A changed description, and an install file edited by hand.
+	src := strings.Replace(installSource, "// Hello says hello.", "// Hello greets a person.", 1)
+	if err := os.WriteFile(filepath.Join(dir, "hello.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte("{}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut := mcpgen(t, dir, "-check")
+	if status != 1 {
+		t.Fatalf("-check after a change: status %d, want 1\n%s%s", status, out, errOut)
+	}
+	for _, want := range []string{
+		"--- a/manifest.json\n+++ b/manifest.json\n",
+		`-      "description": "Hello says hello."` + "\n" + `+      "description": "Hello greets a person."`,
+		"--- a/.mcp.json\n+++ b/.mcp.json\n",
+		"--- a/mcp_gen.go\n+++ b/mcp_gen.go\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-check output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"manifest.json: install file: out of date: run go generate", ".mcp.json: install file: out of date: run go generate"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-check's standard error lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out, "server.json") {
+		t.Errorf("-check shows server.json, which lists no tools and did not change:\n%s", out)
+	}
+
+	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	status, out, errOut = mcpgen(t, dir, "-claude-add")
+	if want := "claude mcp add hello -e HELLO_GREETING=\"$HELLO_GREETING\" -- hello\n"; status != 0 || out != want {
+		t.Errorf("-claude-add: status %d, output %q, want %q\n%s", status, out, want, errOut)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); !bytes.Equal(before, after) {
+		t.Error("-claude-add wrote the install files")
+	}
+}
