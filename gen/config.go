@@ -27,6 +27,7 @@ const directiveConfig = "config"
 // variable.
 type configField struct {
 	name        string   // the JSON name, the user_config key
+	goName      string   // the Go field's name
 	choices     []string // the values of an enum of strings
 	env         string   // the environment variable
 	kind        string   // user_config type: string, number, boolean, directory or file
@@ -114,7 +115,7 @@ func configFieldOf(p *pass, structName string, st *types.Struct, f jsonField, pr
 		return nil, false
 	}
 	cf := &configField{
-		name: f.name, title: prop.Title, description: prop.Description, required: f.required(),
+		name: f.name, goName: f.v.Name(), title: prop.Title, description: prop.Description, required: f.required(),
 		def: prop.Default, min: prop.Minimum, max: prop.Maximum, pos: pos,
 	}
 	switch {

@@ -274,22 +274,25 @@ func modulePlace(modulePath string) (owner, repo, host string) {
 func (m *model) synopsis() string {
 	for _, f := range m.files {
 		if f.Doc != nil {
-			return withoutSubject(new(doc.Package).Synopsis(f.Doc.Text()), m.serverName(), m.pkg.Name(), path.Base(m.pkg.Path()))
+			var leads []string
+			for _, name := range []string{m.serverName(), m.pkg.Name(), path.Base(m.pkg.Path())} {
+				leads = append(leads, "Command "+name, "Package "+name)
+			}
+			return withoutSubject(new(doc.Package).Synopsis(f.Doc.Text()), leads...)
 		}
 	}
 	return ""
 }
 
-// withoutSubject drops "Command <name> " or "Package <name> " from the
-// start of a sentence, for one of names, and capitalises what follows.
-func withoutSubject(sentence string, names ...string) string {
-	for _, lead := range []string{"Command ", "Package "} {
-		for _, name := range names {
-			rest, ok := strings.CutPrefix(sentence, lead+name+" ")
-			if ok && rest != "" {
-				r, n := utf8.DecodeRuneInString(rest)
-				return string(unicode.ToUpper(r)) + rest[n:]
-			}
+// withoutSubject drops one of leads and a space from the start of a
+// sentence, and capitalises what follows: "Command notes keeps notes." →
+// "Keeps notes.".
+func withoutSubject(sentence string, leads ...string) string {
+	for _, lead := range leads {
+		rest, ok := strings.CutPrefix(sentence, lead+" ")
+		if ok && rest != "" {
+			r, n := utf8.DecodeRuneInString(rest)
+			return string(unicode.ToUpper(r)) + rest[n:]
 		}
 	}
 	return sentence

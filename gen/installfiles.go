@@ -176,7 +176,7 @@ func (in *installInfo) manifest() *mcpbManifest {
 	for _, f := range in.config {
 		m.Server.MCPConfig.Env = append(m.Server.MCPConfig.Env, member{f.env, "${user_config." + f.name + "}"})
 		m.UserConfig = append(m.UserConfig, member{f.name, mcpbUserConfig{
-			Type: f.kind, Title: f.title, Description: withChoices(f.description, f.choices), Required: f.required,
+			Type: f.kind, Title: f.title, Description: withChoices(f.help(), f.choices), Required: f.required,
 			Default: f.def, Sensitive: f.sensitive, Min: f.min, Max: f.max,
 		}})
 	}
@@ -253,7 +253,7 @@ func (in *installInfo) registryEntry() *registryServer {
 		var env []registryEnvVariable
 		for _, f := range in.config {
 			env = append(env, registryEnvVariable{
-				Name: f.env, Description: f.description, Format: registryFormat(f.kind),
+				Name: f.env, Description: f.help(), Format: registryFormat(f.kind),
 				IsRequired: f.required, IsSecret: f.sensitive, Default: defaultText(f.def), Choices: f.choices,
 			})
 		}
@@ -266,6 +266,13 @@ func (in *installInfo) registryEntry() *registryServer {
 		r.Remotes = []registryTransport{{Type: "streamable-http", URL: in.remote}}
 	}
 	return r
+}
+
+// help is a config field's description as a host shows it, beside the
+// setting: on one line, and without the Go name a doc comment starts
+// with ("Dir is the folder…" → "The folder…").
+func (f *configField) help() string {
+	return withoutSubject(strings.Join(strings.Fields(f.description), " "), f.goName+" is", f.goName+" are")
 }
 
 // withChoices adds the values an enum allows to a description, for a

@@ -136,6 +136,8 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 			// the go command's report of the same type errors
 		case e.Kind == packages.TypeError && slices.Contains(generatedNames, strings.TrimPrefix(e.Msg, "undefined: ")):
 			// a call to a function mcpgen is about to generate
+		case e.Kind == packages.TypeError && strings.HasSuffix(e.Msg, "has no field or method LoadEnv)"):
+			// a call to the method //mcp:config is about to generate
 		case e.Kind == packages.TypeError:
 			other = append(other, e)
 		default:
