@@ -229,6 +229,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 )
 
@@ -237,6 +238,7 @@ import (
 //mcp:config
 type Config struct {
 	Greeting string ` + "`json:\"greeting,omitempty\" jsonschema:\"default=hello\"`" + ` // The word to greet with.
+	Token    string ` + "`json:\"token\" mcp:\"secret\"`" + `                            // The token of the greeting service.
 }
 
 // Input is the input.
@@ -252,7 +254,8 @@ func Hello(ctx context.Context, in Input) (string, error) { return "hello " + in
 func main() {
 	var c Config
 	if err := c.LoadEnv(os.Getenv); err != nil {
-		panic(err)
+		fmt.Fprintf(os.Stderr, "hello: %v\n", err)
+		os.Exit(2)
 	}
 	NewServer().ServeStdio(context.Background())
 }
@@ -310,10 +313,50 @@ func TestInstallFiles(t *testing.T) {
 
 	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	status, out, errOut = mcpgen(t, dir, "-claude-add")
-	if want := "claude mcp add hello -e HELLO_GREETING=\"$HELLO_GREETING\" -- hello\n"; status != 0 || out != want {
+	if want := "claude mcp add hello -e HELLO_GREETING=\"$HELLO_GREETING\" -e HELLO_TOKEN=\"$HELLO_TOKEN\" -- hello\n"; status != 0 || out != want {
 		t.Errorf("-claude-add: status %d, output %q, want %q\n%s", status, out, want, errOut)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); !bytes.Equal(before, after) {
 		t.Error("-claude-add wrote the install files")
+	}
+}
+
+// TestInstallConfigAtStartup runs a server whose configuration has a
+// required value, as its install files start it: without the variable it
+// says which one is missing, exits non-zero and serves nothing; with a
+// value out of its schema it names that variable; with it, it serves.
+func TestInstallConfigAtStartup(t *testing.T) {
+	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	bin := filepath.Join(t.TempDir(), "hello")
+	if out, err := exec.Command("go", "-C", dir, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	run := func(env ...string) (int, string, string) {
+		cmd := exec.Command(bin)
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+		cmd.Stdin = strings.NewReader(initialize)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errOut.String()
+	}
+	for _, env := range [][]string{nil, {"HELLO_TOKEN="}, {"HELLO_TOKEN=${user_config.token}"}} {
+		code, out, errOut := run(env...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "HELLO_TOKEN: is not set, and the server needs it") {
+			t.Errorf("without a token (%q): exit %d, stdout %q, stderr %q; want 2, nothing served, and the variable named", env, code, out, errOut)
+		}
+	}
+	if code, out, _ := run("HELLO_TOKEN=t0k"); code != 0 || !strings.Contains(out, `"serverInfo":{"name":"hello","version":"0.3.0"}`) {
+		t.Errorf("with a token: exit %d, stdout %q", code, out)
 	}
 }
