@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/claudetest"
 	"github.com/mcpgen/mcpgen/internal/installtest"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
@@ -269,5 +270,107 @@ func TestRegistryEntries(t *testing.T) {
 		if validate(broken) == nil {
 			t.Errorf("the Registry's schema accepts %s", what)
 		}
+	}
+}
+
+// claudeProject prepares a run of the real Claude Code CLI in a new
+// project folder, offline: it returns the folder and the environment,
+// with bin first in PATH (where the notes binary is, as go install would
+// put it) and a claude command there.
+func claudeProject(t *testing.T, bin string) (project string, env []string) {
+	cli := claudetest.CLI(t)
+	api := claudetest.API(t, "mcp__notes__add_note", `{"title":"Buy milk"}`)
+	if err := os.Symlink(cli, filepath.Join(bin, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	project = t.TempDir()
+	env = append(os.Environ(), claudetest.Env(t, api)...)
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return project, env
+}
+
+// claude runs the CLI that claudeProject put in bin, in project with env,
+// and returns its output.
+func claude(t *testing.T, bin, project string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "claude"), args...)
+	cmd.Dir, cmd.Env = project, env
+	return run(t, cmd)
+}
+
+// TestClaudeAddLine runs the claude mcp add line that mcpgen generates
+// for this example, in a shell, with the real Claude Code CLI, then
+// claude mcp list: the server must be connected, with the notes folder
+// from the shell's environment.
+func TestClaudeAddLine(t *testing.T) {
+	results, err := gen.Generate(context.Background(), gen.Config{Patterns: []string{"."}})
+	if err != nil || len(results) != 1 || results[0].ClaudeAdd == "" {
+		t.Fatalf("generate: %v, %+v", err, results)
+	}
+	line := results[0].ClaudeAdd
+	if want := `claude mcp add notes -e NOTES_DIR="$NOTES_DIR" -- notes`; line != want {
+		t.Errorf("claude mcp add line %q, want %q", line, want)
+	}
+	bin := t.TempDir()
+	buildNotes(t, bin, "notes")
+	project, env := claudeProject(t, bin)
+	notesDir := t.TempDir()
+	sh := exec.Command("sh", "-c", line)
+	sh.Dir, sh.Env = project, append(env, "NOTES_DIR="+notesDir)
+	run(t, sh)
+
+	if out := claude(t, bin, project, env, "mcp", "list"); !strings.Contains(out, "notes: notes  - ✔ Connected") {
+		t.Errorf("claude mcp list after the generated line:\n%s", out)
+	}
+	if out := claude(t, bin, project, env, "mcp", "get", "notes"); !strings.Contains(out, "NOTES_DIR="+notesDir) {
+		t.Errorf("claude mcp get notes does not pass NOTES_DIR:\n%s", out)
+	}
+}
+
+// TestClaudeProjectFile puts this example's .mcp.json in a project and
+// checks that the real Claude Code CLI picks it up: pending approval at
+// first, connected once approved (as the CLI's dialog records it), and
+// that a turn whose model calls add_note reaches the server with the
+// notes folder of the user's environment.
+func TestClaudeProjectFile(t *testing.T) {
+	bin := t.TempDir()
+	buildNotes(t, bin, "notes")
+	project, env := claudeProject(t, bin)
+	data, err := os.ReadFile(gen.ClaudeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, gen.ClaudeFile), data, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out := claude(t, bin, project, env, "mcp", "list"); !strings.Contains(out, "notes: notes  - ⏸ Pending approval") {
+		t.Fatalf("claude mcp list in a project with the .mcp.json:\n%s", out)
+	}
+
+	// What the CLI records when the user trusts the folder and approves
+	// the project's server.
+	var home string
+	for _, e := range env {
+		if h, ok := strings.CutPrefix(e, "HOME="); ok {
+			home = h
+		}
+	}
+	approval, _ := json.Marshal(map[string]any{"projects": map[string]any{project: map[string]any{
+		"hasTrustDialogAccepted": true, "enabledMcpjsonServers": []string{"notes"},
+	}}})
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), approval, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := claude(t, bin, project, env, "mcp", "list"); !strings.Contains(out, "notes: notes  - ✔ Connected") {
+		t.Fatalf("claude mcp list once approved:\n%s", out)
+	}
+
+	notesDir := t.TempDir()
+	out := claude(t, bin, project, append(env, "NOTES_DIR="+notesDir), "-p", "Note: buy milk", "--allowedTools", "mcp__notes__add_note")
+	if !strings.Contains(out, "The tool answered") {
+		t.Errorf("claude -p:\n%s", out)
+	}
+	if saved, err := os.ReadFile(filepath.Join(notesDir, notesFile)); err != nil || !bytes.Contains(saved, []byte(`"title": "Buy milk"`)) {
+		t.Errorf("the note did not reach NOTES_DIR through .mcp.json: %q, %v", saved, err)
 	}
 }
