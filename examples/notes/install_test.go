@@ -95,28 +95,35 @@ func hostCommand(t *testing.T, dir string, m *manifest, answers map[string]strin
 // folder the user chose.
 func TestBundle(t *testing.T) {
 	mcpb := installtest.MCPB(t)
-	src := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(src, "server"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	buildNotes(t, filepath.Join(src, "server"), "notes")
-	data, err := os.ReadFile(gen.ManifestFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(src, gen.ManifestFile), data, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	if out := run(t, exec.Command(mcpb, "validate", filepath.Join(src, gen.ManifestFile))); !strings.Contains(out, "Manifest schema validation passes!") {
-		t.Fatalf("mcpb validate:\n%s", out)
-	}
+	root := testmodule.Root()
+	bin := buildNotes(t, t.TempDir(), "notes")
 	bundle := filepath.Join(t.TempDir(), "notes.mcpb")
-	run(t, exec.Command(mcpb, "pack", src, bundle))
+	pack := exec.Command(filepath.Join(root, "deploy", "mcpb-pack.sh"), bin, gen.ManifestFile, bundle)
+	pack.Env = append(os.Environ(), "MCPB="+mcpb)
+	if out := run(t, pack); !strings.Contains(out, "Manifest schema validation passes!") {
+		t.Fatalf("deploy/mcpb-pack.sh did not validate the manifest:\n%s", out)
+	}
 	dir := filepath.Join(t.TempDir(), "installed")
 	run(t, exec.Command(mcpb, "unpack", bundle, dir))
 
+	// The Registry entry of the release, with the bundle's SHA-256 filled
+	// in as deploy/registry-publish.sh publishes it.
+	publish := exec.Command(filepath.Join(root, "deploy", "registry-publish.sh"), gen.RegistryFile, bundle)
+	publish.Env = append(os.Environ(), "DRY_RUN=1")
+	entry := run(t, publish)
+	sum, err := exec.Command("sha256sum", bundle).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"fileSha256": "` + strings.Fields(string(sum))[0] + `"`; !strings.Contains(entry, want) {
+		t.Errorf("deploy/registry-publish.sh: the entry lacks %s:\n%s", want, entry)
+	}
+	if err := registrySchema(t)([]byte(entry)); err != nil {
+		t.Errorf("the published entry does not validate against the Registry's schema: %v", err)
+	}
+
 	var m manifest
-	data, err = os.ReadFile(filepath.Join(dir, gen.ManifestFile))
+	data, err := os.ReadFile(filepath.Join(dir, gen.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,19 +190,18 @@ func TestManifestsValidate(t *testing.T) {
 	}
 }
 
-// TestRegistryEntries validates every server.json that mcpgen generated
-// in the repository against the MCP Registry's own schema (2025-12-11,
-// from the Registry's module), with formats asserted; this example's has
-// a stdio package (OCI and MCPB) and a remote over Streamable HTTP. A
-// broken entry must fail, so that the validation is known to bite.
-func TestRegistryEntries(t *testing.T) {
+// registrySchema returns a function that validates a server.json against
+// the MCP Registry's own schema (2025-12-11, from the Registry's module),
+// with formats asserted.
+func registrySchema(t *testing.T) func([]byte) error {
+	t.Helper()
 	schemaFile := installtest.RegistrySchemaFile(t)
 	f, err := os.Open(schemaFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)
-	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,13 +215,23 @@ func TestRegistryEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	validate := func(data []byte) error {
+	return func(data []byte) error {
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 		if err != nil {
 			return err
 		}
 		return sch.Validate(v)
 	}
+}
+
+// TestRegistryEntries validates every server.json that mcpgen generated
+// in the repository against the MCP Registry's own schema (2025-12-11,
+// from the Registry's module), with formats asserted; this example's has
+// a stdio package (OCI and MCPB) and a remote over Streamable HTTP. A
+// broken entry must fail, so that the validation is known to bite.
+func TestRegistryEntries(t *testing.T) {
+	validate := registrySchema(t)
+	const url = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 
 	root := testmodule.Root()
 	for _, file := range []string{"examples/notes/server.json", "testdata/golden/install/server.json"} {
