@@ -116,6 +116,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
+		installState := make([]string, len(r.Install))
+		for i, f := range r.Install {
+			installState[i] = "written"
+			if ok, _ := f.Current(); ok {
+				installState[i] = "unchanged"
+			}
+		}
 		changed, err := r.Write()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -131,8 +138,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				state = "written"
 			}
 			fmt.Fprintln(stderr, describe(r, wd, state))
-			for _, f := range r.Install {
-				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file")
+			for i, f := range r.Install {
+				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file: "+installState[i])
 			}
 		}
 	}

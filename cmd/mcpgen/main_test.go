@@ -279,6 +279,9 @@ func TestInstallFiles(t *testing.T) {
 	if status, out, errOut := mcpgen(t, dir, "-check"); status != 0 || out != "" {
 		t.Fatalf("-check after generating: status %d, want 0 and no output; output:\n%s%s", status, out, errOut)
 	}
+	if _, _, errOut := mcpgen(t, dir, "-v"); !strings.Contains(errOut, "manifest.json: install file: unchanged\n") {
+		t.Errorf("-v does not say the manifest is unchanged:\n%s", errOut)
+	}
 
 	// A changed description, and an install file edited by hand.
 	src := strings.Replace(installSource, "// Hello says hello.", "// Hello greets a person.", 1)
