@@ -171,6 +171,9 @@ func configFieldOf(p *pass, structName string, st *types.Struct, f jsonField, pr
 		p.errorf(pos, "%s: mcp:\"secret\" hides a string as the user types it; the field is a %s", where, cf.kind)
 		ok = false
 	}
+	if cf.description == "" {
+		p.warnf(pos, "%s has no doc comment: the install files show it without help; say what the value is for", where)
+	}
 	if cf.env == "" {
 		cf.env = defaultEnv(server, f.name)
 	}
