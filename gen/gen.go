@@ -1,11 +1,13 @@
 // Package gen is mcpgen's generator: it loads Go packages, finds the
 // functions marked with //mcp:tool, //mcp:resource and //mcp:prompt and
-// the types marked //mcp:form and //mcp:output, derives JSON Schemas from
-// go/types, and emits one Go file per package that registers the tools,
-// resources and prompts into github.com/mcpgen/mcpgen/runtime and gives
-// the marked types their methods.
+// the types marked //mcp:form, //mcp:output and //mcp:config, derives
+// JSON Schemas from go/types, and emits one Go file per package that
+// registers the tools, resources and prompts into
+// github.com/mcpgen/mcpgen/runtime and gives the marked types their
+// methods; for a package marked //mcp:install, it also writes the
+// server's install files.
 //
-// Generate, Config, Result and Diagnostic are a supported API, the one
+// Generate, Config, Result, File and Diagnostic are a supported API, the one
 // cmd/mcpgen is built on, for programs that run the generator themselves
 // (an editor, a build system, a test that checks a package's directives):
 // they change only compatibly. Everything else is unexported, and the
@@ -13,11 +15,13 @@
 //
 // A package goes through the stages as a pass (pass.go): load (load.go)
 // → model (model.go, directive.go, naming.go, tool.go, resource.go,
-// prompt.go, arguments.go, typedirective.go) → schemas (schema.go,
-// tags.go, docs.go, index.go, schemajson.go) → emit (emit.go, guards.go,
-// decoders.go, emitresource.go, emitprompt.go, emittype.go), which writes
-// through one printer (genfile.go, gotype.go, layout.go). Generate runs
-// it in memory; Result.Write puts a result on disk.
+// prompt.go, arguments.go, typedirective.go, config.go, install.go) →
+// schemas (schema.go, tags.go, docs.go, index.go, schemajson.go) → emit
+// (emit.go, guards.go, decoders.go, emitresource.go, emitprompt.go,
+// emittype.go), which writes through one printer (genfile.go, gotype.go,
+// layout.go); a package with //mcp:install also gets its install files
+// (installfiles.go). Generate runs it in memory; Result.Write puts a
+// result on disk.
 package gen
 
 import (
