@@ -33,7 +33,7 @@ func spacedDirective(text string) (string, bool) {
 	rest, ok = strings.CutPrefix(trimmed, "mcp:")
 	if fields := strings.Fields(rest); ok && len(fields) > 0 {
 		switch fields[0] {
-		case directiveTool, directiveResource, directivePrompt, directiveServer:
+		case directiveTool, directiveResource, directivePrompt, directiveServer, directiveInstall, directiveConfig:
 			return fields[0], true
 		}
 	}
@@ -350,6 +350,7 @@ type serverOptions struct {
 	pos          token.Pos
 	name         string
 	version      string
+	versionPos   token.Pos
 	title        string
 	instructions string
 	inline       bool
@@ -385,7 +386,7 @@ func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 		case "name":
 			o.name = a.value
 		case "version":
-			o.version = a.value
+			o.version, o.versionPos = a.value, a.valPos
 		case "title":
 			o.title = a.value
 		case "instructions":

@@ -75,8 +75,11 @@ func newEmitter(m *model) *emitter {
 	}
 	for _, td := range m.typeDirs {
 		suffix := "OutputSchema"
-		if td.kind == directiveForm {
+		switch td.kind {
+		case directiveForm:
 			suffix = "FormSchema"
+		case directiveConfig:
+			suffix = "ConfigSchema"
 		}
 		td.constName = e.g.declare(lowerCamel(snakeCase(td.named.Obj().Name())) + suffix)
 	}
@@ -346,8 +349,11 @@ func (e *emitter) schemaConsts() {
 	}
 	for _, td := range e.m.typeDirs {
 		what := "is the JSON Schema of " + td.named.Obj().Name() + "."
-		if td.kind == directiveForm {
+		switch td.kind {
+		case directiveForm:
 			what = "is the elicitation form of " + td.named.Obj().Name() + "."
+		case directiveConfig:
+			what = "is the schema that LoadEnv checks a " + td.named.Obj().Name() + " against."
 		}
 		e.writeConst(td.constName, what, td.schema)
 	}

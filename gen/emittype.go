@@ -19,6 +19,10 @@ import (
 func (e *emitter) typeMethods() {
 	g := e.g
 	for _, td := range e.m.typeDirs {
+		if td.kind == directiveConfig {
+			e.loadEnv(td)
+			continue
+		}
 		name := g.obj(td.named.Obj())
 		g.P()
 		if td.kind == directiveForm {

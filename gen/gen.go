@@ -1,11 +1,13 @@
 // Package gen is mcpgen's generator: it loads Go packages, finds the
 // functions marked with //mcp:tool, //mcp:resource and //mcp:prompt and
-// the types marked //mcp:form and //mcp:output, derives JSON Schemas from
-// go/types, and emits one Go file per package that registers the tools,
-// resources and prompts into github.com/mcpgen/mcpgen/runtime and gives
-// the marked types their methods.
+// the types marked //mcp:form, //mcp:output and //mcp:config, derives
+// JSON Schemas from go/types, and emits one Go file per package that
+// registers the tools, resources and prompts into
+// github.com/mcpgen/mcpgen/runtime and gives the marked types their
+// methods; for a package marked //mcp:install, it also writes the
+// server's install files.
 //
-// Generate, Config, Result and Diagnostic are a supported API, the one
+// Generate, Config, Result, File and Diagnostic are a supported API, the one
 // cmd/mcpgen is built on, for programs that run the generator themselves
 // (an editor, a build system, a test that checks a package's directives):
 // they change only compatibly. Everything else is unexported, and the
@@ -13,11 +15,13 @@
 //
 // A package goes through the stages as a pass (pass.go): load (load.go)
 // → model (model.go, directive.go, naming.go, tool.go, resource.go,
-// prompt.go, arguments.go, typedirective.go) → schemas (schema.go,
-// tags.go, docs.go, index.go, schemajson.go) → emit (emit.go, guards.go,
-// decoders.go, emitresource.go, emitprompt.go, emittype.go), which writes
-// through one printer (genfile.go, gotype.go, layout.go). Generate runs
-// it in memory; Result.Write puts a result on disk.
+// prompt.go, arguments.go, typedirective.go, config.go, install.go) →
+// schemas (schema.go, tags.go, docs.go, index.go, schemajson.go) → emit
+// (emit.go, guards.go, decoders.go, emitresource.go, emitprompt.go,
+// emittype.go), which writes through one printer (genfile.go, gotype.go,
+// layout.go); a package with //mcp:install also gets its install files
+// (installfiles.go). Generate runs it in memory; Result.Write puts a
+// result on disk.
 package gen
 
 import (
@@ -79,6 +83,38 @@ type Result struct {
 	// Idle reports a package with nothing for mcpgen to do: it has no
 	// mcpgen directive, no file that mcpgen generated, and no diagnostic.
 	Idle bool
+	// Install holds the install files that the package's //mcp:install
+	// asks for, in the package's directory: an MCP bundle's manifest.json,
+	// the MCP Registry's server.json and Claude Code's .mcp.json. It is set
+	// when Content is, for such a package.
+	Install []File
+	// ClaudeAdd is the command line that adds the server to Claude Code,
+	// claude mcp add …, for a package with Install.
+	ClaudeAdd string
+}
+
+// A File is a generated file other than the package's Go file.
+type File struct {
+	Path    string // absolute
+	Content []byte
+}
+
+// Current reports whether the file on disk holds f's content.
+func (f *File) Current() (bool, error) {
+	old, err := os.ReadFile(f.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil && bytes.Equal(old, f.Content), err
+}
+
+// write puts f on disk unless it is current there, and reports whether
+// the disk changed.
+func (f *File) write() (bool, error) {
+	if ok, err := f.Current(); err != nil || ok {
+		return false, err
+	}
+	return true, os.WriteFile(f.Path, f.Content, 0o666)
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -86,8 +122,20 @@ func (r *Result) HasErrors() bool {
 	return slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool { return d.Severity == Error })
 }
 
-// Current reports whether the file on disk already matches the result.
+// Current reports whether the files on disk already match the result:
+// the generated file and the install files.
 func (r *Result) Current() (bool, error) {
+	for _, f := range r.Install {
+		if ok, err := f.Current(); err != nil || !ok {
+			return false, err
+		}
+	}
+	return r.OutputCurrent()
+}
+
+// OutputCurrent reports whether the generated Go file on disk matches
+// the result; Current also checks the install files.
+func (r *Result) OutputCurrent() (bool, error) {
 	old, err := os.ReadFile(r.OutputPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -98,14 +146,28 @@ func (r *Result) Current() (bool, error) {
 	return r.Content != nil && bytes.Equal(old, r.Content), nil
 }
 
-// Write puts the result on disk: it writes Content, or removes a stale
-// file. A file that already holds Content is not rewritten, so its
-// modification time (and the build cache) survive. It reports whether the
-// disk changed. It does nothing for a result with errors.
+// Write puts the result on disk: it writes Content and the install
+// files, or removes a stale file. A file that already holds its content
+// is not rewritten, so its modification time (and the build cache)
+// survive. It reports whether the disk changed. It does nothing for a
+// result with errors.
 func (r *Result) Write() (changed bool, err error) {
 	if r.HasErrors() {
 		return false, nil
 	}
+	for _, f := range r.Install {
+		c, err := f.write()
+		if err != nil {
+			return changed, err
+		}
+		changed = changed || c
+	}
+	c, err := r.writeOutput()
+	return changed || c, err
+}
+
+// writeOutput writes Content, or removes a stale file.
+func (r *Result) writeOutput() (changed bool, err error) {
 	if r.Stale {
 		if err := os.Remove(r.OutputPath); err != nil {
 			return false, err
@@ -115,7 +177,7 @@ func (r *Result) Write() (changed bool, err error) {
 	if r.Content == nil {
 		return false, nil
 	}
-	if ok, err := r.Current(); err != nil || ok {
+	if ok, err := r.OutputCurrent(); err != nil || ok {
 		return false, err
 	}
 	if err := os.WriteFile(r.OutputPath, r.Content, 0o666); err != nil {
@@ -186,6 +248,7 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 func generatePackage(lp *loadedPackage) *Result {
 	p := newPass(lp)
 	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
+	var install *installInfo
 	m := p.buildModel()
 	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
 		res.Idle = true
@@ -197,6 +260,7 @@ func generatePackage(lp *loadedPackage) *Result {
 		// Schemas are built even after a mistake in the model, for what they
 		// report: every mistake of the package in one run.
 		m.buildSchemas()
+		install = m.buildInstall()
 	}
 	res.Diagnostics = p.sorted()
 	if m == nil || res.HasErrors() {
@@ -212,6 +276,13 @@ func generatePackage(lp *loadedPackage) *Result {
 	}
 	for _, pr := range m.prompts {
 		res.Prompts = append(res.Prompts, pr.name)
+	}
+	if install != nil {
+		files := install.installFiles()
+		for _, name := range []string{ManifestFile, RegistryFile, ClaudeFile} {
+			res.Install = append(res.Install, File{Path: filepath.Join(filepath.Dir(lp.output), name), Content: files[name]})
+		}
+		res.ClaudeAdd = install.claudeAdd()
 	}
 	return res
 }

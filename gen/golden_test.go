@@ -23,10 +23,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files: each case's mcp_gen.go and want/")
 
 // goldenDir holds one directory per case: the input package, and what
-// mcpgen must make of it: mcp_gen.go, the package's generated file, and in
-// want/ one <constant>.json per schema constant and diagnostics.txt when
-// mcpgen reports anything. -update owns mcp_gen.go and want/; the rest of
-// the directory is the case's input.
+// mcpgen must make of it: mcp_gen.go, the package's generated file, the
+// install files (manifest.json, server.json, .mcp.json) of a package with
+// //mcp:install, and in want/ one <constant>.json per schema constant and
+// diagnostics.txt when mcpgen reports anything. -update owns these files;
+// the rest of the directory is the case's input.
 const goldenDir = "testdata/golden"
 
 // exampleCases are examples that are golden cases too, so that each
@@ -55,6 +56,9 @@ func TestGolden(t *testing.T) {
 					t.Errorf("the generated file is not gofmt-clean (%v)", err)
 				}
 				want[gen.DefaultOutput] = r.Content
+				for _, f := range r.Install {
+					want[filepath.Base(f.Path)] = f.Content
+				}
 				for name, schema := range schemaConsts(t, r.Content) {
 					want[filepath.Join(wantDir, name+".json")] = []byte(schema + "\n")
 				}
@@ -192,9 +196,9 @@ func constString(t *testing.T, e ast.Expr) string {
 }
 
 // owned lists the files of a case directory that the golden test owns:
-// the generated file and everything in want/.
+// the generated file, the install files and everything in want/.
 func owned(dir string) []string {
-	names := []string{gen.DefaultOutput}
+	names := []string{gen.DefaultOutput, gen.ManifestFile, gen.RegistryFile, gen.ClaudeFile}
 	entries, _ := os.ReadDir(filepath.Join(dir, wantDir))
 	for _, e := range entries {
 		names = append(names, filepath.Join(wantDir, e.Name()))

@@ -21,7 +21,7 @@ import (
 // loadMode is what the generator needs of every package: syntax for the
 // directives and doc comments, types for the signatures and schemas.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo
+	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule
 
 // generatedNames are the exported functions every generated file declares.
 var generatedNames = []string{"NewServer", "Register"}
@@ -42,6 +42,10 @@ type loadedPackage struct {
 	// goFiles lists the Go files of another package, with the same
 	// configuration as the load.
 	goFiles func(pkgPath string) []string
+	// modulePath is the path of the package's module, and moduleSubdir
+	// the package's directory below the module's, with slashes ("" at
+	// the module's root): the install files name the repository.
+	modulePath, moduleSubdir string
 }
 
 // load loads the packages of cfg. A package whose previous generated file
@@ -105,6 +109,12 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 	}
 	lp := &loadedPackage{pkg: p, output: filepath.Join(filepath.Dir(files[0]), output), goFiles: goFilesLister(pcfg)}
 	lp.hadGenerated = isGenerated(lp.output)
+	if mod := p.Module; mod != nil {
+		lp.modulePath = mod.Path
+		if rel, err := filepath.Rel(mod.Dir, filepath.Dir(lp.output)); err == nil && rel != "." {
+			lp.moduleSubdir = filepath.ToSlash(rel)
+		}
+	}
 	if lp.hadGenerated && slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return errorFile(e) == lp.output }) {
 		cfg := *pcfg
 		cfg.Overlay = map[string][]byte{lp.output: stub(p, lp.output)}
@@ -126,6 +136,8 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 			// the go command's report of the same type errors
 		case e.Kind == packages.TypeError && slices.Contains(generatedNames, strings.TrimPrefix(e.Msg, "undefined: ")):
 			// a call to a function mcpgen is about to generate
+		case e.Kind == packages.TypeError && strings.HasSuffix(e.Msg, "has no field or method LoadEnv)"):
+			// a call to the method //mcp:config is about to generate
 		case e.Kind == packages.TypeError:
 			other = append(other, e)
 		default:

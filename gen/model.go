@@ -29,6 +29,7 @@ const (
 type model struct {
 	*pass
 	server    serverOptions
+	install   *installOptions // //mcp:install, if the package asks for install files
 	tools     []*tool
 	resources []*resource
 	prompts   []*prompt
@@ -124,6 +125,14 @@ func (p *pass) buildModel() *model {
 		}
 		if f.Doc != nil {
 			for _, c := range f.Doc.List {
+				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveInstall {
+					attached[c] = true
+					found = true
+					if m.install == nil {
+						m.install = &installOptions{}
+					}
+					p.parseInstallDirective(d, m.install)
+				}
 				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveServer {
 					attached[c] = true
 					found = true
@@ -192,12 +201,12 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 			switch d.Name {
 			case directiveTool, directiveResource, directivePrompt:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
-			case directiveForm, directiveOutput:
+			case directiveForm, directiveOutput, directiveConfig:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a type declaration", d.Name)
-			case directiveServer:
-				p.errorf(c.Slash, "//mcp:server must be in the package doc comment, directly above the package clause")
+			case directiveServer, directiveInstall:
+				p.errorf(c.Slash, "//mcp:%s must be in the package doc comment, directly above the package clause", d.Name)
 			default:
-				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output and //mcp:server)", d.Name)
+				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output, //mcp:config, //mcp:server and //mcp:install)", d.Name)
 			}
 		}
 	}

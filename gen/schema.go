@@ -127,6 +127,10 @@ func (b *schemaBuilder) addDefs(s *jsonschema.Schema) {
 // diagnostics to merge.
 func (m *model) buildSchemas() {
 	for _, td := range m.typeDirs {
+		if td.kind == directiveConfig {
+			m.buildConfig(td)
+			continue
+		}
 		td.buildSchema(m.pass)
 	}
 	for _, t := range slices.Concat(m.tools, m.rejected) {

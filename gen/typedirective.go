@@ -14,7 +14,8 @@ import (
 // Directives on type declarations: //mcp:form makes a struct type a form
 // that runtime.ElicitForm asks the user to fill, and //mcp:output gives a
 // type the JSON Schema that claude.Options.OutputType asks the model's
-// answer to follow. Both generate methods of the type, so they need no
+// answer to follow; //mcp:config (config.go) makes a struct the server's
+// configuration. Each generates methods of the type, so they need no
 // registration.
 const (
 	directiveForm   = "form"
@@ -23,11 +24,12 @@ const (
 
 // A typeDirective is one //mcp:form or //mcp:output type.
 type typeDirective struct {
-	kind      string // directiveForm or directiveOutput
+	kind      string // directiveForm, directiveOutput or directiveConfig
 	named     *types.Named
-	pos       token.Pos // the directive
-	schema    string    // indented JSON, once built
-	constName string    // the schema's constant in the generated file
+	pos       token.Pos      // the directive
+	schema    string         // indented JSON, once built
+	constName string         // the schema's constant in the generated file
+	config    []*configField // for //mcp:config, its fields (config.go)
 }
 
 // typeDirectives finds the //mcp:form and //mcp:output directives of a
@@ -50,7 +52,7 @@ func (p *pass) typeDirectives(f *ast.File, attached map[*ast.Comment]bool) []*ty
 			}
 			for _, c := range doc.List {
 				d, ok := ast.ParseDirective(c.Slash, c.Text)
-				if !ok || d.Tool != "mcp" || d.Name != directiveForm && d.Name != directiveOutput {
+				if !ok || d.Tool != "mcp" || d.Name != directiveForm && d.Name != directiveOutput && d.Name != directiveConfig {
 					continue
 				}
 				attached[c] = true
@@ -59,12 +61,17 @@ func (p *pass) typeDirectives(f *ast.File, attached map[*ast.Comment]bool) []*ty
 					continue
 				}
 				tn, _ := p.info.Defs[ts.Name].(*types.TypeName)
+				if tn == nil {
+					continue // the package is too broken to type-check, and says so
+				}
 				named, _ := types.Unalias(tn.Type()).(*types.Named)
 				switch {
 				case named == nil || ts.TypeParams != nil:
 					p.errorf(c.Slash, "//mcp:%s: %s must be a named, non-generic type", d.Name, ts.Name.Name)
 				case d.Name == directiveForm && !isStruct(named):
 					p.errorf(c.Slash, "//mcp:form: %s must be a struct type: a form is an object of fields", ts.Name.Name)
+				case d.Name == directiveConfig && !isStruct(named):
+					p.errorf(c.Slash, "//mcp:config: %s must be a struct type: a configuration is a set of named values", ts.Name.Name)
 				case slices.ContainsFunc(out, func(td *typeDirective) bool { return td.named == named }):
 					p.errorf(c.Slash, "%s has both //mcp:form and //mcp:output, or one twice: a type has one schema", ts.Name.Name)
 				default:
@@ -166,8 +173,11 @@ func titledConsts(ss []*jsonschema.Schema) bool {
 
 // methods are the methods the directive generates.
 func (td *typeDirective) methods() []string {
-	if td.kind == directiveForm {
+	switch td.kind {
+	case directiveForm:
 		return []string{"MCPSchema", "UnmarshalMCP"}
+	case directiveConfig:
+		return []string{"LoadEnv"}
 	}
 	return []string{"MCPSchema"}
 }

@@ -18,10 +18,16 @@
 // that names no package is reported in the go command's words, and the
 // exit status is 2.
 //
+// A package whose doc comment has //mcp:install also gets its install
+// files, beside mcp_gen.go: manifest.json (an MCP bundle's manifest),
+// server.json (its MCP Registry entry) and .mcp.json (a Claude Code
+// project's server list); -claude-add prints the claude mcp add command
+// line that adds it to Claude Code, and writes nothing.
+//
 // With -check, mcpgen writes nothing: it prints a unified diff between the
-// files on disk and what it would generate, says on standard error which
-// files are out of date, and exits 0 when they are identical, 1 when they
-// differ, and 2 on any error.
+// files on disk, install files included, and what it would generate, says
+// on standard error which files are out of date, and exits 0 when they are
+// identical, 1 when they differ, and 2 on any error.
 //
 // Like stringer, mcpgen prints nothing when all goes well. With -v, it
 // prints a line for each package on standard error: the file, the tools,
@@ -58,6 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	output := fs.String("o", gen.DefaultOutput, "name of the generated `file` in each package")
 	tags := fs.String("tags", "", "comma-separated build `tags`")
 	verbose := fs.Bool("v", false, "print each generated file, what it serves, and whether it was written")
+	claudeAdd := fs.Bool("claude-add", false, "write nothing; print the claude mcp add command line of each package with //mcp:install")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcpgen [flags] [packages]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -94,12 +101,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return checkResults(results, wd, *verbose, stdout, stderr)
 	}
+	if *claudeAdd {
+		for _, r := range results {
+			if r.ClaudeAdd != "" {
+				fmt.Fprintln(stdout, r.ClaudeAdd)
+			}
+		}
+		return status
+	}
 	for _, r := range results {
 		if r.Idle {
 			if *verbose {
 				fmt.Fprintln(stderr, idle(r, wd))
 			}
 			continue
+		}
+		installState := make([]string, len(r.Install))
+		for i, f := range r.Install {
+			installState[i] = "written"
+			if ok, _ := f.Current(); ok {
+				installState[i] = "unchanged"
+			}
 		}
 		changed, err := r.Write()
 		if err != nil {
@@ -116,6 +138,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				state = "written"
 			}
 			fmt.Fprintln(stderr, describe(r, wd, state))
+			for i, f := range r.Install {
+				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file: "+installState[i])
+			}
 		}
 	}
 	return status
@@ -151,9 +176,9 @@ func idle(r *gen.Result, wd string) string {
 	return relative(wd, filepath.Dir(r.OutputPath)) + ": no mcpgen directives"
 }
 
-// checkResults prints a unified diff for every result that differs from
-// the disk, says which files are out of date, and returns the -check
-// exit status.
+// checkResults prints a unified diff for every generated file that
+// differs from the disk, install files included, says which files are out
+// of date, and returns the -check exit status.
 func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr io.Writer) int {
 	status := 0
 	for _, r := range results {
@@ -163,7 +188,25 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			}
 			continue
 		}
-		current, err := r.Current()
+		for _, f := range r.Install {
+			current, err := f.Current()
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+				return 2
+			}
+			rel := relative(wd, f.Path)
+			if current {
+				if verbose {
+					fmt.Fprintln(stderr, rel+": install file: current")
+				}
+				continue
+			}
+			status = 1
+			fmt.Fprintln(stderr, rel+": install file: out of date: run go generate")
+			old, _ := os.ReadFile(f.Path)
+			fmt.Fprint(stdout, unifiedDiff("a/"+rel, "b/"+rel, string(old), string(f.Content)))
+		}
+		current, err := r.OutputCurrent()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 			return 2
@@ -171,12 +214,10 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 		if current && verbose && (r.Content != nil || r.Stale) {
 			fmt.Fprintln(stderr, describe(r, wd, "current"))
 		}
-		if !current {
-			fmt.Fprintln(stderr, describe(r, wd, "out of date: run go generate"))
-		}
 		if current {
 			continue
 		}
+		fmt.Fprintln(stderr, describe(r, wd, "out of date: run go generate"))
 		status = 1
 		old, err := os.ReadFile(r.OutputPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -219,3 +219,147 @@ func build(t *testing.T, dir string) {
 		t.Fatalf("generated package does not build: %v\n%s", err, out)
 	}
 }
+
+// installSource is a server whose doc comment asks for install files.
+const installSource = `// Command hello says hello.
+//
+//mcp:server name=hello version=0.3.0
+//mcp:install oci=ghcr.io/acme/hello
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+)
+
+// Config is the server's configuration.
+//
+//mcp:config
+type Config struct {
+	Greeting string ` + "`json:\"greeting,omitempty\" jsonschema:\"default=hello\"`" + ` // The word to greet with.
+	Token    string ` + "`json:\"token\" mcp:\"secret\"`" + `                            // The token of the greeting service.
+}
+
+// Input is the input.
+type Input struct {
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Hello says hello.
+//
+//mcp:tool
+func Hello(ctx context.Context, in Input) (string, error) { return "hello " + in.Name, nil }
+
+func main() {
+	var c Config
+	if err := c.LoadEnv(os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "hello: %v\n", err)
+		os.Exit(2)
+	}
+	NewServer().ServeStdio(context.Background())
+}
+`
+
+// TestInstallFiles checks that mcpgen writes the install files of a
+// package with //mcp:install, that -check catches a file that no longer
+// matches the code, with a diff, and that -claude-add prints the command
+// line and writes nothing.
+func TestInstallFiles(t *testing.T) {
+	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	for _, name := range []string{"manifest.json", "server.json", ".mcp.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("mcpgen did not write %s: %v", name, err)
+		}
+	}
+	build(t, dir)
+	if status, out, errOut := mcpgen(t, dir, "-check"); status != 0 || out != "" {
+		t.Fatalf("-check after generating: status %d, want 0 and no output; output:\n%s%s", status, out, errOut)
+	}
+	if _, _, errOut := mcpgen(t, dir, "-v"); !strings.Contains(errOut, "manifest.json: install file: unchanged\n") {
+		t.Errorf("-v does not say the manifest is unchanged:\n%s", errOut)
+	}
+
+	// A changed description, and an install file edited by hand.
+	src := strings.Replace(installSource, "// Hello says hello.", "// Hello greets a person.", 1)
+	if err := os.WriteFile(filepath.Join(dir, "hello.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte("{}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut := mcpgen(t, dir, "-check")
+	if status != 1 {
+		t.Fatalf("-check after a change: status %d, want 1\n%s%s", status, out, errOut)
+	}
+	for _, want := range []string{
+		"--- a/manifest.json\n+++ b/manifest.json\n",
+		`-      "description": "Hello says hello."` + "\n" + `+      "description": "Hello greets a person."`,
+		"--- a/.mcp.json\n+++ b/.mcp.json\n",
+		"--- a/mcp_gen.go\n+++ b/mcp_gen.go\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-check output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"manifest.json: install file: out of date: run go generate", ".mcp.json: install file: out of date: run go generate"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-check's standard error lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out, "server.json") {
+		t.Errorf("-check shows server.json, which lists no tools and did not change:\n%s", out)
+	}
+
+	before, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	status, out, errOut = mcpgen(t, dir, "-claude-add")
+	if want := "claude mcp add hello -e HELLO_GREETING=\"$HELLO_GREETING\" -e HELLO_TOKEN=\"$HELLO_TOKEN\" -- hello\n"; status != 0 || out != want {
+		t.Errorf("-claude-add: status %d, output %q, want %q\n%s", status, out, want, errOut)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "manifest.json")); !bytes.Equal(before, after) {
+		t.Error("-claude-add wrote the install files")
+	}
+}
+
+// TestInstallConfigAtStartup runs a server whose configuration has a
+// required value, as its install files start it: without the variable it
+// says which one is missing, exits non-zero and serves nothing; with a
+// value out of its schema it names that variable; with it, it serves.
+func TestInstallConfigAtStartup(t *testing.T) {
+	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	bin := filepath.Join(t.TempDir(), "hello")
+	if out, err := exec.Command("go", "-C", dir, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	run := func(env ...string) (int, string, string) {
+		cmd := exec.Command(bin)
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+		cmd.Stdin = strings.NewReader(initialize)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errOut.String()
+	}
+	for _, env := range [][]string{nil, {"HELLO_TOKEN="}, {"HELLO_TOKEN=${user_config.token}"}} {
+		code, out, errOut := run(env...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "HELLO_TOKEN: is not set, and the server needs it") {
+			t.Errorf("without a token (%q): exit %d, stdout %q, stderr %q; want 2, nothing served, and the variable named", env, code, out, errOut)
+		}
+	}
+	if code, out, _ := run("HELLO_TOKEN=t0k"); code != 0 || !strings.Contains(out, `"serverInfo":{"name":"hello","version":"0.3.0"}`) {
+		t.Errorf("with a token: exit %d, stdout %q", code, out)
+	}
+}

@@ -35,6 +35,9 @@ var (
 		Due      *time.Time `json:"due,omitempty"`
 		Created  time.Time  `json:"created"`
 	}{}
+	_ Config = struct {
+		Dir string `json:"dir,omitempty" jsonschema:"title=Notes folder" mcp:"directory"`
+	}{}
 	_ AddNoteInput = struct {
 		Title    string     `json:"title" jsonschema:"minLength=1,maxLength=200"`
 		Body     string     `json:"body,omitempty"`
@@ -87,7 +90,8 @@ func NewServer(store *Store) *runtime.Server {
 	s := &runtime.Server{
 		Name:         "notes",
 		Version:      "1.0.0",
-		Instructions: "Notes live in memory until the server exits. Search with find_notes before adding a note, to avoid duplicates.",
+		Title:        "Notes",
+		Instructions: "Search with find_notes before adding a note, to avoid duplicates.",
 	}
 	Register(s, store)
 	return s
@@ -164,6 +168,17 @@ func decodeSummarizeNoteArgs(args map[string]string) (SummarizeInput, error) {
 	return in, nil
 }
 
+// LoadEnv sets c from the environment variable that the install files
+// pass the configuration in, NOTES_DIR, read with getenv (os.Getenv),
+// and checks it against its schema: a required variable that is not set,
+// or a value that does not fit, is an error that names the variable. A
+// variable that is not set leaves its field alone, or sets its default.
+func (c *Config) LoadEnv(getenv func(string) string) error {
+	return mcpimpl.LoadEnv(getenv, configConfigSchema, c, decodeConfig,
+		mcpimpl.ConfigVar{Name: "dir", Env: "NOTES_DIR", Kind: mcpimpl.ConfigString},
+	)
+}
+
 // decodeAddNoteInput stores validated arguments in in, without reflection.
 func decodeAddNoteInput(v mcpimpl.Value, in *AddNoteInput) error {
 	for name, f := range v.Members() {
@@ -222,6 +237,24 @@ func decodeDeleteNoteInput(v mcpimpl.Value, in *DeleteNoteInput) error {
 		switch name {
 		case "id":
 			err = mcpimpl.DecodeString(f, &in.ID)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeConfig stores validated arguments in in, without reflection.
+func decodeConfig(v mcpimpl.Value, in *Config) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "dir":
+			err = mcpimpl.DecodeString(f, &in.Dir)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -448,4 +481,18 @@ const deleteNoteInputSchema = `{
   "type": "object",
   "required": ["id"],
   "description": "DeleteNoteInput names the note to delete."
+}`
+
+// configConfigSchema is the schema that LoadEnv checks a Config against.
+const configConfigSchema = `{
+  "properties": {
+    "dir": {
+      "type": "string",
+      "title": "Notes folder",
+      "description": "Dir is the folder that keeps the notes, in notes.json; without it,\nthe notes live in memory until the server exits."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "description": "Config is what a person sets when installing the server: each field is\na question of the MCP bundle's user_config and an environment variable\nof the Registry's entry, read by the generated LoadEnv. Keep it small\nand documented: every field is one more question. (The authorization\nissue's issuer joins it here, as Issuer, NOTES_ISSUER.)"
 }`

@@ -1,14 +1,24 @@
-// Command notes keeps notes in memory and serves tools to add, find and
-// delete them, each note as a resource (notes://N1), and a prompt that
+// Command notes keeps notes and serves tools to add, find and delete
+// them, each note as a resource (notes://N1), and a prompt that
 // summarizes one. Its tools, resource and prompt are methods of Store,
-// which holds the state; the generated NewServer takes the Store.
+// which holds the state; the generated NewServer takes the Store. The
+// notes live in memory, or in the folder NOTES_DIR names (see Config).
 //
-//mcp:server name=notes version=1.0.0 instructions="Notes live in memory until the server exits. Search with find_notes before adding a note, to avoid duplicates."
+// Its install files, manifest.json, server.json and .mcp.json, are
+// generated from the directives below and the code; see README
+// "Distributing your server".
+//
+//mcp:server name=notes version=1.0.0 title="Notes" instructions="Search with find_notes before adding a note, to avoid duplicates."
+//mcp:install description="Keeps notes: add, find and delete them, read each as a resource, summarize one."
+//mcp:install homepage=https://github.com/mcpgen/mcpgen oci=ghcr.io/mcpgen/notes
+//mcp:install mcpb=https://github.com/mcpgen/mcpgen/releases/download/v{version}/notes-{version}.mcpb
+//mcp:install remote=https://notes.example.com/mcp
 package main
 
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -40,12 +50,27 @@ type Note struct {
 	Created  time.Time  `json:"created"`
 }
 
+// Config is what a person sets when installing the server: each field is
+// a question of the MCP bundle's user_config and an environment variable
+// of the Registry's entry, read by the generated LoadEnv. Keep it small
+// and documented: every field is one more question. (The authorization
+// issue's issuer joins it here, as Issuer, NOTES_ISSUER.)
+//
+//mcp:config
+type Config struct {
+	// Dir is the folder that keeps the notes, in notes.json; without it,
+	// the notes live in memory until the server exits.
+	Dir string `json:"dir,omitempty" jsonschema:"title=Notes folder" mcp:"directory"`
+}
+
 // Store holds the notes of one server.
 type Store struct {
 	mu    sync.Mutex
 	notes []Note
 	next  int
 	now   func() time.Time
+	// file, if set, keeps the notes on disk (persist.go).
+	file string
 	// changed, if set, is told the ID of a note added or deleted.
 	changed func(id string)
 }
@@ -70,9 +95,8 @@ type AddNoteInput struct {
 //mcp:tool idempotent=false
 func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
 	s.mu.Lock()
-	s.next++
 	n := Note{
-		ID:       fmt.Sprintf("N%d", s.next),
+		ID:       fmt.Sprintf("N%d", s.next+1),
 		Title:    in.Title,
 		Body:     in.Body,
 		Tags:     in.Tags,
@@ -80,7 +104,12 @@ func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
 		Due:      in.Due,
 		Created:  s.now().UTC(),
 	}
-	s.notes = append(s.notes, n)
+	all := append(slices.Clip(s.notes), n)
+	if err := s.save(all, s.next+1); err != nil {
+		s.mu.Unlock()
+		return Note{}, err
+	}
+	s.notes, s.next = all, s.next+1
 	s.mu.Unlock()
 	s.notify(n.ID)
 	runtime.Logger(ctx).Info("note added", "id", n.ID)
@@ -172,7 +201,12 @@ func (s *Store) DeleteNote(ctx context.Context, in DeleteNoteInput) error {
 		s.mu.Unlock()
 		return fmt.Errorf("no note with ID %q", in.ID)
 	}
-	s.notes = slices.Delete(s.notes, i, i+1)
+	rest := slices.Delete(slices.Clone(s.notes), i, i+1)
+	if err := s.save(rest, s.next); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.notes = rest
 	s.mu.Unlock()
 	s.notify(in.ID)
 	return nil
@@ -187,7 +221,17 @@ func cmpOr[T comparable](v, fallback T) T {
 }
 
 func main() {
-	cli.Main(newServer(NewStore()))
+	var cfg Config
+	if err := cfg.LoadEnv(os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
+		os.Exit(2)
+	}
+	store, err := OpenStore(cfg.Dir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
+		os.Exit(1)
+	}
+	cli.Main(newServer(store))
 }
 
 // newServer serves store: the generated NewServer, with the notes listed

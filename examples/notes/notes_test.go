@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +20,15 @@ import (
 // of updated resources.
 func connect(t *testing.T) (*mcp.ClientSession, chan string) {
 	t.Helper()
+	return connectStore(t, NewStore())
+}
+
+// connectStore is connect for a given store.
+func connectStore(t *testing.T, store *Store) (*mcp.ClientSession, chan string) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	srv := newServer(NewStore())
+	srv := newServer(store)
 	done := make(chan error, 1)
 	go func() {
 		done <- srv.Serve(context.Background(), inR, outW)
@@ -168,4 +176,69 @@ func TestResourcesAndPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, changed, "notes://N1")
+}
+
+// TestNotesFolder checks that a store opened on a folder keeps its notes
+// there across restarts, and that a note that cannot be saved is not
+// kept in memory either.
+func TestNotesFolder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connectStore(t, store)
+	for _, title := range []string{"Buy milk", "Call Ada"} {
+		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_note", Arguments: map[string]any{"title": title}}); err != nil || res.IsError {
+			t.Fatalf("add_note: %+v, %v", res, err)
+		}
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_note", Arguments: map[string]any{"id": "N1"}}); err != nil || res.IsError {
+		t.Fatalf("delete_note: %+v, %v", res, err)
+	}
+
+	again, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.notes) != 1 || again.notes[0].ID != "N2" || again.notes[0].Title != "Call Ada" || again.next != 2 {
+		t.Fatalf("reopened store: %+v, next %d", again.notes, again.next)
+	}
+
+	// A notes.json that cannot be replaced: the call fails, and the store
+	// holds what the file holds.
+	file := filepath.Join(dir, notesFile)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(file, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_note", Arguments: map[string]any{"title": "Lost"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "saving the notes") {
+		t.Fatalf("add_note with an unwritable file: %+v, %v", res, err)
+	}
+	if len(store.notes) != 1 || store.next != 2 {
+		t.Errorf("the store kept a note it could not save: %+v, next %d", store.notes, store.next)
+	}
+
+	plain := filepath.Join(dir, "plain.txt")
+	if err := os.WriteFile(plain, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{plain, filepath.Join(dir, "nosuch")} {
+		if _, err := OpenStore(bad); err == nil {
+			t.Errorf("OpenStore(%s): no error", bad)
+		}
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("{"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenStore(dir); err == nil || !strings.Contains(err.Error(), notesFile) {
+		t.Errorf("OpenStore of a broken notes.json: %v", err)
+	}
 }

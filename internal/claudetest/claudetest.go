@@ -27,7 +27,7 @@ func CLI(t testing.TB) string {
 	if p := os.Getenv("MCPGEN_CLAUDE"); p != "" {
 		return p
 	}
-	p := filepath.Join(cacheDir(), "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	p := filepath.Join(CacheDir(), "claude-code-"+Version, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 		return p
 	}
@@ -37,7 +37,7 @@ func CLI(t testing.TB) string {
 	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") == "" {
 		noticeSkipped()
 	}
-	missing(t, "Claude Code CLI", "run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
+	Missing(t, "Claude Code CLI", "run .ci/install-claude.sh or set MCPGEN_CLAUDE to test against the real CLI")
 	return ""
 }
 
@@ -55,18 +55,18 @@ func AgentSDK(t testing.TB) string {
 	if p := os.Getenv("MCPGEN_AGENT_SDK"); p != "" {
 		return p
 	}
-	p := filepath.Join(cacheDir(), "claude-agent-sdk-"+AgentSDKVersion, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.d.ts")
+	p := filepath.Join(CacheDir(), "claude-agent-sdk-"+AgentSDKVersion, "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.d.ts")
 	if _, err := os.Stat(p); err == nil {
 		return p
 	}
-	missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
+	Missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
 	return ""
 }
 
-// missing ends t for want of what: it fails when CI requires the real
+// Missing ends t for want of what: it fails when CI requires the real
 // peers ($MCPGEN_REQUIRE_CLAUDE is set), and is skipped otherwise; how
 // says how to get it.
-func missing(t testing.TB, what, how string) {
+func Missing(t testing.TB, what, how string) {
 	t.Helper()
 	if os.Getenv("MCPGEN_REQUIRE_CLAUDE") != "" {
 		t.Fatalf("MCPGEN_REQUIRE_CLAUDE is set but no %s was found: %s", what, how)
@@ -74,8 +74,9 @@ func missing(t testing.TB, what, how string) {
 	t.Skipf("no %s found: %s", what, how)
 }
 
-// cacheDir is $MCPGEN_CACHE, or ~/.cache/mcpgen.
-func cacheDir() string {
+// CacheDir is $MCPGEN_CACHE, or ~/.cache/mcpgen: where the .ci/install-*
+// scripts put what the tests need.
+func CacheDir() string {
 	if c := os.Getenv("MCPGEN_CACHE"); c != "" {
 		return c
 	}

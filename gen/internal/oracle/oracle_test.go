@@ -31,6 +31,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/generics"
 	"github.com/mcpgen/mcpgen/testdata/golden/import_clash"
 	"github.com/mcpgen/mcpgen/testdata/golden/inline"
+	"github.com/mcpgen/mcpgen/testdata/golden/install"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
 	"github.com/mcpgen/mcpgen/testdata/golden/naming"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
@@ -94,6 +95,10 @@ var oracleCases = []oracleCase{
 	{schema: "forms/contactFormSchema.json", typ: reflect.TypeFor[forms.Contact](), allow: map[string]string{
 		"$schema":              "an elicitation form is the restricted schema MCP defines, without a meta-schema",
 		"additionalProperties": "an elicitation form is the restricted schema MCP defines, which has no additionalProperties",
+	}},
+	{schema: "install/forecastInputSchema.json", typ: reflect.TypeFor[install.ForecastInput]()},
+	{schema: "install/configConfigSchema.json", typ: reflect.TypeFor[install.Config](), allow: map[string]string{
+		"$schema": "a configuration's schema is checked by the runtime alone, and never sent",
 	}},
 	{schema: "import_clash/waitInputSchema.json", typ: reflect.TypeFor[import_clash.Input]()},
 	{schema: "tickets/createTicketInputSchema.json", typ: reflect.TypeFor[tickets.CreateTicketInput]()},

@@ -1,0 +1,97 @@
+package mcpimpl
+
+import (
+	"strings"
+	"testing"
+)
+
+// testConfig is a configuration as a //mcp:config struct would be.
+type testConfig struct {
+	Key     string  `json:"key"`
+	Dir     string  `json:"dir,omitempty"`
+	Days    int     `json:"days,omitempty"`
+	Ratio   float64 `json:"ratio,omitempty"`
+	Verbose bool    `json:"verbose,omitempty"`
+}
+
+const testConfigSchema = `{
+  "type": "object",
+  "properties": {
+    "key": {"type": "string", "minLength": 4},
+    "dir": {"type": "string"},
+    "days": {"type": "integer", "minimum": 1, "maximum": 14, "default": 3},
+    "ratio": {"type": "number"},
+    "verbose": {"type": "boolean"}
+  },
+  "required": ["key"],
+  "additionalProperties": false
+}`
+
+var testConfigVars = []ConfigVar{
+	{Name: "key", Env: "T_KEY", Kind: ConfigString},
+	{Name: "dir", Env: "T_DIR", Kind: ConfigString},
+	{Name: "days", Env: "T_DAYS", Kind: ConfigNumber, Default: "3"},
+	{Name: "ratio", Env: "T_RATIO", Kind: ConfigNumber},
+	{Name: "verbose", Env: "T_VERBOSE", Kind: ConfigBool},
+}
+
+func loadTestConfig(env map[string]string, c *testConfig) error {
+	decode := func(v Value, dst *testConfig) error { return DecodeJSON(v, dst) }
+	return LoadEnv(func(k string) string { return env[k] }, testConfigSchema, c, decode, testConfigVars...)
+}
+
+func TestLoadEnv(t *testing.T) {
+	var c testConfig
+	err := loadTestConfig(map[string]string{"T_KEY": "secret", "T_DIR": "/srv/notes", "T_DAYS": "7", "T_RATIO": "0.5", "T_VERBOSE": "true"}, &c)
+	if want := (testConfig{Key: "secret", Dir: "/srv/notes", Days: 7, Ratio: 0.5, Verbose: true}); err != nil || c != want {
+		t.Errorf("LoadEnv = %+v, %v; want %+v", c, err, want)
+	}
+}
+
+// TestLoadEnvUnset checks that a variable that is not set, empty, or
+// still the manifest's placeholder takes its default, or leaves its field
+// as it was.
+func TestLoadEnvUnset(t *testing.T) {
+	c := testConfig{Dir: "/kept"}
+	err := loadTestConfig(map[string]string{"T_KEY": "secret", "T_DIR": "${user_config.dir}", "T_VERBOSE": ""}, &c)
+	if want := (testConfig{Key: "secret", Dir: "/kept", Days: 3}); err != nil || c != want {
+		t.Errorf("LoadEnv = %+v, %v; want %+v", c, err, want)
+	}
+}
+
+// TestLoadEnvProblems checks that every problem is reported at once, each
+// naming its variable, in the validator's words.
+func TestLoadEnvProblems(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{map[string]string{}, []string{"- T_KEY: is not set, and the server needs it"}},
+		{map[string]string{"T_KEY": "${user_config.key}"}, []string{"- T_KEY: is not set, and the server needs it"}},
+		{map[string]string{"T_KEY": "abc"}, []string{"- T_KEY: must be at least 4 characters long"}},
+		{
+			map[string]string{"T_KEY": "secret", "T_DAYS": "abc", "T_RATIO": "1,5", "T_VERBOSE": "maybe"},
+			[]string{`- T_DAYS: must be a number; got "abc"`, `- T_RATIO: must be a number; got "1,5"`, `- T_VERBOSE: must be true or false; got "maybe"`},
+		},
+		{map[string]string{"T_KEY": "secret", "T_DAYS": "30"}, []string{"- T_DAYS: must be at most 14; got 30"}},
+		{map[string]string{"T_KEY": "secret", "T_DAYS": "2.5"}, []string{"- T_DAYS: "}},
+	} {
+		var c testConfig
+		err := loadTestConfig(tc.env, &c)
+		if err == nil {
+			t.Errorf("%v: no error", tc.env)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "invalid configuration:\n") {
+			t.Errorf("%v: error %q does not say what is wrong", tc.env, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q lacks %q", tc.env, err, w)
+			}
+		}
+		if c != (testConfig{}) {
+			t.Errorf("%v: a configuration with problems was decoded: %+v", tc.env, c)
+		}
+	}
+}
