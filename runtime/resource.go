@@ -225,7 +225,7 @@ func (s *Server) ResourceListChanged() {
 // 2026-07-28) that the resource changed, with
 // notifications/resources/updated.
 func (s *Server) ResourceUpdated(uri string) {
-	s.fanout.updated(uri)
+	s.updated(uri)
 }
 
 // findResource returns the handler of uri and the request for it: a
