@@ -138,6 +138,12 @@ type toolOptions struct {
 	searchHint string
 	alwaysLoad bool
 	timeout    time.Duration
+	// task is "optional" or "required" for a tool whose calls run as
+	// tasks, "" otherwise; taskPoll and taskTTL are its pollInterval= and
+	// ttl=.
+	task     string
+	taskPoll time.Duration
+	taskTTL  time.Duration
 }
 
 // boolOption describes a directive option that is a flag.
@@ -154,7 +160,7 @@ var toolBoolOptions = []boolOption{
 }
 
 // toolOptionNames lists every option, for error messages.
-const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout"
+const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, task, pollInterval, ttl"
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
@@ -211,6 +217,26 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 				ok = false
 			}
 			o.timeout = t
+		case key == "task":
+			switch v := strings.ToLower(a.value); v {
+			case "optional", "required":
+				o.task = v
+			case "forbidden":
+			default:
+				ds.errorf(a.valPos, "//mcp:tool: task=%s: want optional, required or forbidden", a.value)
+				ok = false
+			}
+		case key == "pollinterval" || key == "ttl":
+			d, err := time.ParseDuration(a.value)
+			if err != nil || d <= 0 {
+				ds.errorf(a.valPos, "//mcp:tool: %s=%s: want a positive duration such as 5s or 1h", a.key, a.value)
+				ok = false
+			}
+			if key == "ttl" {
+				o.taskTTL = d
+			} else {
+				o.taskPoll = d
+			}
 		case findBoolOption(key) != nil:
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
@@ -222,6 +248,10 @@ func parseToolDirective(d ast.Directive, ds *diagnostics) (toolOptions, bool) {
 			ds.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
 			ok = false
 		}
+	}
+	if o.task == "" && (o.taskPoll > 0 || o.taskTTL > 0) {
+		ds.errorf(d.ArgsPos, "//mcp:tool: pollInterval= and ttl= are for a tool whose calls run as tasks: add task=optional or task=required")
+		ok = false
 	}
 	return o, ok
 }

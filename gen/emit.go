@@ -7,6 +7,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
@@ -391,9 +392,18 @@ func (e *emitter) toolFields(t *tool, indent string) []element {
 	if t.opts.alwaysLoad {
 		fs = append(fs, element{"AlwaysLoad", "true"})
 	}
-	if t.opts.timeout > 0 {
-		n, unit := durationUnit(t.opts.timeout)
-		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.qual("time", unit)})
+	if t.opts.task != "" {
+		support := map[string]string{"optional": "TaskOptional", "required": "TaskRequired"}[t.opts.task]
+		fs = append(fs, element{"Task", e.qual(runtimePath, support)})
+	}
+	for _, d := range []struct {
+		field string
+		v     time.Duration
+	}{{"Timeout", t.opts.timeout}, {"TaskTTL", t.opts.taskTTL}, {"TaskPollInterval", t.opts.taskPoll}} {
+		if d.v > 0 {
+			n, unit := durationUnit(d.v)
+			fs = append(fs, element{d.field, strconv.FormatInt(n, 10) + " * " + e.qual("time", unit)})
+		}
 	}
 	return append(fs, element{"Handler", e.handler(t, indent)})
 }
