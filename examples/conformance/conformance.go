@@ -159,6 +159,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 func main() {
 	changes := &Changes{}
 	s := NewServer(changes)
+	s.AddTool(toolWithTask())
 	changes.srv = s
 	cli.Main(s)
 }
