@@ -58,8 +58,10 @@ func (t TaskSupport) String() string {
 type TaskOptions struct {
 	// TTL is how long a task lives, from its creation, for a tool that
 	// sets no Tool.TaskTTL: its handler must finish within it (its ctx
-	// ends then, and the task fails), and its record, with the result, is
-	// kept until it passes. Default 1 hour.
+	// ends then, and the task fails, saying so), and its record, with the
+	// result, is kept until it passes, and a grace period more (as long
+	// again, a minute at most), so that a task that ended at the last
+	// moment can still be read. Default 1 hour.
 	TTL time.Duration
 	// PollInterval is how often clients are told to poll a task, for a
 	// tool that sets no Tool.TaskPollInterval. Default 1 second.

@@ -75,10 +75,15 @@ func (r *taskRecord) terminal() bool {
 	return r.Status == taskCompleted || r.Status == taskFailed || r.Status == taskCancelled
 }
 
-// expires is when the task's record may go: TTL after its creation.
+// expires is when the task's record goes: TTL after its creation, and a
+// grace period more, so that a task that ended at its TTL (its handler's
+// deadline) can still be read, and says how it ended.
 func (r *taskRecord) expires() time.Time {
-	return time.UnixMilli(r.Created + r.TTL)
+	return time.UnixMilli(r.Created + r.TTL + min(r.TTL, taskGrace.Milliseconds()))
 }
+
+// taskGrace is the most a task's record is kept past its TTL.
+const taskGrace = time.Minute
 
 // fail ends the task as failed with the JSON-RPC error code and message,
 // at now.

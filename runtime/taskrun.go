@@ -25,7 +25,7 @@ func (run *taskRun) execute() {
 	if !run.deferred {
 		run.startLease()
 	}
-	ctx, cancel := context.WithDeadline(&tc.ctx, time.Now().Add(run.ttl))
+	ctx, cancel := context.WithDeadline(&tc.ctx, run.deadline())
 	defer cancel()
 	if t.Timeout > 0 {
 		var cancelTimeout context.CancelFunc
@@ -55,6 +55,18 @@ func (run *taskRun) execute() {
 	tc.cancel()
 	srv.shared().removeRun(run) // the handler is done: its slot is free
 	run.record(r)
+}
+
+// deadline is when the task's handler must have returned: its TTL after
+// the task began, or, before it begins (DeferTask), after the handler
+// began.
+func (run *taskRun) deadline() time.Time {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.begun {
+		return run.created.Add(run.ttl)
+	}
+	return time.Now().Add(run.ttl)
 }
 
 // taskOutcome is the record of how the task ended, from what its handler
