@@ -88,7 +88,7 @@ conformance="$modules/@modelcontextprotocol/conformance/dist/index.js"
 conformance_next="$modules/conformance-next/dist/index.js"
 
 log "building examples/conformance and bench/cmd/lbload"
-go -C "$repo" build -o "$tmp/replica" ./examples/conformance || die "go build ./examples/conformance"
+go -C "$repo/examples/conformance" build -o "$tmp/replica" . || die "go build examples/conformance"
 go -C "$repo/bench" build -o "$tmp/lbload" ./cmd/lbload || die "go build ./cmd/lbload in bench"
 
 # free_port prints a loopback port that nothing listens on, below the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
@@ -14,6 +15,7 @@ const _ = mcpimpl.SupportPackageIsVersion1
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
+	_ func(*Store, context.Context, ExportInput) (string, error)                   = (*Store).ExportNotes
 	_ func(*Store, context.Context, AddNoteInput) (Note, error)                    = (*Store).AddNote
 	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error)            = (*Store).FindNotes
 	_ func(*Store, context.Context, DeleteNoteInput) error                         = (*Store).DeleteNote
@@ -21,9 +23,9 @@ var (
 	_ func(*Store, context.Context, SummarizeInput) (*runtime.PromptResult, error) = (*Store).SummarizeNote
 )
 
-// NewServer returns a server named "notes" that serves the tools add_note,
-// find_notes, delete_note; the resources notes://{id}; and the prompts
-// summarize_note.
+// NewServer returns a server named "notes" that serves the tools
+// export_notes, add_note, find_notes, delete_note; the resources
+// notes://{id}; and the prompts summarize_note.
 func NewServer(store *Store) *runtime.Server {
 	s := &runtime.Server{
 		Name:         "notes",
@@ -36,6 +38,16 @@ func NewServer(store *Store) *runtime.Server {
 
 // Register adds the tools, resources and prompts of this package to s.
 func Register(s *runtime.Server, store *Store) {
+	s.AddTool(&runtime.Tool{
+		Name:             "export_notes",
+		Description:      "ExportNotes writes every note into one document, Markdown or JSON. It\ntakes a few seconds: a client that declares the tasks extension gets a\ntask, and polls it for the document.",
+		InputSchema:      exportNotesInputSchema,
+		Annotations:      &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Task:             runtime.TaskOptional,
+		TaskTTL:          1 * time.Hour,
+		TaskPollInterval: 1 * time.Second,
+		Handler:          mcpimpl.Handle(store.ExportNotes, decodeExportInput, mcpimpl.Text),
+	})
 	s.AddTool(&runtime.Tool{
 		Name:         "add_note",
 		Description:  "AddNote stores a new note and returns it with its ID.",
@@ -103,6 +115,24 @@ func decodeSummarizeNoteArgs(args map[string]string) (SummarizeInput, error) {
 		in.Style = Style(v)
 	}
 	return in, nil
+}
+
+// decodeExportInput stores validated arguments in in, without reflection.
+func decodeExportInput(v mcpimpl.Value, in *ExportInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "format":
+			err = mcpimpl.DecodeString(f, &in.Format)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // decodeAddNoteInput stores validated arguments in in, without reflection.
@@ -192,6 +222,21 @@ func decodeFilter(v mcpimpl.Value, in *Filter) error {
 	}
 	return nil
 }
+
+// exportNotesInputSchema is the JSON Schema of the arguments of export_notes.
+const exportNotesInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "format": {
+      "type": "string",
+      "enum": ["markdown", "json"],
+      "description": "The document's format; markdown when left out."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "description": "ExportInput says how to export the notes."
+}`
 
 // addNoteInputSchema is the JSON Schema of the arguments of add_note.
 const addNoteInputSchema = `{

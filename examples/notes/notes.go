@@ -1,7 +1,13 @@
-// Command notes keeps notes in memory and serves tools to add, find and
-// delete them, each note as a resource (notes://N1), and a prompt that
-// summarizes one. Its tools, resource and prompt are methods of Store,
-// which holds the state; the generated NewServer takes the Store.
+// Command notes keeps notes in memory and serves tools to add, find,
+// delete and export them, each note as a resource (notes://N1), and a
+// prompt that summarizes one. Its tools, resource and prompt are methods
+// of Store, which holds the state; the generated NewServer takes the
+// Store. The export takes seconds, and runs as a task for a client that
+// can poll one. With -redis URL, replicas share their tasks and
+// notifications through Redis (the notes themselves stay in each
+// replica's memory: a real deployment keeps them in a database); it is a
+// module of its own so that the Redis client it links is not a
+// requirement of mcpgen's.
 //
 //mcp:server name=notes version=1.0.0 instructions="Notes live in memory until the server exits. Search with find_notes before adding a note, to avoid duplicates."
 package main
@@ -16,6 +22,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/store/redis"
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
@@ -48,11 +55,13 @@ type Store struct {
 	now   func() time.Time
 	// changed, if set, is told the ID of a note added or deleted.
 	changed func(id string)
+	// exportDelay is how long ExportNotes takes.
+	exportDelay time.Duration
 }
 
 // NewStore returns an empty store.
 func NewStore() *Store {
-	return &Store{now: time.Now}
+	return &Store{now: time.Now, exportDelay: exportDelay}
 }
 
 // AddNoteInput is a note to add.
@@ -187,7 +196,9 @@ func cmpOr[T comparable](v, fallback T) T {
 }
 
 func main() {
-	cli.Main(newServer(NewStore()))
+	cli.Main(newServer(NewStore()), cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+		return redis.Open(ctx, url, nil)
+	}))
 }
 
 // newServer serves store: the generated NewServer, with the notes listed

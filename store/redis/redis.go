@@ -55,13 +55,19 @@ func New(rdb goredis.UniversalClient, opts *Options) *Store {
 
 // Open returns a Store on the Redis a URL names, such as
 // redis://user:password@host:6379/0 or rediss:// for TLS (see go-redis's
-// ParseURL), with a client of its own that Close closes.
-func Open(url string, opts *Options) (*Store, error) {
+// ParseURL), with a client of its own that Close closes, once Redis has
+// answered.
+func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	o, err := goredis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redis store: %w", err)
 	}
-	return New(goredis.NewClient(o), opts), nil
+	s := New(goredis.NewClient(o), opts)
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // Close closes the store's client.

@@ -3,6 +3,7 @@ package redis_test
 import (
 	"context"
 	"crypto/rand"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
@@ -32,16 +33,18 @@ func TestStore(t *testing.T) {
 // TestOpen: a URL names the server.
 func TestOpen(t *testing.T) {
 	srv := redistest.Start(t)
-	s, err := redis.Open(srv.URL(), nil)
+	ctx := context.Background()
+	s, err := redis.Open(ctx, srv.URL(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	if err := s.Ping(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := redis.Open("http://nope", nil); err == nil {
+	s.Close()
+	if _, err := redis.Open(ctx, "http://nope", nil); err == nil {
 		t.Error("a URL that is not Redis's was taken")
+	}
+	srv.Stop()
+	if _, err := redis.Open(ctx, srv.URL(), nil); err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("a Redis that does not answer: %v", err)
 	}
 }
 
