@@ -56,7 +56,9 @@ type sharedState struct {
 	// random key, which no other replica can open.
 	keyless bool
 	box     *wire.Box
-	replica string // this replica's name on the bus and in task leases
+
+	replicaOnce sync.Once
+	replica     string // this replica's name on the bus and in task leases
 
 	busMu   sync.Mutex
 	stopBus func() // ends the bus subscription; nil before it
@@ -67,7 +69,9 @@ type sharedState struct {
 }
 
 // shared returns what the Server keeps about its Store, set up on first
-// use.
+// use from Store and StateKey, which are set before serving: it is first
+// used by a request (a task, a session, a subscriptions/listen), never by
+// what registers tools and the like.
 func (s *Server) shared() *sharedState {
 	sh := &s.sharedState
 	sh.once.Do(func() {
@@ -77,9 +81,15 @@ func (s *Server) shared() *sharedState {
 		}
 		sh.keyless = len(s.StateKey) == 0
 		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
-		sh.replica = rand.Text()[:16]
 	})
 	return sh
+}
+
+// replicaName is this replica's name on the bus and in task leases.
+func (s *Server) replicaName() string {
+	sh := &s.sharedState
+	sh.replicaOnce.Do(func() { sh.replica = rand.Text()[:16] })
+	return sh.replica
 }
 
 // errKeyless is why a server that shares its store cannot keep tasks in
@@ -110,14 +120,16 @@ func (s *Server) joinBus(ctx context.Context) {
 }
 
 // publish sends m on the bus, for the other replicas; it does nothing for
-// a server that keeps its own store. A failure is logged: the bus only
-// saves waiting, and the records stay true.
+// a server without a Store of its own. A failure is logged: the bus only
+// saves waiting, and the records stay true. It reads Server.Store
+// itself, as it may run while the server is being set up (AddTool tells
+// of a list change).
 func (s *Server) publish(ctx context.Context, m busMessage) {
-	sh := s.shared()
-	if sh.own {
+	store := s.Store
+	if store == nil {
 		return
 	}
-	m.Origin = sh.replica
+	m.Origin = s.replicaName()
 	data, err := json.Marshal(m)
 	if err != nil {
 		s.logger().Error("encoding a bus message", "err", err)
@@ -125,7 +137,7 @@ func (s *Server) publish(ctx context.Context, m busMessage) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if err := sh.store.Publish(ctx, busChannel, data); err != nil {
+	if err := store.Publish(ctx, busChannel, data); err != nil {
 		s.logger().Warn("cannot publish on the store's bus: other replicas learn of this change late or not at all", "kind", m.Kind, "err", err)
 	}
 }
@@ -133,7 +145,7 @@ func (s *Server) publish(ctx context.Context, m busMessage) {
 // publishLater publishes m from a goroutine of its own, for a caller that
 // must not wait for the store (a handler's ResourceUpdated).
 func (s *Server) publishLater(m busMessage) {
-	if s.shared().own {
+	if s.Store == nil {
 		return
 	}
 	go s.publish(context.Background(), m)
@@ -147,7 +159,7 @@ func (s *Server) onBus(data []byte) {
 		s.logger().Warn("a malformed message on the store's bus was dropped", "err", err)
 		return
 	}
-	if m.Origin == s.shared().replica {
+	if m.Origin == s.replicaName() {
 		return // ours: delivered here when it was made
 	}
 	switch m.Kind {

@@ -103,7 +103,7 @@ type replica struct {
 
 func newReplica(t *testing.T, store runtime.Store, key []byte) *replica {
 	r := &replica{started: make(chan struct{}, 8), release: make(chan struct{}), ended: make(chan error, 8)}
-	r.srv = &runtime.Server{Name: "replica", Store: store, StateKey: key, ListResources: func(ctx context.Context, cursor string) ([]*runtime.Resource, string, error) {
+	r.srv = &runtime.Server{Name: "replica", ListResources: func(ctx context.Context, cursor string) ([]*runtime.Resource, string, error) {
 		return nil, "", nil
 	}}
 	r.srv.AddTool(&runtime.Tool{Name: "wait", Task: runtime.TaskOptional, Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
@@ -126,6 +126,9 @@ func newReplica(t *testing.T, store runtime.Store, key []byte) *replica {
 		json.Unmarshal(content, &answer)
 		return runtime.TextResult("Hello, " + answer.Name), nil
 	}})
+	// Set after the tools, as a program sets them on what the generated
+	// NewServer returns.
+	r.srv.Store, r.srv.StateKey = store, key
 	hs := httptest.NewServer(r.srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
 	r.url = hs.URL
