@@ -140,3 +140,54 @@ func TestTaskSharedStoreNeedsKey(t *testing.T) {
 		t.Errorf("a shared store without a key: %s", resp)
 	}
 }
+
+// TestTaskShutdown: when ListenAndServeHTTP returns, the tasks it left
+// running are stopped, and their records say why.
+func TestTaskShutdown(t *testing.T) {
+	store := runtime.NewMemoryStore()
+	srv := &runtime.Server{Name: "shutdown", Store: store, StateKey: []byte("shutdown key"), Logger: slog.New(slog.DiscardHandler)}
+	started := make(chan struct{}, 1)
+	srv.AddTool(&runtime.Tool{Name: "forever", Task: runtime.TaskOptional, Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	// A second replica on the same store, to read the record afterwards.
+	reader := &runtime.Server{Name: "reader", Store: store, StateKey: []byte("shutdown key")}
+	hr := httptest.NewServer(reader.HTTPHandler(nil))
+	defer hr.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	addr := make(chan string, 1)
+	srv.Logger = slog.New(&urlCatcher{addr: addr})
+	go func() { served <- srv.ListenAndServeHTTP(ctx, "127.0.0.1:0", nil) }()
+	url := <-addr
+	var created map[string]any
+	mcptest.Result(t, postPerRequest(t, url, "tools/call", "forever", `"name":"forever","arguments":{}`), &created)
+	id := created["taskId"].(string)
+	<-started
+	cancel()
+	<-served
+	var got map[string]any
+	mcptest.Result(t, postPerRequest(t, hr.URL, "tasks/get", id, fmt.Sprintf(`"taskId":%q`, id)), &got)
+	if got["status"] != "failed" || !strings.Contains(got["statusMessage"].(string), "the server shut down before the task finished") {
+		t.Errorf("a task its server left running: %v", got)
+	}
+}
+
+// urlCatcher is a slog.Handler that sends the URL ListenAndServeHTTP logs.
+type urlCatcher struct{ addr chan string }
+
+func (u *urlCatcher) Enabled(context.Context, slog.Level) bool { return true }
+func (u *urlCatcher) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "url" {
+			u.addr <- a.Value.String()
+		}
+		return true
+	})
+	return nil
+}
+func (u *urlCatcher) WithAttrs([]slog.Attr) slog.Handler { return u }
+func (u *urlCatcher) WithGroup(string) slog.Handler      { return u }

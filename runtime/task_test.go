@@ -418,4 +418,16 @@ func TestTaskBounds(t *testing.T) {
 	close(f.release)
 	c.await(a, "completed")
 	c.await(b, "completed")
+
+	// The bound of the whole server, whatever the client.
+	one := &runtime.Server{Name: "one", Tasks: runtime.TaskOptions{MaxRunning: 1}}
+	g := newTaskFixture(t, one)
+	first := g.client(t, tasksCaps)
+	id := first.call("slow", "{}")["taskId"].(string)
+	resp = g.client(t, tasksCaps).request("tools/call", `"name":"slow","arguments":{}`)
+	if code, _ := mcptest.Error(t, resp); code != -32603 || !strings.Contains(resp, "the server runs 1 tasks, the most it may at once") {
+		t.Errorf("past the server's bound: %s", resp)
+	}
+	close(g.release)
+	first.await(id, "completed")
 }

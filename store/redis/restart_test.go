@@ -33,8 +33,9 @@ const outage = 4 * time.Second
 // TestRedisRestart: while Redis restarts under load, every request is
 // answered, at once or with an error that says the task store cannot be
 // reached (or, for a task Redis forgot, that it is unknown), and none
-// hangs; once Redis is back, tasks work again, and the bus carries list
-// changes between replicas again (go-redis subscribes anew).
+// hangs, while a call that needs no store is served as usual; once Redis
+// is back, tasks work again, and the bus carries list changes between
+// replicas again (go-redis subscribes anew).
 func TestRedisRestart(t *testing.T) {
 	rs := redistest.Start(t)
 	store := redis.New(client(t, rs), nil)
@@ -111,6 +112,13 @@ func TestRedisRestart(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	before := ok.Load()
 	rs.Stop()
+	// A call that needs no store is served as usual meanwhile.
+	plain := a.NewConn(nil)
+	resp := string(plain.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quick","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)))
+	if !strings.Contains(resp, `"text":"ok"`) {
+		t.Errorf("a plain call while Redis is away: %s", resp)
+	}
+	plain.Close()
 	time.Sleep(outage)
 	rs.Restart()
 	restarted := ok.Load()
