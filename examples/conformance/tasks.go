@@ -30,7 +30,7 @@ func Greet(ctx context.Context, in GreetInput) (string, error) {
 // SlowComputeInput says how long to compute.
 type SlowComputeInput struct {
 	Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=600"` // How long the computation takes.
-	Label   string  `json:"label,omitempty"`                             // A label that the result repeats.
+	Label   string  `json:"label,omitempty"`                            // A label that the result repeats.
 }
 
 // SlowCompute computes for the given number of seconds; cancelled, it
