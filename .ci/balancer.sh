@@ -431,6 +431,37 @@ start_haproxy haproxy-sessions.cfg
 	status=1
 }
 
+# 8. With MCPGEN_BALANCER_BENCH=1, the figures of BENCHMARKS.md: calls
+# through the balancer with the Redis store and with each replica's own
+# memory. Tasks with their own memory work behind round robin only with one
+# replica (the three server lines then name the same one).
+if [[ ${MCPGEN_BALANCER_BENCH:-} == 1 ]]; then
+	log "8. Redis store against each replica's own memory, through HAProxy (MCPGEN_BALANCER_BENCH=1)"
+	bench_config() { # NAME REDIS(yes|no) REPLICAS(1|3) TASKS(yes|no)
+		local name=$1 use_redis=$2 count=$3 tasks=$4 args=(-stateless) i
+		[[ $use_redis == yes ]] && args+=(-redis "$redis_url")
+		for i in 1 2 3; do
+			if ((i <= count)); then
+				start_replica "$name$i" "${args[@]}"
+			fi
+			export "MCP_REPLICA$i=$replica_addr"
+		done
+		lb_port=$(free_port)
+		stats_port=$(free_port)
+		export MCP_BIND=127.0.0.1:$lb_port HAPROXY_STATS_BIND=127.0.0.1:$stats_port
+		start_haproxy haproxy-stateless.cfg "$stats_port"
+		"$tmp/lbtasks" -mode load -plain -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s | sed "s/^/$name: /"
+		if [[ $tasks == yes ]]; then
+			"$tmp/lbtasks" -mode load -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s | sed "s/^/$name: /"
+		fi
+		kill "${pids[-1]}" # this HAProxy
+	}
+	bench_config redis-3 yes 3 yes
+	bench_config memory-3 no 3 no # tasks would be unknown on the other replicas
+	bench_config memory-1 no 1 yes
+	bench_config redis-1 yes 1 yes
+fi
+
 if ((status != 0)); then
 	die "three replicas behind HAProxy: see the failures above ($((SECONDS - started)) s)"
 fi
