@@ -31,7 +31,12 @@ func NewBox(key []byte, purpose string) *Box {
 	h.Write([]byte(purpose))
 	h.Write([]byte{0})
 	h.Write(key)
-	block, err := aes.NewCipher(h.Sum(nil))
+	return &Box{aead: newGCM(h.Sum(nil))}
+}
+
+// newGCM returns AES-256-GCM under key, 32 bytes.
+func newGCM(key []byte) cipher.AEAD {
+	block, err := aes.NewCipher(key)
 	if err != nil {
 		panic(err) // a 32-byte key is always valid
 	}
@@ -39,7 +44,7 @@ func NewBox(key []byte, purpose string) *Box {
 	if err != nil {
 		panic(err)
 	}
-	return &Box{aead: aead}
+	return aead
 }
 
 // Seal encrypts and authenticates plain, bound to ad: a random nonce,
