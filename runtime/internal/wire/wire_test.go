@@ -249,9 +249,11 @@ func TestBox(t *testing.T) {
 	changed := append([]byte(nil), sealed...)
 	changed[len(changed)-1] ^= 1
 	for name, try := range map[string]func() ([]byte, error){
-		"other key":      func() ([]byte, error) { return NewBox([]byte("other"), "tasks").Open(sealed, []byte("task:1")) },
-		"random key":     func() ([]byte, error) { return NewBox(nil, "tasks").Open(sealed, []byte("task:1")) },
-		"other purpose":  func() ([]byte, error) { return NewBox([]byte("replica key"), "sessions").Open(sealed, []byte("task:1")) },
+		"other key":  func() ([]byte, error) { return NewBox([]byte("other"), "tasks").Open(sealed, []byte("task:1")) },
+		"random key": func() ([]byte, error) { return NewBox(nil, "tasks").Open(sealed, []byte("task:1")) },
+		"other purpose": func() ([]byte, error) {
+			return NewBox([]byte("replica key"), "sessions").Open(sealed, []byte("task:1"))
+		},
 		"other key name": func() ([]byte, error) { return b.Open(sealed, []byte("task:2")) },
 		"changed":        func() ([]byte, error) { return b.Open(changed, []byte("task:1")) },
 		"truncated":      func() ([]byte, error) { return b.Open(sealed[:10], []byte("task:1")) },
