@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
 # Scale-out through a real load balancer: examples/conformance as three
 # replicas behind HAProxy, configured exactly as deploy/README.md shows (the
-# configurations are read from it):
+# configurations are read from it), sharing a Redis (-redis) for tasks and
+# notifications:
 #  1. replicas -stateless, round robin: the official MCP conformance suite,
 #     at the two versions .ci/conformance.sh runs, through the balancer; no
-#     scenario may fail but those that their baselines expect to fail, and
-#     those that need a session;
+#     scenario may fail but those that need a session (the tasks extension's
+#     among those that must pass: a task created on one replica is polled,
+#     answered and cancelled on the others);
 #  2. a bounded load test (bench/cmd/lbload): 20,000 calls by 64 clients, no
 #     answer lost or mismatched, the load spread over the three replicas;
-#  3. one replica killed (SIGKILL) under load: only the calls in flight at
+#     then tasks through the balancer (bench/cmd/lbtasks), each polled to its
+#     end on whichever replica round robin picks;
+#  3. Redis stopped for 5 s and started again under a load of tasks: every
+#     request is answered, right or with an error that says the task store
+#     cannot be reached, none hangs, and tasks complete again once it is back;
+#  4. one replica killed (SIGKILL) under load: only the calls in flight at
 #     that moment fail, each with an error the client sees (a 502, or a
 #     closed connection), every later call succeeds, nothing hangs, and
 #     HAProxy's health checks take the replica out;
-#  4. replicas with sessions behind the sticky configuration: every call of
+#  5. the replica that runs a task killed: the task fails, on the others,
+#     within the lease (15 s), with an error that says its server stopped;
+#  6. examples/notes as three replicas sharing the Redis: add_note on one
+#     reaches a subscriptions/listen on another, each of 50 within 1 s;
+#  7. replicas with sessions behind the sticky configuration: every call of
 #     a session is answered by the replica that started it.
-# Installs HAProxy from Debian's packages when it is missing (apt-get, as
-# root), and Node 22 with @modelcontextprotocol/conformance at the versions
-# .ci/conformance.sh pins into ${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance,
-# as conformance.sh does.
+# Installs HAProxy and Redis from Debian's packages when they are missing
+# (apt-get, as root; .ci/install-redis.sh), and Node 22 with
+# @modelcontextprotocol/conformance at the versions .ci/conformance.sh pins
+# into ${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/conformance, as conformance.sh
+# does.
 # Everything it starts is stopped when it exits, whatever happens. Exits
 # non-zero, with a line starting "balancer.sh: FAIL", on any failure.
 set -euo pipefail
@@ -87,9 +99,14 @@ node="$modules/node/bin/node"
 conformance="$modules/@modelcontextprotocol/conformance/dist/index.js"
 conformance_next="$modules/conformance-next/dist/index.js"
 
-log "building examples/conformance and bench/cmd/lbload"
-go -C "$repo" build -o "$tmp/replica" ./examples/conformance || die "go build ./examples/conformance"
+# Redis, from Debian's packages.
+redis_server=$("$repo/.ci/install-redis.sh") || die "installing Redis failed"
+
+log "building examples/conformance, examples/notes, bench/cmd/lbload and bench/cmd/lbtasks"
+go -C "$repo/examples/conformance" build -o "$tmp/replica" . || die "go build examples/conformance"
+go -C "$repo/examples/notes" build -o "$tmp/notes" . || die "go build examples/notes"
 go -C "$repo/bench" build -o "$tmp/lbload" ./cmd/lbload || die "go build ./cmd/lbload in bench"
+go -C "$repo/bench" build -o "$tmp/lbtasks" ./cmd/lbtasks || die "go build ./cmd/lbtasks in bench"
 
 # free_port prints a loopback port that nothing listens on, below the
 # ephemeral range, where outgoing connections could take it meanwhile.
@@ -106,13 +123,46 @@ free_port() {
 	die "no free port found"
 }
 
+# start_redis starts Redis on $redis_port (chosen the first time), without
+# persistence, and waits until it answers; stop_redis stops it.
+redis_port=
+redis_pid=
+start_redis() {
+	[[ -n $redis_port ]] || redis_port=$(free_port)
+	mkdir -p "$tmp/redis"
+	"$redis_server" --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no --dir "$tmp/redis" \
+		--loglevel warning >>"$tmp/redis.log" 2>&1 &
+	redis_pid=$!
+	pids+=("$redis_pid")
+	for _ in $(seq 100); do # up to 10 s
+		if exec 3<>"/dev/tcp/127.0.0.1/$redis_port" 2>/dev/null; then
+			printf 'PING\r\n' >&3
+			local pong
+			read -r -t 1 pong <&3 || true
+			exec 3<&-
+			[[ $pong == +PONG* ]] && return
+		fi
+		kill -0 "$redis_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$tmp/redis.log" >&2
+	die "Redis did not start"
+}
+stop_redis() {
+	kill "$redis_pid"
+	wait "$redis_pid" 2>/dev/null || true
+}
+
 # start_replica NAME ARGS... starts examples/conformance, sets replica_pid
-# and replica_addr (host:port, from the URL it logs).
-start_replica() {
-	local name=$1
-	shift
+# and replica_addr (host:port, from the URL it logs). start_notes NAME
+# ARGS... does the same for examples/notes.
+start_replica() { start_program "$tmp/replica" "$@"; }
+start_notes() { start_program "$tmp/notes" "$@"; }
+start_program() {
+	local program=$1 name=$2
+	shift 2
 	: >"$tmp/$name.log"
-	"$tmp/replica" -http 127.0.0.1:0 "$@" 2>"$tmp/$name.log" &
+	"$program" -http 127.0.0.1:0 "$@" 2>"$tmp/$name.log" &
 	replica_pid=$!
 	pids+=("$replica_pid")
 	replica_addr=
@@ -175,23 +225,29 @@ status=0
 started=$SECONDS
 
 # Stateless replicas behind round robin, sharing the key that seals a
-# call's state between the rounds of asking the client (2026-07-28), so that
-# any replica can finish a call that another began.
+# call's state between the rounds of asking the client (2026-07-28), and
+# the tasks' records, so that any replica can finish a call that another
+# began, and answer for a task that another runs; and sharing a Redis, for
+# those records and for the notifications between them.
 MCPGEN_STATE_KEY=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export MCPGEN_STATE_KEY
-start_replica r1 -stateless
+start_redis
+redis_url=redis://127.0.0.1:$redis_port
+start_replica r1 -stateless -redis "$redis_url"
 export MCP_REPLICA1=$replica_addr
-start_replica r2 -stateless
+r1_pid=$replica_pid
+start_replica r2 -stateless -redis "$redis_url"
 export MCP_REPLICA2=$replica_addr
 r2_pid=$replica_pid
-start_replica r3 -stateless
+start_replica r3 -stateless -redis "$redis_url"
 export MCP_REPLICA3=$replica_addr
+r3_pid=$replica_pid
 lb_port=$(free_port)
 stats_port=$(free_port)
 export MCP_BIND=127.0.0.1:$lb_port HAPROXY_STATS_BIND=127.0.0.1:$stats_port
 config haproxy-stateless.cfg
 start_haproxy haproxy-stateless.cfg "$stats_port"
-log "HAProxy at 127.0.0.1:$lb_port, replicas $MCP_REPLICA1 $MCP_REPLICA2 $MCP_REPLICA3 (stateless)"
+log "HAProxy at 127.0.0.1:$lb_port, replicas $MCP_REPLICA1 $MCP_REPLICA2 $MCP_REPLICA3 (stateless), Redis at 127.0.0.1:$redis_port"
 
 # 1. The conformance suite through the balancer, at both versions that
 # .ci/conformance.sh runs. conformance.sh holds one server with sessions to
@@ -201,18 +257,15 @@ log "HAProxy at 127.0.0.1:$lb_port, replicas $MCP_REPLICA1 $MCP_REPLICA2 $MCP_RE
 # (sampling, elicitation) with a request on the stream of the call, whose
 # answer comes back in another POST, and SSE polling resumes a session's
 # stream. Under 2026-07-28 asking needs no session (input_required), and
-# those scenarios must pass across the replicas. A scenario of a baseline
-# that passes here is reported, not failed: conformance.sh keeps the
-# baselines current.
+# those scenarios must pass across the replicas, as must the tasks
+# extension's, whose tasks live in Redis, and the list changes that one
+# replica makes while another holds the subscriptions/listen stream, which
+# Redis carries. A scenario of a baseline that passes here is reported, not
+# failed: conformance.sh keeps the baselines current.
 needs_session=(tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults
 	elicitation-sep1330-enums server-sse-polling server-sse-multiple-streams)
-# And the checks, as scenario:check, that need a single process: they
-# change the tool or prompt list of the replica that runs the trigger tool
-# and wait for notifications/{tools,prompts}/list_changed on a stream that
-# another replica holds (each replica has its own lists; replicas would need
-# a shared bus to pass these).
-needs_one_process=(server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription
-	server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription)
+# Checks, as scenario:check, that need a single process: none.
+needs_one_process=()
 required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
 	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
 	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection)
@@ -223,7 +276,10 @@ required_next=(server-stateless http-header-validation
 	input-required-result-multi-round input-required-result-missing-input-response
 	input-required-result-result-type input-required-result-unsupported-methods
 	input-required-result-tampered-state input-required-result-capability-check
-	input-required-result-ignore-extra-params input-required-result-validate-input)
+	input-required-result-ignore-extra-params input-required-result-validate-input
+	tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
+	tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-required-task-error
+	tasks-mrtr-composition)
 # suite NAME JS BASELINE REQUIRED... runs one version of the suite through
 # the balancer and judges it.
 suite() {
@@ -284,8 +340,32 @@ log "2. 20,000 calls by 64 clients through the balancer"
 	status=1
 }
 
-# 3. A replica killed under load.
-log "3. replica r2 killed under load"
+log "2. tasks through the balancer, each polled to its end on any replica, for 10 s by 16 clients; then plain calls, which need no store"
+"$tmp/lbtasks" -mode load -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s || {
+	log "FAIL: tasks through the balancer"
+	status=1
+}
+"$tmp/lbtasks" -mode load -plain -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s || {
+	log "FAIL: plain calls through the balancer"
+	status=1
+}
+
+# 3. Redis restarted under load.
+log "3. Redis stopped for 5 s and started again, under a load of tasks"
+"$tmp/lbtasks" -mode load -outage -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 14s >"$tmp/outage.out" &
+outage_pid=$!
+sleep 3
+stop_redis
+sleep 5
+start_redis
+if wait "$outage_pid"; then cat "$tmp/outage.out"; else
+	cat "$tmp/outage.out"
+	log "FAIL: Redis restarted under load"
+	status=1
+fi
+
+# 4. A replica killed under load.
+log "4. replica r2 killed under load"
 # Its death is expected: no "Killed" notice from bash, and no wait for it.
 disown "$r2_pid"
 disowned+=("$r2_pid")
@@ -309,8 +389,33 @@ for name in r1 r3; do
 done
 sed -n 's/^\(Server .* is DOWN, reason: [^,]*\).*/HAProxy: \1/p' "$tmp/haproxy-stateless.cfg.log" | while read -r line; do log "$line"; done
 
-# 4. Replicas with sessions behind sticky routing.
-log "4. sessions: sticky routing by Mcp-Session-Id"
+# 5. The replica that runs a task killed.
+log "5. the replica that runs a task killed: the task must fail on the others within the lease"
+for pid in "$r1_pid" "$r3_pid"; do # whichever runs it is killed: its death is expected
+	disown "$pid"
+	disowned+=("$pid")
+	for i in "${!pids[@]}"; do
+		[[ ${pids[i]} == "$pid" ]] && unset 'pids[i]'
+	done
+done
+"$tmp/lbtasks" -mode lost -url "http://127.0.0.1:$lb_port/mcp" -pids "r1=$r1_pid,r3=$r3_pid" -bound 30s || {
+	log "FAIL: a task whose replica was killed"
+	status=1
+}
+
+# 6. A change made on one replica reaches a listener on another.
+log "6. examples/notes as three replicas sharing Redis: add_note on n3, heard by a listener on n1"
+start_notes n1 -stateless -redis "$redis_url"
+n1_addr=$replica_addr
+start_notes n2 -stateless -redis "$redis_url"
+start_notes n3 -stateless -redis "$redis_url"
+"$tmp/lbtasks" -mode notify -listen "http://$n1_addr/mcp" -change "http://$replica_addr/mcp" -n 50 -bound 1s || {
+	log "FAIL: a change on one replica did not reach a listener on another in time"
+	status=1
+}
+
+# 7. Replicas with sessions behind sticky routing.
+log "7. sessions: sticky routing by Mcp-Session-Id"
 start_replica s1
 export MCP_REPLICA1=$replica_addr
 start_replica s2
@@ -326,7 +431,38 @@ start_haproxy haproxy-sessions.cfg
 	status=1
 }
 
+# 8. With MCPGEN_BALANCER_BENCH=1, the figures of BENCHMARKS.md: calls
+# through the balancer with the Redis store and with each replica's own
+# memory. Tasks with their own memory work behind round robin only with one
+# replica (the three server lines then name the same one).
+if [[ ${MCPGEN_BALANCER_BENCH:-} == 1 ]]; then
+	log "8. Redis store against each replica's own memory, through HAProxy (MCPGEN_BALANCER_BENCH=1)"
+	bench_config() { # NAME REDIS(yes|no) REPLICAS(1|3) TASKS(yes|no)
+		local name=$1 use_redis=$2 count=$3 tasks=$4 args=(-stateless) i
+		[[ $use_redis == yes ]] && args+=(-redis "$redis_url")
+		for i in 1 2 3; do
+			if ((i <= count)); then
+				start_replica "$name$i" "${args[@]}"
+			fi
+			export "MCP_REPLICA$i=$replica_addr"
+		done
+		lb_port=$(free_port)
+		stats_port=$(free_port)
+		export MCP_BIND=127.0.0.1:$lb_port HAPROXY_STATS_BIND=127.0.0.1:$stats_port
+		start_haproxy haproxy-stateless.cfg "$stats_port"
+		"$tmp/lbtasks" -mode load -plain -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s | sed "s/^/$name: /"
+		if [[ $tasks == yes ]]; then
+			"$tmp/lbtasks" -mode load -url "http://127.0.0.1:$lb_port/mcp" -clients 16 -duration 10s | sed "s/^/$name: /"
+		fi
+		kill "${pids[-1]}" # this HAProxy
+	}
+	bench_config redis-3 yes 3 yes
+	bench_config memory-3 no 3 no # tasks would be unknown on the other replicas
+	bench_config memory-1 no 1 yes
+	bench_config redis-1 yes 1 yes
+fi
+
 if ((status != 0)); then
 	die "three replicas behind HAProxy: see the failures above ($((SECONDS - started)) s)"
 fi
-log "PASS: conformance, load, a replica killed under load, and sticky sessions through HAProxy ($((SECONDS - started)) s)"
+log "PASS: conformance, load, tasks, Redis restarted under load, a replica killed under load, a task's replica killed, notifications across replicas, and sticky sessions through HAProxy and Redis ($((SECONDS - started)) s)"

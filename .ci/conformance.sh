@@ -69,7 +69,10 @@ required_next=(server-stateless http-header-validation
 	input-required-result-result-type input-required-result-unsupported-methods
 	input-required-result-tampered-state input-required-result-capability-check
 	input-required-result-ignore-extra-params input-required-result-validate-input
-	input-required-result-non-tool-request sep-2164-resource-not-found caching)
+	input-required-result-non-tool-request sep-2164-resource-not-found caching
+	tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
+	tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-required-task-error
+	tasks-mrtr-composition)
 
 tmp=$(mktemp -d)
 server_pid=
@@ -86,7 +89,7 @@ status=0
 
 # 1. The conformance suite over Streamable HTTP.
 log "building examples/conformance"
-go -C "$repo" build -o "$tmp/conformance-server" ./examples/conformance
+go -C "$repo/examples/conformance" build -o "$tmp/conformance-server" .
 "$tmp/conformance-server" -http 127.0.0.1:0 2>"$tmp/server.log" &
 server_pid=$!
 url=
@@ -144,9 +147,9 @@ server_pid=
 # relative to the working directory, so it runs from its build directory.
 log "running the MCP inspector CLI over stdio"
 inspect() {
-	(cd "$(dirname "$inspector")" && "$node" "$inspector" go -C "$repo" run ./examples/conformance "$@")
+	(cd "$(dirname "$inspector")" && "$node" "$inspector" go -C "$repo/examples/conformance" run . "$@")
 }
-want_tools="test_sampling test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_input_required_result_elicitation test_input_required_result_sampling test_input_required_result_list_roots test_input_required_result_request_state test_input_required_result_tampered_state test_input_required_result_multiple_inputs test_input_required_result_multi_round test_input_required_result_capabilities test_missing_capability test_streaming_elicitation test_logging_tool test_x_mcp_header test_trigger_tool_change test_trigger_prompt_change test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool"
+want_tools="test_sampling test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_input_required_result_elicitation test_input_required_result_sampling test_input_required_result_list_roots test_input_required_result_request_state test_input_required_result_tampered_state test_input_required_result_multiple_inputs test_input_required_result_multi_round test_input_required_result_capabilities test_missing_capability test_streaming_elicitation test_logging_tool test_x_mcp_header test_trigger_tool_change test_trigger_prompt_change test_simple_text test_image_content test_audio_content test_embedded_resource test_multiple_content_types test_tool_with_logging test_error_handling test_tool_with_progress json_schema_2020_12_tool greet slow_compute failing_job protocol_error_job confirm_delete multi_input test_tool_with_task"
 # expect WHAT WANT EXPR ARGS... runs the inspector with ARGS and checks that
 # EXPR, JavaScript over its parsed answer r, prints WANT.
 expect() {

@@ -141,6 +141,12 @@ type toolOptions struct {
 	alwaysLoad bool
 	timeout    time.Duration
 	scopes     []string
+	// task is "optional" or "required" for a tool whose calls run as
+	// tasks, "" otherwise; taskPoll and taskTTL are its pollInterval= and
+	// ttl=.
+	task     string
+	taskPoll time.Duration
+	taskTTL  time.Duration
 }
 
 // boolOption describes a directive option that is a flag.
@@ -157,7 +163,7 @@ var toolBoolOptions = []boolOption{
 }
 
 // toolOptionNames lists every option, for error messages.
-const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, scopes"
+const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, scopes, task, pollInterval, ttl"
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
@@ -230,6 +236,26 @@ func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 			o.timeout = t
 		case key == "scopes":
 			o.scopes, ok = p.scopesOption("tool", a, ok)
+		case key == "task":
+			switch v := strings.ToLower(a.value); v {
+			case "optional", "required":
+				o.task = v
+			case "forbidden":
+			default:
+				p.errorf(a.valPos, "//mcp:tool: task=%s: want optional, required or forbidden", a.value)
+				ok = false
+			}
+		case key == "pollinterval" || key == "ttl":
+			d, err := time.ParseDuration(a.value)
+			if err != nil || d <= 0 {
+				p.errorf(a.valPos, "//mcp:tool: %s=%s: want a positive duration such as 5s or 1h", a.key, a.value)
+				ok = false
+			}
+			if key == "ttl" {
+				o.taskTTL = d
+			} else {
+				o.taskPoll = d
+			}
 		case findBoolOption(key) != nil:
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
@@ -241,6 +267,10 @@ func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 			p.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
 			ok = false
 		}
+	}
+	if o.task == "" && (o.taskPoll > 0 || o.taskTTL > 0) {
+		p.errorf(d.ArgsPos, "//mcp:tool: pollInterval= and ttl= are for a tool whose calls run as tasks: add task=optional or task=required")
+		ok = false
 	}
 	return o, ok
 }
@@ -262,7 +292,7 @@ func isBoolOption(word string) bool {
 // take a value: a tool name that resembles one is probably a mistake.
 var (
 	flagOptions  = []string{"readOnly", "destructive", "idempotent", "openWorld", "alwaysLoad"}
-	valueOptions = []string{"name", "title", "searchHint", "timeout", "scopes"}
+	valueOptions = []string{"name", "title", "searchHint", "timeout", "scopes", "task", "pollInterval", "ttl"}
 )
 
 // checkBareToolName warns about a tool name, the first word of

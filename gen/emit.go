@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -220,9 +221,18 @@ func (e *emitter) toolFields(t *tool) []element {
 	if t.opts.alwaysLoad {
 		fs = append(fs, element{"AlwaysLoad", "true"})
 	}
-	if t.opts.timeout > 0 {
-		n, unit := durationUnit(t.opts.timeout)
-		fs = append(fs, element{"Timeout", strconv.FormatInt(n, 10) + " * " + e.g.time(unit)})
+	if t.opts.task != "" {
+		support := map[string]string{"optional": "TaskOptional", "required": "TaskRequired"}[t.opts.task]
+		fs = append(fs, element{"Task", e.g.rt(support)})
+	}
+	for _, d := range []struct {
+		field string
+		v     time.Duration
+	}{{"Timeout", t.opts.timeout}, {"TaskTTL", t.opts.taskTTL}, {"TaskPollInterval", t.opts.taskPoll}} {
+		if d.v > 0 {
+			n, unit := durationUnit(d.v)
+			fs = append(fs, element{d.field, strconv.FormatInt(n, 10) + " * " + e.g.time(unit)})
+		}
 	}
 	if t.opts.scopes != nil {
 		fs = append(fs, element{"Scopes", "[]string{" + quoteAll(t.opts.scopes) + "}"})

@@ -88,6 +88,9 @@ func Ask(ctx context.Context, qs ...Question) error {
 	if c == nil {
 		return fmt.Errorf("ask: %w: ctx is not the context of a request from a client", ErrNotSupported)
 	}
+	if c.meta != nil && c.meta.task != nil && c.meta.task.isBegun() {
+		return c.meta.task.ask(ctx, c, qs)
+	}
 	if c.meta != nil {
 		if c.meta.round == nil {
 			return fmt.Errorf("ask: %w: only tools/call, prompts/get and resources/read can ask the client under revision %s", ErrNotSupported, wire.RequestRevision)

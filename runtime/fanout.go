@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -29,13 +31,16 @@ type fanout struct {
 }
 
 // join registers ss as a session the server can notify; leave forgets it.
+// A server whose replicas share a store then hears the others' changes
+// too (see joinBus).
 func (f *fanout) join(ss *session) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.sessions == nil {
 		f.sessions = map[*session]struct{}{}
 	}
 	f.sessions[ss] = struct{}{}
+	f.mu.Unlock()
+	ss.srv.joinBus(context.Background())
 }
 
 func (f *fanout) leave(ss *session) {
@@ -96,8 +101,32 @@ func (f *fanout) updated(uri string) {
 	}
 }
 
-// listChanged tells the connected clients that the list of kind changed.
-func (s *Server) listChanged(kind feature) { s.fanout.listChanged(kind) }
+// listChanged tells the connected clients that the list of kind changed,
+// here and, through the bus, on the other replicas.
+func (s *Server) listChanged(kind feature) {
+	s.fanout.listChanged(kind)
+	s.publishLater(busMessage{Kind: "list", Feature: kind.String()})
+}
+
+// updated tells the clients subscribed to uri that it changed, here and,
+// through the bus, on the other replicas.
+func (s *Server) updated(uri string) {
+	s.fanout.updated(uri)
+	s.publishLater(busMessage{Kind: "uri", URI: uri})
+}
+
+// taskStatus sends the task id's DetailedTask (detail, a JSON object) to
+// the listeners that follow it and belong to its owner.
+func (f *fanout) taskStatus(id, owner string, detail []byte) {
+	_, ls := f.snapshot(func(l *listener) bool { return l.owner == owner && slices.Contains(l.tasks, id) })
+	if len(ls) == 0 {
+		return
+	}
+	params := string(detail[1 : len(detail)-1])
+	for _, l := range ls {
+		l.enqueue(wire.NotifyTasks, params)
+	}
+}
 
 // The bounds of a session's resource subscriptions (resources/subscribe).
 const (
@@ -170,6 +199,10 @@ type listener struct {
 	client string // who holds it (see session.client)
 	lists  map[feature]bool
 	uris   []string
+	// tasks are the tasks whose status changes the listener follows,
+	// which belong to owner (see taskOwner).
+	tasks []string
+	owner string
 
 	mu     sync.Mutex
 	queue  [][]byte
@@ -238,6 +271,43 @@ func (s *Server) addListener(l *listener) error {
 	return nil
 }
 
+// listenTasks reads the taskIds a subscriptions/listen request asks to
+// follow, keeping those of c's caller that exist. When it returns !ok,
+// resp answers the request: the client did not declare the tasks
+// extension, or the store cannot be reached.
+func (ss *session) listenTasks(c *call, filter jsonvalue.Value) (ids []string, owner string, resp response, ok bool) {
+	tv := filter.Get("taskIds")
+	if !tv.Exists() {
+		return nil, "", response{}, true
+	}
+	if !c.meta.Caps.HasExtension(wire.ExtTasks) {
+		return nil, "", missingCapability(&capabilityError{what: "task status notifications", need: []byte(tasksCapabilityRequirement)}), false
+	}
+	if tv.Kind() != jsonvalue.Array {
+		return nil, "", invalidParams(`"notifications.taskIds" must be an array of task ids`), false
+	}
+	owner = ss.taskOwner(&c.ctx)
+	ctx, cancel := context.WithTimeout(&c.ctx, storeTimeout)
+	defer cancel()
+	ids = []string{}
+	for _, v := range tv.Elems() {
+		if v.Kind() != jsonvalue.String || slices.Contains(ids, v.Str()) {
+			continue
+		}
+		r, _, err := ss.srv.loadTask(ctx, v.Str())
+		switch {
+		case errors.Is(err, errTaskNotFound):
+			continue
+		case err != nil:
+			return nil, "", storeError("task "+v.Str(), err), false
+		}
+		if r.Owner == owner {
+			ids = append(ids, v.Str())
+		}
+	}
+	return ids, owner, response{}, true
+}
+
 func (s *Server) removeListener(l *listener) {
 	f := &s.fanout
 	f.mu.Lock()
@@ -300,9 +370,15 @@ func (ss *session) listen(c *call) response {
 			}
 		}
 	}
+	tasks, owner, resp, ok := ss.listenTasks(c, filter)
+	if !ok {
+		return resp
+	}
+	l.tasks, l.owner = tasks, owner
 	if err := srv.addListener(l); err != nil {
 		return errorResponse(jsonrpc.InvalidRequest, "invalid request: %v", err)
 	}
+	srv.joinBus(&c.ctx)
 	defer srv.removeListener(l)
 	send(l.acknowledgement())
 	c.detach()
@@ -349,15 +425,22 @@ func (l *listener) acknowledgement() []byte {
 			sep = ","
 		}
 	}
-	if l.uris != nil {
-		ack = append(ack, sep+`"resourceSubscriptions":[`...)
-		for i, u := range l.uris {
+	for _, list := range []struct {
+		name  string
+		items []string
+	}{{"resourceSubscriptions", l.uris}, {"taskIds", l.tasks}} {
+		if list.items == nil {
+			continue
+		}
+		ack = append(ack, sep+`"`+list.name+`":[`...)
+		for i, u := range list.items {
 			if i > 0 {
 				ack = append(ack, ',')
 			}
 			ack = jsonvalue.AppendString(ack, u)
 		}
 		ack = append(ack, ']')
+		sep = ","
 	}
 	return append(ack, "}}}"...)
 }

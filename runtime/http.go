@@ -251,6 +251,9 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 		hs.Close()
 	}
 	<-served // http.ErrServerClosed
+	// Tasks outlive requests: stop them now, so that their records say
+	// why they ended.
+	s.stopTasks(timeout)
 	return ctx.Err()
 }
 

@@ -91,6 +91,12 @@ var methodTable = []*method{
 
 	{name: wire.MethodListen, serve: (*session).listen, revisions: requestRevision, handler: true},
 
+	// The tasks extension (see task.go). The client must declare it in
+	// each request, which each method checks first.
+	{name: wire.MethodTasksGet, serve: (*session).getTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksUpdate, serve: (*session).updateTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksCancel, serve: (*session).cancelTask, revisions: requestRevision, nameParam: "taskId"},
+
 	{name: wire.NotifyInitialized, notified: func(*session, jsonvalue.Value) {}, revisions: sessionRevisions},
 	{name: wire.NotifyCancelled, notified: (*session).cancelled, revisions: allRevisions},
 	{name: wire.NotifyRootsChanged, notified: (*session).rootsChanged, revisions: sessionRevisions},
@@ -163,8 +169,9 @@ func (s *Server) offers(f feature) bool {
 
 // appendCapabilities writes what the server offers, for initialize and
 // server/discover alike: only the features it has, each with list changes
-// notified, and logging.
-func (s *Server) appendCapabilities(b []byte) []byte {
+// notified, and logging; per request (server/discover), the extensions
+// too, which only requests of that revision can use.
+func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	b = append(b, `{"logging":{}`...)
 	if s.offers(tools) {
 		b = append(b, `,"tools":{"listChanged":true}`...)
@@ -177,6 +184,9 @@ func (s *Server) appendCapabilities(b []byte) []byte {
 	}
 	if s.offers(completions) {
 		b = append(b, `,"completions":{}`...)
+	}
+	if perRequest && s.hasTaskTools() {
+		b = append(b, `,"extensions":{"`+wire.ExtTasks+`":{}}`...)
 	}
 	return append(b, '}')
 }
@@ -209,7 +219,7 @@ func (ss *session) initialize(c *call) response {
 	b = append(b, `"protocolVersion":"`...)
 	b = append(b, revision...)
 	b = append(b, `","capabilities":`...)
-	b = srv.appendCapabilities(b)
+	b = srv.appendCapabilities(b, false)
 	b = append(b, `,"serverInfo":`...)
 	b = srv.appendServerInfo(b)
 	b = appendField(b, "instructions", srv.Instructions)
@@ -225,7 +235,7 @@ func (ss *session) discover(*call) response {
 	b := []byte(`"supportedVersions":["`)
 	b = append(b, strings.Join(wire.Revisions, `","`)...)
 	b = append(b, `"],"capabilities":`...)
-	b = srv.appendCapabilities(b)
+	b = srv.appendCapabilities(b, true)
 	b = appendField(b, "instructions", srv.Instructions)
 	b = append(b, `,"_meta":{"`+wire.MetaServerInfo+`":`...)
 	b = append(srv.appendServerInfo(b), '}')

@@ -235,7 +235,7 @@ func (s *Server) ResourceListChanged() {
 // 2026-07-28) that the resource changed, with
 // notifications/resources/updated.
 func (s *Server) ResourceUpdated(uri string) {
-	s.fanout.updated(uri)
+	s.updated(uri)
 }
 
 // findResource returns the handler of uri, the request for it and the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -44,11 +45,15 @@ type resultKind uint8
 const (
 	resultComplete      resultKind = iota // "complete": the request's answer
 	resultInputRequired                   // "input_required": questions first
+	resultTask                            // "task": a task that will answer (tasks extension)
 )
 
 func (k resultKind) String() string {
-	if k == resultInputRequired {
+	switch k {
+	case resultInputRequired:
 		return "input_required"
+	case resultTask:
+		return "task"
 	}
 	return "complete"
 }
@@ -156,6 +161,18 @@ func (r *response) append(b, id []byte, perRequest bool) []byte {
 // append appends the error response to the request id.
 func (e *rpcError) append(b, id []byte) []byte {
 	return jsonrpc.AppendError(b, id, e.code, e.message, e.data)
+}
+
+// appendObject appends the error object alone, as a failed task holds it.
+func (e *rpcError) appendObject(b []byte) []byte {
+	b = append(b, `{"code":`...)
+	b = strconv.AppendInt(b, int64(e.code), 10)
+	b = append(b, `,"message":`...)
+	b = jsonvalue.AppendString(b, e.message)
+	if e.data != nil {
+		b = append(append(b, `,"data":`...), e.data...)
+	}
+	return append(b, '}')
 }
 
 // A CacheHint tells clients of revision 2026-07-28 for how long they may

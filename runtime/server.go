@@ -92,6 +92,18 @@ type Server struct {
 	// means a random key per Server: enough for one process.
 	StateKey []byte
 
+	// Store keeps what outlives a request or must reach every replica:
+	// the records of tasks, the bus that carries list changes, resource
+	// updates and task events between replicas, and the event logs of
+	// Streamable HTTP sessions. Nil means the Server's own memory, which
+	// is enough for one process; replicas behind a load balancer share
+	// one (module github.com/mcpgen/mcpgen/store/redis), and then need
+	// the same StateKey as well. See Store.
+	Store Store
+	// Tasks bounds and times the tasks of the tools that run as tasks
+	// (Tool.Task); the zero value means the defaults given there.
+	Tasks TaskOptions
+
 	tools     registry[*Tool]
 	resources registry[*Resource]
 	templates registry[*ResourceTemplate]
@@ -105,6 +117,8 @@ type Server struct {
 
 	limitsOnce sync.Once
 	admitted   *admission // MaxPendingBytes and MaxInFlight
+
+	sharedState sharedState // see shared
 }
 
 func (s *Server) logger() *slog.Logger {

@@ -48,6 +48,9 @@ type session struct {
 	roots    rootsRefresh
 	level    atomic.Int32 // index into wire.LogLevels of the least severe level sent
 	levelSet atomic.Bool  // logging/setLevel set level
+	// owner names the connection as the caller of the tasks it creates,
+	// once one does (see taskOwner).
+	owner string
 }
 
 // sessionRevision is the revision initialize negotiated, or "" before.
@@ -118,6 +121,9 @@ type requestMeta struct {
 	// round holds the answers this request brings and the questions its
 	// handler leaves open (see beginRound); nil until a handler may ask.
 	round *round
+	// task, if set, is the task whose handler the call serves (see
+	// callTask).
+	task *taskRun
 }
 
 // perRequest reports whether c is of the per-request revision.
@@ -269,6 +275,13 @@ func (ss *session) close() {
 		c.cancel()
 	}
 	ss.roots.stop()
+	ss.mu.Lock()
+	owner := ss.owner
+	ss.mu.Unlock()
+	if owner == "" && ss.transport == "http" && ss.id != "" {
+		owner = "session:" + ss.id
+	}
+	ss.srv.endTasksOf(owner)
 }
 
 // cancelRequest cancels the calls with the JSON id rid, for

@@ -67,6 +67,22 @@ type Tool struct {
 	// Handler runs a call whose arguments already satisfy InputSchema.
 	Handler ToolHandler
 
+	// Task says whether calls of the tool run as tasks (the extension
+	// io.modelcontextprotocol/tasks of revision 2026-07-28): a client that
+	// declares the extension gets a task at once, which it polls for the
+	// result, while the handler runs on; see TaskSupport.
+	Task TaskSupport
+	// TaskTTL and TaskPollInterval override the server's
+	// Tasks.TTL and Tasks.PollInterval for the tool.
+	TaskTTL          time.Duration
+	TaskPollInterval time.Duration
+	// DeferTask, for a task tool, has a call become a task only when its
+	// handler calls BeginTask: until then the call is an ordinary one,
+	// whose questions go to the client in the call's own input_required
+	// results. A handler that returns without calling it answers the
+	// call itself.
+	DeferTask bool
+
 	input      *schema.Schema     // compiled InputSchema
 	output     *schema.Schema     // compiled OutputSchema, or nil
 	wrapOutput bool               // OutputSchema's root is not an object
@@ -344,8 +360,15 @@ func (ss *session) callTool(c *call) response {
 			c.token = pt.Raw()
 		}
 	}
+	if t.Task != TaskForbidden && c.meta != nil {
+		if c.meta.Caps.HasExtension(wire.ExtTasks) {
+			return ss.callTask(c, t, args)
+		}
+		if t.Task == TaskRequired {
+			return missingCapability(&capabilityError{what: "tool " + t.Name + " runs only as a task", need: []byte(tasksCapabilityRequirement)})
+		}
+	}
 	var res *ToolResult
-	checked := false
 	err, stop, resp := ss.runHandler(c, handlerRun{kind: "tool", target: t.Name, args: args, timeout: t.Timeout}, func(ctx context.Context) error {
 		var err error
 		res, err = t.run(ctx, &c.req)
@@ -354,17 +377,60 @@ func (ss *session) callTool(c *call) response {
 		}
 		return err
 	})
-	switch {
-	case stop:
+	if stop {
 		return resp
+	}
+	return ss.toolOutcome(c, t, res, err)
+}
+
+// toolOutcome answers c, a call of t, with what its handler returned: a
+// *ProtocolError as a JSON-RPC error, any other error as a result with
+// isError set, and a result checked against the output schema.
+func (ss *session) toolOutcome(c *call, t *Tool, res *ToolResult, err error) response {
+	checked := false
+	switch {
 	case errors.Is(err, errNoResult):
 		res = ErrorResult(fmt.Sprintf("tool %s returned no result", t.Name))
 	case err != nil:
+		// Declared here, and not above, because errors.As moves it to the
+		// heap: a call that succeeds allocates nothing for it.
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			return pe.response()
+		}
 		res = ErrorResult(err.Error())
 	case t.output != nil && !res.IsError && res.StructuredContent != nil:
 		res, checked = ss.conform(t, res), true
 	}
 	return ss.toolResult(c, t, res, checked)
+}
+
+// A ProtocolError, returned by a handler, answers its request with a
+// JSON-RPC error instead of a result: for a failure of the protocol
+// rather than of the tool's work, which the client (not the model) should
+// act on. A task whose handler returns one fails with it. Any other
+// error of a tool handler is a result with isError set, for the model to
+// read.
+type ProtocolError struct {
+	// Code is the JSON-RPC error code, such as -32603 (internal error).
+	Code int
+	// Message says what went wrong.
+	Message string
+	// Data, if set, is the error's data: JSON.
+	Data []byte
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message)
+}
+
+// response is the error response e stands for. Data that is not JSON is
+// left out, and logged nowhere: the message still says what happened.
+func (e *ProtocolError) response() response {
+	if e.Data != nil && json.Valid(e.Data) {
+		return errorWithData(e.Code, e.Message, e.Data)
+	}
+	return errorResponse(e.Code, "%s", e.Message)
 }
 
 // run runs the handler, timing it (see quick).

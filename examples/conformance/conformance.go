@@ -2,7 +2,10 @@
 // suite (@modelcontextprotocol/conformance) calls in its server scenarios,
 // each a plain Go function registered by mcpgen. Run it with -http
 // 127.0.0.1:0 and point the suite at the URL it logs; .ci/conformance.sh
-// does that.
+// does that. With -redis URL its replicas share tasks and notifications
+// through Redis, as .ci/balancer.sh runs three of them; it is a module of
+// its own so that the Redis client it then links is not a requirement of
+// mcpgen's.
 //
 //mcp:server name=mcpgen-conformance version=1.0.0
 package main
@@ -15,6 +18,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/store/redis"
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
@@ -159,6 +163,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 func main() {
 	changes := &Changes{}
 	s := NewServer(changes)
+	s.AddTool(toolWithTask())
 	changes.srv = s
-	cli.Main(s)
+	cli.Main(s, cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+		return redis.Open(ctx, url, nil)
+	}))
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -42,6 +43,12 @@ var (
 	_ func(context.Context) (string, error)                              = ErrorHandling
 	_ func(context.Context) (string, error)                              = ToolWithProgress
 	_ func(context.Context, Person) (string, error)                      = JSONSchema202012
+	_ func(context.Context, GreetInput) (string, error)                  = Greet
+	_ func(context.Context, SlowComputeInput) (string, error)            = SlowCompute
+	_ func(context.Context) (string, error)                              = FailingJob
+	_ func(context.Context) (string, error)                              = ProtocolErrorJob
+	_ func(context.Context, DeleteInput) (string, error)                 = ConfirmDelete
+	_ func(context.Context) (string, error)                              = MultiInput
 	_ func(context.Context) (string, error)                              = StaticText
 	_ func(context.Context) ([]byte, error)                              = StaticBinary
 	_ func(context.Context, TemplateID) (map[string]string, error)       = TemplateData
@@ -95,6 +102,16 @@ var (
 	_ EmbeddedArgs = struct {
 		ResourceURI string `json:"resourceUri"`
 	}{}
+	_ GreetInput = struct {
+		Name string `json:"name"`
+	}{}
+	_ SlowComputeInput = struct {
+		Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=600"`
+		Label   string  `json:"label,omitempty"`
+	}{}
+	_ DeleteInput = struct {
+		Filename string `json:"filename"`
+	}{}
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -122,8 +139,9 @@ func _() {
 // test_trigger_tool_change, test_trigger_prompt_change, test_simple_text,
 // test_image_content, test_audio_content, test_embedded_resource,
 // test_multiple_content_types, test_tool_with_logging,
-// test_error_handling, test_tool_with_progress, json_schema_2020_12_tool;
-// the resources test://static-text, test://static-binary,
+// test_error_handling, test_tool_with_progress, json_schema_2020_12_tool,
+// greet, slow_compute, failing_job, protocol_error_job, confirm_delete,
+// multi_input; the resources test://static-text, test://static-binary,
 // test://template/{id}/data, test://watched-resource; and the prompts
 // test_simple_prompt, test_prompt_with_arguments,
 // test_prompt_with_embedded_resource, test_prompt_with_image,
@@ -356,6 +374,61 @@ func Register(s *runtime.Server, changes *Changes) {
 		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler:     mcpimpl.Handle(JSONSchema202012, decodePerson, mcpimpl.Text),
 	})
+	s.AddTool(&runtime.Tool{
+		Name:        "greet",
+		Description: "Greet greets a person at once: it never runs as a task.",
+		InputSchema: greetInputSchema,
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Handler:     mcpimpl.Handle(Greet, decodeGreetInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:             "slow_compute",
+		Description:      "SlowCompute computes for the given number of seconds; cancelled, it\nstops.",
+		InputSchema:      slowComputeInputSchema,
+		Task:             runtime.TaskOptional,
+		TaskTTL:          15 * time.Minute,
+		TaskPollInterval: 100 * time.Millisecond,
+		Handler:          mcpimpl.Handle(SlowCompute, decodeSlowComputeInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:             "failing_job",
+		Description:      "FailingJob works for a second, then fails: the task completes with a\ntool error.",
+		InputSchema:      failingJobInputSchema,
+		Task:             runtime.TaskRequired,
+		TaskPollInterval: 100 * time.Millisecond,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return FailingJob(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:             "protocol_error_job",
+		Description:      "ProtocolErrorJob fails with a JSON-RPC error, as when the server cannot\ndo its part of the protocol: the task fails.",
+		InputSchema:      protocolErrorJobInputSchema,
+		Task:             runtime.TaskOptional,
+		TaskPollInterval: 100 * time.Millisecond,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return ProtocolErrorJob(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:             "confirm_delete",
+		Description:      "ConfirmDelete asks the user to confirm before it deletes a file.",
+		InputSchema:      confirmDeleteInputSchema,
+		Annotations:      &runtime.ToolAnnotations{DestructiveHint: new(true)},
+		Task:             runtime.TaskOptional,
+		TaskPollInterval: 100 * time.Millisecond,
+		Handler:          mcpimpl.Handle(ConfirmDelete, decodeDeleteInput, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:             "multi_input",
+		Description:      "MultiInput asks two questions at once, which the client may answer one\nat a time.",
+		InputSchema:      multiInputInputSchema,
+		Task:             runtime.TaskOptional,
+		TaskPollInterval: 100 * time.Millisecond,
+		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
+			return MultiInput(ctx)
+		}, mcpimpl.NoArguments, mcpimpl.Text),
+	})
 	s.AddResource(&runtime.Resource{
 		URI:         "test://static-text",
 		Name:        "static_text",
@@ -541,6 +614,62 @@ func decodePerson(v mcpimpl.Value, in *Person) error {
 			err = mcpimpl.DecodeString(f, &in.Name)
 		case "address":
 			err = mcpimpl.DecodePointer(f, &in.Address, decodeaddress)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeGreetInput stores validated arguments in in, without reflection.
+func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "name":
+			err = mcpimpl.DecodeString(f, &in.Name)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeSlowComputeInput stores validated arguments in in, without reflection.
+func decodeSlowComputeInput(v mcpimpl.Value, in *SlowComputeInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "seconds":
+			err = mcpimpl.DecodeFloat(f, &in.Seconds)
+		case "label":
+			err = mcpimpl.DecodeString(f, &in.Label)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeDeleteInput stores validated arguments in in, without reflection.
+func decodeDeleteInput(v mcpimpl.Value, in *DeleteInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "filename":
+			err = mcpimpl.DecodeString(f, &in.Filename)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -877,6 +1006,81 @@ const jsonSchema202012ToolInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "description": "Person is someone with an optional postal address."
+}`
+
+// greetInputSchema is the JSON Schema of the arguments of greet.
+const greetInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "Whom to greet."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["name"],
+  "description": "GreetInput names whom to greet."
+}`
+
+// slowComputeInputSchema is the JSON Schema of the arguments of slow_compute.
+const slowComputeInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "seconds": {
+      "type": "number",
+      "maximum": 600,
+      "minimum": 0,
+      "description": "How long the computation takes."
+    },
+    "label": {
+      "type": "string",
+      "description": "A label that the result repeats."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["seconds"],
+  "description": "SlowComputeInput says how long to compute."
+}`
+
+// failingJobInputSchema is the JSON Schema of the arguments of failing_job.
+const failingJobInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// protocolErrorJobInputSchema is the JSON Schema of the arguments of protocol_error_job.
+const protocolErrorJobInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// confirmDeleteInputSchema is the JSON Schema of the arguments of confirm_delete.
+const confirmDeleteInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "filename": {
+      "type": "string",
+      "description": "The file to delete."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["filename"],
+  "description": "DeleteInput names the file to delete."
+}`
+
+// multiInputInputSchema is the JSON Schema of the arguments of multi_input.
+const multiInputInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
 }`
 
 // userInfoFormSchema is the elicitation form of UserInfo.

@@ -16,6 +16,7 @@ const _ = mcpimpl.SupportPackageIsVersion2
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
+	_ func(*Store, context.Context, ExportInput) (string, error)                   = (*Store).ExportNotes
 	_ func(*Store, context.Context, AddNoteInput) (Note, error)                    = (*Store).AddNote
 	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error)            = (*Store).FindNotes
 	_ func(*Store, context.Context, DeleteNoteInput) error                         = (*Store).DeleteNote
@@ -26,6 +27,9 @@ var (
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
+	_ ExportInput = struct {
+		Format Format `json:"format,omitempty"`
+	}{}
 	_ Note = struct {
 		ID       string     `json:"id"`
 		Title    string     `json:"title"`
@@ -75,7 +79,9 @@ var (
 // that a constant listed by a schema or a completion changed value
 // after this file was generated: re-run go generate.
 func _() {
-	const asGenerated = Low == 1 &&
+	const asGenerated = Markdown == "markdown" &&
+		JSON == "json" &&
+		Low == 1 &&
 		Normal == 2 &&
 		High == 3 &&
 		Brief == "brief" &&
@@ -83,9 +89,9 @@ func _() {
 	_ = map[bool]int{false: 0, asGenerated: 1}
 }
 
-// NewServer returns a server named "notes" that serves the tools add_note,
-// find_notes, delete_note; the resources notes://{id}; and the prompts
-// summarize_note.
+// NewServer returns a server named "notes" that serves the tools
+// export_notes, add_note, find_notes, delete_note; the resources
+// notes://{id}; and the prompts summarize_note.
 func NewServer(store *Store) *runtime.Server {
 	s := &runtime.Server{
 		Name:         "notes",
@@ -99,6 +105,16 @@ func NewServer(store *Store) *runtime.Server {
 
 // Register adds the tools, resources and prompts of this package to s.
 func Register(s *runtime.Server, store *Store) {
+	s.AddTool(&runtime.Tool{
+		Name:             "export_notes",
+		Description:      "ExportNotes writes every note into one document, Markdown or JSON. It\ntakes a few seconds: a client that declares the tasks extension gets a\ntask, and polls it for the document.",
+		InputSchema:      exportNotesInputSchema,
+		Annotations:      &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Task:             runtime.TaskOptional,
+		TaskTTL:          1 * time.Hour,
+		TaskPollInterval: 1 * time.Second,
+		Handler:          mcpimpl.Handle(store.ExportNotes, decodeExportInput, mcpimpl.Text),
+	})
 	s.AddTool(&runtime.Tool{
 		Name:         "add_note",
 		Description:  "AddNote stores a new note and returns it with its ID.",
@@ -177,6 +193,24 @@ func (c *Config) LoadEnv(getenv func(string) string) error {
 	return mcpimpl.LoadEnv(getenv, configConfigSchema, c, decodeConfig,
 		mcpimpl.ConfigVar{Name: "dir", Env: "NOTES_DIR", Kind: mcpimpl.ConfigString},
 	)
+}
+
+// decodeExportInput stores validated arguments in in, without reflection.
+func decodeExportInput(v mcpimpl.Value, in *ExportInput) error {
+	for name, f := range v.Members() {
+		if f.IsNull() {
+			continue
+		}
+		var err error
+		switch name {
+		case "format":
+			err = mcpimpl.DecodeString(f, &in.Format)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
 }
 
 // decodeAddNoteInput stores validated arguments in in, without reflection.
@@ -284,6 +318,21 @@ func decodeFilter(v mcpimpl.Value, in *Filter) error {
 	}
 	return nil
 }
+
+// exportNotesInputSchema is the JSON Schema of the arguments of export_notes.
+const exportNotesInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "format": {
+      "type": "string",
+      "enum": ["markdown", "json"],
+      "description": "The document's format; markdown when left out."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "description": "ExportInput says how to export the notes."
+}`
 
 // addNoteInputSchema is the JSON Schema of the arguments of add_note.
 const addNoteInputSchema = `{

@@ -1,8 +1,14 @@
-// Command notes keeps notes and serves tools to add, find and delete
-// them, each note as a resource (notes://N1), and a prompt that
+// Command notes keeps notes and serves tools to add, find, delete and
+// export them, each note as a resource (notes://N1), and a prompt that
 // summarizes one. Its tools, resource and prompt are methods of Store,
 // which holds the state; the generated NewServer takes the Store. The
 // notes live in memory, or in the folder NOTES_DIR names (see Config).
+// The export takes seconds, and runs as a task for a client that can poll
+// one. With -redis URL, replicas share their tasks and notifications
+// through Redis (the notes themselves stay in each replica's memory or
+// folder: a real deployment keeps them in a database); it is a module of
+// its own so that the Redis client it links is not a requirement of
+// mcpgen's.
 //
 // Its install files, manifest.json, server.json and .mcp.json, are
 // generated from the directives below and the code; see README
@@ -26,6 +32,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/store/redis"
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
@@ -73,11 +80,13 @@ type Store struct {
 	file string
 	// changed, if set, is told the ID of a note added or deleted.
 	changed func(id string)
+	// exportDelay is how long ExportNotes takes.
+	exportDelay time.Duration
 }
 
 // NewStore returns an empty store.
 func NewStore() *Store {
-	return &Store{now: time.Now}
+	return &Store{now: time.Now, exportDelay: exportDelay}
 }
 
 // AddNoteInput is a note to add.
@@ -231,7 +240,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
 		os.Exit(1)
 	}
-	cli.Main(newServer(store))
+	cli.Main(newServer(store), cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+		return redis.Open(ctx, url, nil)
+	}))
 }
 
 // newServer serves store: the generated NewServer, with the notes listed

@@ -6,7 +6,9 @@
 //
 // Replicas behind a load balancer share the key that seals a call's state
 // between the rounds of asking the client (runtime.Server.StateKey): set
-// MCPGEN_STATE_KEY to the same 32 random bytes, in hex, for each.
+// MCPGEN_STATE_KEY to the same 32 random bytes, in hex, for each. A server
+// built WithRedis takes -redis URL as well: its tasks, and the
+// notifications of the other replicas, then go through that Redis.
 package cli
 
 import (
@@ -15,6 +17,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -36,8 +39,31 @@ var (
 // the client (runtime.Server.StateKey).
 const StateKeyEnv = "MCPGEN_STATE_KEY"
 
+// An Option adds to the command line of Main.
+type Option func(*options)
+
+type options struct {
+	openStore func(ctx context.Context, url string) (runtime.Store, error)
+}
+
+// WithRedis adds -redis URL to the command line: open returns the store
+// in the Redis at URL (module github.com/mcpgen/mcpgen/store/redis), which
+// the server then keeps its tasks in and hears the other replicas through.
+// A store that is an io.Closer is closed when the server returns.
+func WithRedis(open func(ctx context.Context, url string) (runtime.Store, error)) Option {
+	return func(o *options) { o.openStore = open }
+}
+
 // Main serves s as the command line asks and exits.
-func Main(s *runtime.Server) {
+func Main(s *runtime.Server, opts ...Option) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var redisURL *string
+	if o.openStore != nil {
+		redisURL = flag.String("redis", "", "keep tasks in, and hear the other replicas through, the Redis at `url` (redis://host:6379/0); replicas need the same "+StateKeyEnv+" as well")
+	}
 	flag.Parse()
 	if *stateless && *httpAddr == "" {
 		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
@@ -53,6 +79,21 @@ func Main(s *runtime.Server) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if redisURL != nil && *redisURL != "" {
+		if s.StateKey == nil {
+			fmt.Fprintf(os.Stderr, "%s: -redis shares tasks between replicas, which must open each other's: set %s to the same 32 random bytes, in hex, for each\n", s.Name, StateKeyEnv)
+			os.Exit(2)
+		}
+		store, err := o.openStore(ctx, *redisURL)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: -redis %s: %v\n", s.Name, *redisURL, err)
+			os.Exit(2)
+		}
+		if c, ok := store.(io.Closer); ok {
+			defer c.Close()
+		}
+		s.Store = store
+	}
 	var err error
 	switch {
 	case *prompt != "":

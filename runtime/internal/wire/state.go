@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
@@ -51,15 +50,7 @@ func NewSealer(key []byte) *Sealer {
 		rand.Read(key)
 	}
 	sum := sha256.Sum256(key)
-	block, err := aes.NewCipher(sum[:])
-	if err != nil {
-		panic(err) // a 32-byte key is always valid
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
-	}
-	return &Sealer{aead: aead}
+	return &Sealer{aead: newGCM(sum[:])}
 }
 
 // Seal encrypts and authenticates st, as URL-safe base64.

@@ -88,6 +88,11 @@ const (
 	NotifyUpdated          = "notifications/resources/updated"
 	NotifyElicitDone       = "notifications/elicitation/complete"
 	NotifyAcknowledged     = "notifications/subscriptions/acknowledged"
+	// The methods of the tasks extension (ExtTasks).
+	MethodTasksGet    = "tasks/get"
+	MethodTasksUpdate = "tasks/update"
+	MethodTasksCancel = "tasks/cancel"
+	NotifyTasks       = "notifications/tasks"
 )
 
 // The _meta keys of the per-request revision.
@@ -98,6 +103,13 @@ const (
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
+
+// ExtTasks names the tasks extension (SEP-2663): a tools/call may be
+// answered with a task that the client polls (tasks/get), answers
+// questions for (tasks/update) and cancels (tasks/cancel). A client
+// declares it in each request's capabilities, the server in
+// server/discover's.
+const ExtTasks = "io.modelcontextprotocol/tasks"
 
 // MCP's error codes, beside JSON-RPC's (package jsonrpc).
 const (

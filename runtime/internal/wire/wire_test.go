@@ -234,3 +234,32 @@ func TestHeaderParamsReachable(t *testing.T) {
 		}
 	}
 }
+
+// TestBox: a sealed record opens only under the key and purpose that
+// sealed it, for the additional data it was sealed with, unchanged.
+func TestBox(t *testing.T) {
+	b := NewBox([]byte("replica key"), "tasks")
+	sealed := b.Seal([]byte("the record"), []byte("task:1"))
+	if got, err := NewBox([]byte("replica key"), "tasks").Open(sealed, []byte("task:1")); err != nil || string(got) != "the record" {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	if strings.Contains(string(sealed), "the record") {
+		t.Error("the record is in clear")
+	}
+	changed := append([]byte(nil), sealed...)
+	changed[len(changed)-1] ^= 1
+	for name, try := range map[string]func() ([]byte, error){
+		"other key":  func() ([]byte, error) { return NewBox([]byte("other"), "tasks").Open(sealed, []byte("task:1")) },
+		"random key": func() ([]byte, error) { return NewBox(nil, "tasks").Open(sealed, []byte("task:1")) },
+		"other purpose": func() ([]byte, error) {
+			return NewBox([]byte("replica key"), "sessions").Open(sealed, []byte("task:1"))
+		},
+		"other key name": func() ([]byte, error) { return b.Open(sealed, []byte("task:2")) },
+		"changed":        func() ([]byte, error) { return b.Open(changed, []byte("task:1")) },
+		"truncated":      func() ([]byte, error) { return b.Open(sealed[:10], []byte("task:1")) },
+	} {
+		if _, err := try(); err != ErrBadRecord {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

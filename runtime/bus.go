@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+)
+
+// The replicas of a server that share a Store hear each other on one
+// channel of it, the bus: a list change or a resource update made on one
+// replica reaches the sessions and subscriptions/listen requests of every
+// other (the fanout delivers it where it was made, and the bus everywhere
+// else, once), and a task's cancellation and answers reach the replica
+// that runs its handler. A Server that keeps its own memory store has no
+// other replica, and no bus.
+
+// busChannel is the Store channel of the bus.
+const busChannel = "mcpgen:bus"
+
+// storeTimeout bounds one operation on the store: a store that does not
+// answer makes the request that waits on it fail with an error that says
+// so, instead of hanging.
+const storeTimeout = 5 * time.Second
+
+// A busMessage is one message of the bus.
+type busMessage struct {
+	// Origin is the replica that published it, which ignores it.
+	Origin string `json:"o"`
+	// Kind is "list" (Feature's list changed), "uri" (the resource URI
+	// was updated) or "task" (Event happened to Task).
+	Kind    string `json:"k"`
+	Feature string `json:"f,omitempty"`
+	URI     string `json:"u,omitempty"`
+	Task    string `json:"t,omitempty"`
+	// Event is "cancel", "input" (answers arrived) or "status" (the task's
+	// status changed; Detail is its DetailedTask, and Owner whom it
+	// belongs to, for the listeners that follow it).
+	Event  string          `json:"e,omitempty"`
+	Owner  string          `json:"w,omitempty"`
+	Detail json.RawMessage `json:"d,omitempty"`
+}
+
+// sharedState is what a Server keeps about its Store.
+type sharedState struct {
+	once  sync.Once
+	store Store
+	// own says that the store is the Server's own memory store: no other
+	// replica reads it.
+	own bool
+	// keyless says that Server.StateKey is empty: records sealed with a
+	// random key, which no other replica can open.
+	keyless bool
+	box     *wire.Box
+
+	replicaOnce sync.Once
+	replica     string // this replica's name on the bus and in task leases
+
+	busMu   sync.Mutex
+	stopBus func() // ends the bus subscription; nil before it
+
+	mu        sync.Mutex
+	runs      map[string]*taskRun // tasks whose handlers run here, by id
+	perClient map[string]int      // of runs, by client
+}
+
+// shared returns what the Server keeps about its Store, set up on first
+// use from Store and StateKey, which are set before serving: it is first
+// used by a request (a task, a session, a subscriptions/listen), never by
+// what registers tools and the like.
+func (s *Server) shared() *sharedState {
+	sh := &s.sharedState
+	sh.once.Do(func() {
+		sh.store = s.Store
+		if sh.store == nil {
+			sh.store, sh.own = NewMemoryStore(), true
+		}
+		sh.keyless = len(s.StateKey) == 0
+		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
+	})
+	return sh
+}
+
+// replicaName is this replica's name on the bus and in task leases.
+func (s *Server) replicaName() string {
+	sh := &s.sharedState
+	sh.replicaOnce.Do(func() { sh.replica = rand.Text()[:16] })
+	return sh.replica
+}
+
+// errKeyless is why a server that shares its store cannot keep tasks in
+// it.
+var errKeyless = errors.New("Server.Store is shared, but Server.StateKey is empty: give every replica the same StateKey (32 random bytes), so that each can open the task records the others seal")
+
+// joinBus subscribes the server to the bus, once; a failure (the store
+// cannot be reached) is logged and tried again at the next call. It does
+// nothing for a server that keeps its own store.
+func (s *Server) joinBus(ctx context.Context) {
+	sh := s.shared()
+	if sh.own {
+		return
+	}
+	sh.busMu.Lock()
+	defer sh.busMu.Unlock()
+	if sh.stopBus != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
+	if err != nil {
+		s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying at the next request that needs it", "err", err)
+		return
+	}
+	sh.stopBus = stop
+}
+
+// publish sends m on the bus, for the other replicas; it does nothing for
+// a server without a Store of its own. A failure is logged: the bus only
+// saves waiting, and the records stay true. It reads Server.Store
+// itself, as it may run while the server is being set up (AddTool tells
+// of a list change).
+func (s *Server) publish(ctx context.Context, m busMessage) {
+	store := s.Store
+	if store == nil {
+		return
+	}
+	m.Origin = s.replicaName()
+	data, err := json.Marshal(m)
+	if err != nil {
+		s.logger().Error("encoding a bus message", "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if err := store.Publish(ctx, busChannel, data); err != nil {
+		s.logger().Warn("cannot publish on the store's bus: other replicas learn of this change late or not at all", "kind", m.Kind, "err", err)
+	}
+}
+
+// publishLater publishes m from a goroutine of its own, for a caller that
+// must not wait for the store (a handler's ResourceUpdated).
+func (s *Server) publishLater(m busMessage) {
+	if s.Store == nil {
+		return
+	}
+	go s.publish(context.Background(), m)
+}
+
+// onBus delivers a message of another replica where it belongs here. It
+// never waits: what it delivers is queued.
+func (s *Server) onBus(data []byte) {
+	var m busMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		s.logger().Warn("a malformed message on the store's bus was dropped", "err", err)
+		return
+	}
+	if m.Origin == s.replicaName() {
+		return // ours: delivered here when it was made
+	}
+	switch m.Kind {
+	case "list":
+		if f, ok := featureNamed(m.Feature); ok {
+			s.fanout.listChanged(f)
+		}
+	case "uri":
+		s.fanout.updated(m.URI)
+	case "task":
+		switch m.Event {
+		case "cancel", "input":
+			if run := s.shared().run(m.Task); run != nil {
+				run.poke(m.Event == "cancel")
+			}
+		case "status":
+			s.fanout.taskStatus(m.Task, m.Owner, m.Detail)
+		}
+	}
+}
+
+// featureNamed is the feature whose String is name, for the bus.
+func featureNamed(name string) (feature, bool) {
+	for _, f := range []feature{tools, resources, prompts} {
+		if f.String() == name {
+			return f, true
+		}
+	}
+	return 0, false
+}

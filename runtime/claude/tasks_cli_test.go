@@ -1,0 +1,98 @@
+package claude_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/claude"
+)
+
+// jobsServer is an MCP server whose report tool runs as a task and takes
+// a while; it records the requests it serves and how the handler ended.
+type jobsServer struct {
+	srv   *runtime.Server
+	delay time.Duration
+	ended chan error
+
+	mu   sync.Mutex
+	seen []string // method and revision of each request
+}
+
+func newJobsServer(delay time.Duration) *jobsServer {
+	j := &jobsServer{delay: delay, ended: make(chan error, 4)}
+	j.srv = &runtime.Server{Name: "jobs", Version: "1.0.0"}
+	j.srv.Middleware = []runtime.Middleware{func(next runtime.RequestHandler) runtime.RequestHandler {
+		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+			j.mu.Lock()
+			j.seen = append(j.seen, req.Method+" "+req.Revision+" "+string(req.Params))
+			j.mu.Unlock()
+			return next(ctx, req)
+		}
+	}}
+	j.srv.AddTool(&runtime.Tool{
+		Name:        "report",
+		Description: "Build the monthly report. It takes a while.",
+		Task:        runtime.TaskOptional,
+		Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			t := time.NewTimer(j.delay)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				j.ended <- nil
+				return runtime.TextResult("Report ready: 42 items"), nil
+			case <-ctx.Done():
+				j.ended <- ctx.Err()
+				return nil, ctx.Err()
+			}
+		},
+	})
+	return j
+}
+
+func (j *jobsServer) requests() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]string(nil), j.seen...)
+}
+
+// TestCLITaskTool: the real CLI reaches a task tool over Streamable HTTP
+// under revision 2026-07-28 (it probes server/discover). Claude Code
+// 2.1.330 declares the tasks extension only in interactive sessions: in
+// the SDK's stream-json mode, the one this host drives, it declares none,
+// so the tool answers it as a plain call, and the result reaches the next
+// request to the model. (Interactive sessions poll tasks with tasks/get
+// and cancel them with tasks/cancel when a turn is aborted; the offline
+// harness does not drive one.)
+func TestCLITaskTool(t *testing.T) {
+	j := newJobsServer(500 * time.Millisecond)
+	h := newHost(t, "mcp__jobs__report", `{}`)
+	h.allowAll()
+	web := httptest.NewServer(j.srv.HTTPHandler(nil))
+	t.Cleanup(web.Close)
+	h.opts.MCPServers = map[string]claude.MCPServerConfig{"jobs": {Type: "http", URL: web.URL + "/mcp"}}
+	s := h.start()
+	h.turn(s, "Build the report.")
+	var call string
+	for _, r := range j.requests() {
+		if strings.HasPrefix(r, "tools/call ") {
+			call = r
+		}
+	}
+	switch {
+	case !strings.HasPrefix(call, "tools/call 2026-07-28 "):
+		t.Fatalf("the CLI's calls: %q", j.requests())
+	case strings.Contains(call, "io.modelcontextprotocol/tasks"):
+		t.Errorf("the CLI declared the tasks extension in SDK mode: run it as a task, and test the polling (%s)", call)
+	}
+	if err := <-j.ended; err != nil {
+		t.Errorf("the handler ended with %v", err)
+	}
+	if len(requestsWith(h.api, "Report ready: 42 items")) == 0 {
+		t.Errorf("the result did not reach the model: %v", answers(h.api))
+	}
+}

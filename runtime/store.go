@@ -1,0 +1,303 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// A Store keeps what a server shares beyond one request, and between the
+// replicas of a server behind a load balancer: the records of tasks (see
+// Tool.Task), a bus on which every replica hears what the others publish
+// (so that a list change or a resource update made on one replica reaches
+// the clients listening on another, and a task's cancellation or answers
+// reach the replica that runs it), and logs of events that a client can
+// resume. Set Server.Store to one that every replica shares; a Server
+// without one keeps them in its own memory (NewMemoryStore), which is
+// enough for one process.
+//
+// The module github.com/mcpgen/mcpgen/store/redis implements a Store on
+// Redis; runtime/storetest checks that an implementation does what this
+// interface says. Every method may be called from many goroutines at
+// once. Errors reaching the store (a connection refused, a timeout) are
+// returned as they are; the runtime turns them into errors its clients
+// can act on.
+type Store interface {
+	// Get returns the value stored under key and its version, or an
+	// error wrapping ErrNotFound when key holds nothing (or its value
+	// expired).
+	Get(ctx context.Context, key string) (value []byte, version uint64, err error)
+	// Put stores value under key, to expire after ttl (which is
+	// positive), provided that key's version is still version (0: key
+	// holds nothing), and returns the value's new version, never 0. When
+	// the version differs it changes nothing and returns an error
+	// wrapping ErrConflict. The check and the write are one atomic step,
+	// for every replica at once.
+	Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error)
+	// Publish sends msg to every subscriber of channel, on every replica,
+	// this one included. Delivery is at most once: a message published
+	// while a subscriber's connection to the store is broken is lost to
+	// it, so the runtime keeps the truth in records and publishes only to
+	// save waiting.
+	Publish(ctx context.Context, channel string, msg []byte) error
+	// Subscribe calls deliver with each message published on channel
+	// after Subscribe returns, in order, one at a time, until stop is
+	// called; deliver must not block. ctx bounds the subscribing only.
+	Subscribe(ctx context.Context, channel string, deliver func(msg []byte)) (stop func(), err error)
+	// Append adds msg to the end of the log named log, keeps the last
+	// keep entries of it until ttl after the last append, and returns the
+	// sequence number of the entry: 1 for the first of a log, then 2, 3,
+	// and so on.
+	Append(ctx context.Context, log string, msg []byte, keep int, ttl time.Duration) (seq uint64, err error)
+	// Since returns the entries of log whose sequence numbers are greater
+	// than after, oldest first; none for a log that does not exist.
+	Since(ctx context.Context, log string, after uint64) ([]LogEntry, error)
+}
+
+// A LogEntry is one entry of a Store's log.
+type LogEntry struct {
+	Seq uint64
+	Msg []byte
+}
+
+// ErrNotFound is the error a Store wraps for a key that holds nothing.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is the error a Store wraps for a Put whose version is not
+// the key's.
+var ErrConflict = errors.New("the value changed meanwhile")
+
+// ErrStoreFull is the error a Store wraps for a Put or an Append that
+// would hold more than it may.
+var ErrStoreFull = errors.New("the store holds as much as it may")
+
+// DefaultMemoryStoreBytes bounds what a MemoryStore holds unless told
+// otherwise: 64 MiB of keys, values and log entries.
+const DefaultMemoryStoreBytes = 64 << 20
+
+// A MemoryStore is a Store in the memory of one process: the one a Server
+// without Server.Store uses. Several Servers of one process can share one,
+// as replicas share a store of their own. It holds at most MaxBytes of
+// keys, values and log entries (DefaultMemoryStoreBytes when zero); an
+// expired value is dropped when it is read, and all of them when room is
+// needed. Subscribers are called from the goroutine that publishes.
+type MemoryStore struct {
+	// MaxBytes bounds what the store holds; set it before first use.
+	MaxBytes int
+
+	mu      sync.Mutex
+	now     func() time.Time // replaced in tests
+	values  map[string]*memValue
+	logs    map[string]*memLog
+	subs    map[string][]*memSub
+	bytes   int
+	version uint64 // the last version given: versions never repeat
+}
+
+type memValue struct {
+	value   []byte
+	version uint64
+	expires time.Time
+}
+
+type memLog struct {
+	entries []LogEntry
+	next    uint64
+	bytes   int
+	expires time.Time
+}
+
+type memSub struct {
+	deliver func([]byte)
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{}
+}
+
+// memOverhead is what a key or a log entry costs besides its bytes.
+const memOverhead = 64
+
+func (m *MemoryStore) init() {
+	if m.values == nil {
+		m.values, m.logs, m.subs = map[string]*memValue{}, map[string]*memLog{}, map[string][]*memSub{}
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+}
+
+func (m *MemoryStore) maxBytes() int {
+	if m.MaxBytes > 0 {
+		return m.MaxBytes
+	}
+	return DefaultMemoryStoreBytes
+}
+
+// Get implements Store.
+func (m *MemoryStore) Get(ctx context.Context, key string) ([]byte, uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	v := m.values[key]
+	if v == nil || !m.now().Before(v.expires) {
+		m.dropValue(key)
+		return nil, 0, ErrNotFound
+	}
+	return append([]byte(nil), v.value...), v.version, nil
+}
+
+// Put implements Store.
+func (m *MemoryStore) Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	now := m.now()
+	old := m.values[key]
+	if old != nil && !now.Before(old.expires) {
+		m.dropValue(key)
+		old = nil
+	}
+	switch {
+	case old == nil && version != 0, old != nil && old.version != version:
+		return 0, ErrConflict
+	}
+	grow := len(value) + len(key) + memOverhead
+	if old != nil {
+		grow -= len(old.value) + len(key) + memOverhead
+	}
+	if !m.room(grow, now) {
+		return 0, ErrStoreFull
+	}
+	m.version++
+	m.values[key] = &memValue{value: append([]byte(nil), value...), version: m.version, expires: now.Add(ttl)}
+	m.bytes += grow
+	return m.version, nil
+}
+
+// dropValue forgets key's value; m.mu is held.
+func (m *MemoryStore) dropValue(key string) {
+	if v := m.values[key]; v != nil {
+		m.bytes -= len(v.value) + len(key) + memOverhead
+		delete(m.values, key)
+	}
+}
+
+// room reports whether grow more bytes fit, dropping what expired if
+// they do not at first; m.mu is held.
+func (m *MemoryStore) room(grow int, now time.Time) bool {
+	if m.bytes+grow <= m.maxBytes() {
+		return true
+	}
+	for k, v := range m.values {
+		if !now.Before(v.expires) {
+			m.dropValue(k)
+		}
+	}
+	for name, l := range m.logs {
+		if !now.Before(l.expires) {
+			m.bytes -= l.bytes
+			delete(m.logs, name)
+		}
+	}
+	return m.bytes+grow <= m.maxBytes()
+}
+
+// Publish implements Store: every subscriber is called before it returns.
+func (m *MemoryStore) Publish(ctx context.Context, channel string, msg []byte) error {
+	m.mu.Lock()
+	m.init()
+	subs := m.subs[channel]
+	m.mu.Unlock()
+	for _, s := range subs {
+		s.deliver(msg)
+	}
+	return nil
+}
+
+// Subscribe implements Store.
+func (m *MemoryStore) Subscribe(ctx context.Context, channel string, deliver func([]byte)) (func(), error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	s := &memSub{deliver: deliver}
+	// A new slice each time: Publish ranges over the one it read.
+	m.subs[channel] = append(m.subs[channel][:len(m.subs[channel]):len(m.subs[channel])], s)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			list := m.subs[channel]
+			kept := make([]*memSub, 0, len(list))
+			for _, x := range list {
+				if x != s {
+					kept = append(kept, x)
+				}
+			}
+			if len(kept) == 0 {
+				delete(m.subs, channel)
+			} else {
+				m.subs[channel] = kept
+			}
+		})
+	}, nil
+}
+
+// Append implements Store.
+func (m *MemoryStore) Append(ctx context.Context, log string, msg []byte, keep int, ttl time.Duration) (uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	now := m.now()
+	l := m.logs[log]
+	if l != nil && !now.Before(l.expires) {
+		m.bytes -= l.bytes
+		delete(m.logs, log)
+		l = nil
+	}
+	grow := len(msg) + memOverhead
+	if l == nil {
+		grow += len(log) + memOverhead
+	}
+	if !m.room(grow, now) {
+		return 0, ErrStoreFull
+	}
+	if l == nil {
+		l = &memLog{bytes: len(log) + memOverhead}
+		m.logs[log] = l
+	}
+	l.next++
+	l.entries = append(l.entries, LogEntry{Seq: l.next, Msg: append([]byte(nil), msg...)})
+	l.bytes += len(msg) + memOverhead
+	m.bytes += grow
+	for len(l.entries) > max(keep, 1) {
+		drop := len(l.entries[0].Msg) + memOverhead
+		l.bytes -= drop
+		m.bytes -= drop
+		l.entries[0] = LogEntry{}
+		l.entries = l.entries[1:]
+	}
+	l.expires = now.Add(ttl)
+	return l.next, nil
+}
+
+// Since implements Store.
+func (m *MemoryStore) Since(ctx context.Context, log string, after uint64) ([]LogEntry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	l := m.logs[log]
+	if l == nil || !m.now().Before(l.expires) {
+		return nil, nil
+	}
+	var out []LogEntry
+	for _, e := range l.entries {
+		if e.Seq > after {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,173 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Asking inside a task: the questions a task's handler asks (Ask,
+// Elicit, …) wait in the task's record, as its inputRequests, until
+// tasks/update brings their answers from whichever replica the client
+// reached; the handler's code is the same as in a plain call.
+
+// ask asks the client qs through the task, and waits for the answers:
+// the questions join the record's inputRequests (the task is then
+// input_required) until tasks/update brings their answers, the handler's
+// context ends, or Server.AskTimeout passes.
+func (run *taskRun) ask(ctx context.Context, c *call, qs []Question) error {
+	srv := run.srv
+	for _, q := range qs {
+		if need := q.needs(&c.meta.Caps); need != nil {
+			return &capabilityError{what: q.what(), need: need}
+		}
+	}
+	asked := make([]taskQuestion, len(qs))
+	for i, q := range qs {
+		params, err := q.params(true)
+		if err != nil {
+			return fmt.Errorf("%s: %w", q.what(), err)
+		}
+		asked[i] = taskQuestion{Key: run.questionKey(q), Method: q.method(), Params: params}
+	}
+	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	r, err := srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
+		if r.terminal() {
+			return fmt.Errorf("the task has ended (%s)", r.Status)
+		}
+		r.Questions = append(r.Questions, asked...)
+		r.Status, r.Updated = taskInputRequired, time.Now().UnixMilli()
+		return nil
+	})
+	cancel()
+	if err != nil {
+		return fmt.Errorf("ask: recording the questions in the task: %w", err)
+	}
+	srv.taskChanged(ctx, run.id, r)
+	answers, err := run.awaitAnswers(ctx, asked)
+	if err != nil {
+		run.withdraw(asked)
+		return err
+	}
+	for i, q := range qs {
+		if err := answerBytes(q, answers[i]); err != nil {
+			return fmt.Errorf("%s %q: %w", q.what(), asked[i].Key, err)
+		}
+	}
+	return nil
+}
+
+// questionKey returns the key of q in the task's inputRequests: its own
+// Key, or one made from its kind ("elicitation-1"), made unique for the
+// task's lifetime, as the extension requires, by a suffix when it was
+// used before.
+func (run *taskRun) questionKey(q Question) string {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	run.seq++
+	key := q.key()
+	if key == "" {
+		key = fmt.Sprintf("%s-%d", strings.ReplaceAll(q.what(), " ", "-"), run.seq)
+	}
+	if run.keys == nil {
+		run.keys = map[string]bool{}
+	}
+	for n, base := 2, key; run.keys[key]; n++ {
+		key = fmt.Sprintf("%s-%d", base, n)
+	}
+	run.keys[key] = true
+	return key
+}
+
+// awaitAnswers waits until the record holds an answer to each of asked,
+// takes them out of it, and returns them in asked's order.
+func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
+	srv := run.srv
+	timeout := time.NewTimer(srv.askTimeout())
+	defer timeout.Stop()
+	poll := time.NewTicker(min(srv.Tasks.lease()/3, maxTaskAnswerPollInterval))
+	defer poll.Stop()
+	for {
+		changed := run.wait()
+		answers, err := run.takeAnswers(ctx, asked)
+		if err != nil || answers != nil {
+			return answers, err
+		}
+		select {
+		case <-changed:
+		case <-poll.C:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-timeout.C:
+			return nil, fmt.Errorf("the client did not answer within %v", srv.askTimeout())
+		}
+	}
+}
+
+// takeAnswers takes the answers to asked out of the record if all are
+// there; nil if some are not yet. A store that cannot be reached is not
+// an error: the wait goes on.
+func (run *taskRun) takeAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
+	var answers [][]byte
+	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	_, err := run.srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
+		answers = answers[:0]
+		for _, q := range asked {
+			a, ok := r.Answers[q.Key]
+			if !ok {
+				answers = nil
+				return errTaskUnchanged
+			}
+			answers = append(answers, a)
+		}
+		for _, q := range asked {
+			delete(r.Answers, q.Key)
+		}
+		r.Updated = time.Now().UnixMilli()
+		return nil
+	})
+	switch {
+	case errors.Is(err, errTaskNotFound):
+		return nil, errTaskRecordGone
+	case err != nil:
+		run.srv.logger().Warn("reading a task's answers", "task", run.id, "err", err)
+		return nil, nil
+	case answers == nil:
+		return nil, nil
+	}
+	return answers, nil
+}
+
+// withdraw takes the questions asked, no longer waited for, out of the
+// record.
+func (run *taskRun) withdraw(asked []taskQuestion) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	r, err := run.srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
+		if r.terminal() {
+			return errTaskUnchanged
+		}
+		n := len(r.Questions)
+		r.Questions = slices.DeleteFunc(r.Questions, func(q taskQuestion) bool {
+			return slices.ContainsFunc(asked, func(a taskQuestion) bool { return a.Key == q.Key })
+		})
+		for _, q := range asked {
+			delete(r.Answers, q.Key)
+		}
+		if len(r.Questions) == n {
+			return errTaskUnchanged
+		}
+		if len(r.Questions) == 0 && r.Status == taskInputRequired {
+			r.Status = taskWorking
+		}
+		r.Updated = time.Now().UnixMilli()
+		return nil
+	})
+	if err == nil {
+		run.srv.taskChanged(ctx, run.id, r)
+	}
+}

@@ -1,0 +1,333 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+)
+
+// A task's handler runs on the replica that created the task, in a
+// goroutine of its own (execute), which records the outcome in the task's
+// record; meanwhile the replica renews its claim on the task (startLease),
+// and the task stops early when the client cancels it, its session ends,
+// or the server shuts down (stop).
+
+// execute runs the handler, and records its outcome once the task has
+// begun (before, the request gets it).
+func (run *taskRun) execute() {
+	srv, t, tc := run.srv, run.tool, run.tc
+	ss := tc.ss
+	defer close(run.done)
+	if !run.deferred {
+		run.startLease()
+	}
+	ctx, cancel := context.WithDeadline(&tc.ctx, run.deadline())
+	defer cancel()
+	if t.Timeout > 0 {
+		var cancelTimeout context.CancelFunc
+		ctx, cancelTimeout = context.WithTimeout(ctx, t.Timeout)
+		defer cancelTimeout()
+	}
+	var res *ToolResult
+	err := ss.invoke(ctx, handlerRun{kind: "tool", target: t.Name}, func(ctx context.Context) error {
+		var err error
+		res, err = t.run(ctx, &tc.req)
+		if err == nil && res == nil {
+			err = errNoResult
+		}
+		return err
+	})
+	run.mu.Lock()
+	run.ended = true
+	begun, cause := run.begun, run.cause
+	run.mu.Unlock()
+	if !begun {
+		run.answer(taskFirst{res: res, err: err})
+		tc.cancel()
+		return
+	}
+	deadline := errors.Is(ctx.Err(), context.DeadlineExceeded) && tc.ctx.Err() == nil
+	r := srv.taskOutcome(run, ss, res, err, cause, deadline)
+	tc.cancel()
+	srv.shared().removeRun(run) // the handler is done: its slot is free
+	run.record(r)
+}
+
+// deadline is when the task's handler must have returned: its TTL after
+// the task began, or, before it begins (DeferTask), after the handler
+// began.
+func (run *taskRun) deadline() time.Time {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.begun {
+		return run.created.Add(run.ttl)
+	}
+	return time.Now().Add(run.ttl)
+}
+
+// taskOutcome is the record of how the task ended, from what its handler
+// returned: cancelled when the client cancelled it and the handler did
+// not finish all the same; failed, with a JSON-RPC error, for what a
+// plain call would have answered with one (a protocol error, a question
+// the client cannot answer), a handler stopped for the server's reasons
+// or past its TTL, or a result too large to keep; else completed, with
+// the result a plain call would have sent (a handler's error then is a
+// result with isError set).
+func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err error, cause error, deadline bool) *taskRecord {
+	now := time.Now()
+	r := &taskRecord{Updated: now.UnixMilli()}
+	if err != nil {
+		var ce *capabilityError
+		var ue *URLElicitationRequiredError
+		switch {
+		case cause == errTaskCancelled:
+			r.Status, r.Message = taskCancelled, "cancelled at the client's request"
+			return r
+		case cause != nil:
+			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s stopped: %v", run.id, cause), now)
+			return r
+		case deadline && errors.Is(err, context.DeadlineExceeded):
+			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", run.id, min(run.ttl, nonZero(run.tool.Timeout, run.ttl))), now)
+			return r
+		case errors.As(err, &ce):
+			e := missingCapability(ce).err
+			r.fail(e.code, e.message, now)
+			r.Error = e.appendObject(nil)
+			return r
+		case errors.As(err, &ue):
+			e := rpcError{code: wire.URLElicitationRequired, message: ue.Error(), data: ue.data()}
+			r.fail(e.code, e.message, now)
+			r.Error = e.appendObject(nil)
+			return r
+		}
+	}
+	resp := ss.toolOutcome(run.tc, run.tool, res, err)
+	if resp.err != nil {
+		r.fail(resp.err.code, resp.err.message, now)
+		r.Error = resp.err.appendObject(nil)
+		return r
+	}
+	b := []byte{'{'}
+	b, encErr := resp.result.appendResult(b)
+	_, _, limit := s.Tasks.limits()
+	switch {
+	case encErr != nil:
+		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", run.tool.Name, encErr), now)
+	case len(b)+1 > limit:
+		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result of %d bytes, more than the %d a task may keep", run.tool.Name, len(b)+1, limit), now)
+	default:
+		r.Status, r.Result = taskCompleted, append(b, '}')
+	}
+	return r
+}
+
+// nonZero returns d, or alt when d is zero.
+func nonZero(d, alt time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return alt
+}
+
+// record writes the outcome o into the task's record, unless the record
+// ended meanwhile (another replica took the task for lost), and tells
+// who follows it. A store that cannot be reached is tried again for a
+// lease's time: after that, the other replicas take the task for lost.
+func (run *taskRun) record(o *taskRecord) {
+	srv := run.srv
+	lease := srv.Tasks.lease()
+	deadline := time.Now().Add(lease)
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, lease/4) {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
+			if r.terminal() {
+				return errTaskUnchanged
+			}
+			r.Status, r.Message, r.Result, r.Error = o.Status, o.Message, o.Result, o.Error
+			r.Updated, r.Questions, r.Answers, r.Lease, r.Runner = o.Updated, nil, nil, 0, ""
+			return nil
+		})
+		cancel()
+		switch {
+		case err == nil:
+			if r.Status != o.Status {
+				srv.logger().Warn("a task ended after another replica had ended it", "task", run.id, "recorded", r.Status, "outcome", o.Status)
+			}
+			srv.taskChanged(context.Background(), run.id, r)
+			return
+		case errors.Is(err, errTaskNotFound):
+			srv.logger().Warn("a task ended after its record expired", "task", run.id, "outcome", o.Status)
+			return
+		case time.Now().After(deadline):
+			srv.logger().Error("the outcome of a task could not be recorded; other replicas will report it lost", "task", run.id, "outcome", o.Status, "err", err)
+			return
+		}
+		time.Sleep(wait)
+	}
+}
+
+// taskChanged tells who follows the task id that its record is now r:
+// the subscriptions/listen requests that asked for it, here and, through
+// the bus, on the other replicas.
+func (s *Server) taskChanged(ctx context.Context, id string, r *taskRecord) {
+	detail := r.appendDetailed([]byte{'{'}, id)
+	detail = append(detail, '}')
+	s.fanout.taskStatus(id, r.Owner, detail)
+	s.publish(ctx, busMessage{Kind: "task", Event: "status", Task: id, Owner: r.Owner, Detail: detail})
+}
+
+// startLease renews the replica's claim on the task while its handler
+// runs, every third of the lease, and watches the record meanwhile: a
+// cancellation asked for on another replica whose message the bus lost
+// stops the handler all the same, and answers wake the questions that
+// wait for them.
+func (run *taskRun) startLease() {
+	srv := run.srv
+	lease := srv.Tasks.lease()
+	go func() {
+		tick := time.NewTicker(lease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-run.done:
+				return
+			case <-tick.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
+				if r.terminal() {
+					return errTaskUnchanged
+				}
+				r.Lease = time.Now().Add(lease).UnixMilli()
+				return nil
+			})
+			cancel()
+			switch {
+			case errors.Is(err, errTaskNotFound):
+				run.stop(errTaskRecordGone)
+			case err != nil:
+				srv.logger().Warn("a task's claim could not be renewed", "task", run.id, "err", err)
+			case r.Cancel:
+				run.stop(errTaskCancelled)
+			default:
+				run.poke(false)
+			}
+		}
+	}()
+}
+
+// poke tells the run that its record changed: answers arrived, or, with
+// cancel, the client cancelled it.
+func (run *taskRun) poke(cancel bool) {
+	if cancel {
+		run.stop(errTaskCancelled)
+		return
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	close(run.changed)
+	run.changed = make(chan struct{})
+}
+
+// wait returns a channel closed at the next poke.
+func (run *taskRun) wait() <-chan struct{} {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.changed
+}
+
+// stop ends the handler's context, for cause, unless it ended already.
+func (run *taskRun) stop(cause error) {
+	run.mu.Lock()
+	if run.ended || run.cause != nil {
+		run.mu.Unlock()
+		return
+	}
+	run.cause = cause
+	run.mu.Unlock()
+	run.tc.cancel()
+}
+
+// addRun counts run among the tasks running here, unless that passes a
+// bound of o.
+func (sh *sharedState) addRun(run *taskRun, o *TaskOptions) error {
+	all, perClient, _ := o.limits()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	switch {
+	case len(sh.runs) >= all:
+		return fmt.Errorf("the server runs %d tasks, the most it may at once; retry once some have ended", len(sh.runs))
+	case sh.perClient[run.client] >= perClient:
+		return fmt.Errorf("this client has %d tasks running, the most one client may; retry once some have ended", sh.perClient[run.client])
+	}
+	if sh.runs == nil {
+		sh.runs, sh.perClient = map[string]*taskRun{}, map[string]int{}
+	}
+	sh.runs[run.id] = run
+	sh.perClient[run.client]++
+	return nil
+}
+
+func (sh *sharedState) removeRun(run *taskRun) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.runs[run.id] != run {
+		return
+	}
+	delete(sh.runs, run.id)
+	if sh.perClient[run.client]--; sh.perClient[run.client] == 0 {
+		delete(sh.perClient, run.client)
+	}
+}
+
+// run returns the task id if its handler runs here.
+func (sh *sharedState) run(id string) *taskRun {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.runs[id]
+}
+
+// runs returns the tasks running here that match.
+func (sh *sharedState) matching(match func(*taskRun) bool) []*taskRun {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	var out []*taskRun
+	for _, run := range sh.runs {
+		if match(run) {
+			out = append(out, run)
+		}
+	}
+	return out
+}
+
+// endTasksOf stops the tasks of owner that run here, when the session
+// that alone could reach them ends.
+func (s *Server) endTasksOf(owner string) {
+	if owner == "" {
+		return
+	}
+	for _, run := range s.shared().matching(func(r *taskRun) bool { return r.owner == owner }) {
+		run.stop(errTaskOwnerGone)
+	}
+}
+
+// stopTasks stops every task running here, as a shutdown does, and waits
+// until their outcomes are recorded, or timeout.
+func (s *Server) stopTasks(timeout time.Duration) {
+	runs := s.shared().matching(func(*taskRun) bool { return true })
+	for _, run := range runs {
+		run.stop(errTaskShutdown)
+	}
+	expired := time.After(timeout)
+	for _, run := range runs {
+		select {
+		case <-run.done:
+		case <-expired:
+			return
+		}
+	}
+}
