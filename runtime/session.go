@@ -48,6 +48,7 @@ type session struct {
 	roots    rootsRefresh
 	level    atomic.Int32 // index into wire.LogLevels of the least severe level sent
 	levelSet atomic.Bool  // logging/setLevel set level
+	life     *Session     // what a middleware sees of the session (see middlewareSession)
 }
 
 // sessionRevision is the revision initialize negotiated, or "" before.
@@ -269,6 +270,7 @@ func (ss *session) close() {
 		c.cancel()
 	}
 	ss.roots.stop()
+	ss.endMiddlewareSession()
 }
 
 // cancelRequest cancels the calls with the JSON id rid, for
