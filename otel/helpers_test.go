@@ -136,3 +136,8 @@ func only(t *testing.T, spans tracetest.SpanStubs) tracetest.SpanStub {
 	}
 	return spans[0]
 }
+
+// runtimeRequest is a request of an HTTP session under revision.
+func runtimeRequest(revision string) *runtime.Request {
+	return &runtime.Request{Method: "tools/call", Transport: "http", SessionID: "s1", Revision: revision}
+}
