@@ -46,9 +46,10 @@ type session struct {
 	// answers (session revisions only).
 	requests clientRequests
 	roots    rootsRefresh
-	level    atomic.Int32 // index into wire.LogLevels of the least severe level sent
-	levelSet atomic.Bool  // logging/setLevel set level
-	life     *Session     // what a middleware sees of the session (see middlewareSession)
+	level    atomic.Int32   // index into wire.LogLevels of the least severe level sent
+	levelSet atomic.Bool    // logging/setLevel set level
+	life     *Session       // what a middleware sees of the session (see middlewareSession)
+	handler  RequestHandler // the middleware around dispatch (see chain)
 }
 
 // sessionRevision is the revision initialize negotiated, or "" before.
