@@ -367,6 +367,9 @@ func (r *traceResponse) spans() []Span {
 					s.StatusCode = ""
 				}
 				for _, a := range sp.Attributes {
+					if strings.HasPrefix(a.Key, "@jaeger@") {
+						continue // Jaeger's notes on the span (clock skew), not the span's
+					}
 					s.Attributes[a.Key] = a.str()
 				}
 				for _, l := range sp.Links {
