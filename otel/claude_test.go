@@ -88,7 +88,7 @@ func TestJaegerClaudeCLI(t *testing.T) {
 	}
 	calls := byName["tools/call greet"]
 	if len(calls) != 1 {
-		t.Fatalf("spans of the trace: %v, want one tools/call greet", names(spans))
+		t.Fatalf("spans of the trace: %v, want one tools/call greet", jaegertest.Tree(spans))
 	}
 	call := calls[0]
 	if call.Kind != "SERVER" || call.ParentSpanID != rootID.SpanID().String() {
@@ -105,17 +105,9 @@ func TestJaegerClaudeCLI(t *testing.T) {
 	// trace CLIEnv handed it, and it ran the tool in a span of its own.
 	interaction := byName["claude_code.interaction"]
 	if len(interaction) != 1 || interaction[0].ParentSpanID != rootID.SpanID().String() || interaction[0].Service != "claude-code" {
-		t.Errorf("the CLI's interaction spans %+v, want one of claude-code under the host's span %s; the trace: %v", interaction, rootID.SpanID(), names(spans))
+		t.Errorf("the CLI's interaction spans %+v, want one of claude-code under the host's span %s; the trace: %v", interaction, rootID.SpanID(), jaegertest.Tree(spans))
 	}
 	if len(byName["claude_code.tool"]) != 1 {
-		t.Errorf("the CLI's tool spans: %v", names(spans))
+		t.Errorf("the CLI's tool spans: %v", jaegertest.Tree(spans))
 	}
-}
-
-func names(spans []jaegertest.Span) []string {
-	var out []string
-	for _, sp := range spans {
-		out = append(out, sp.Service+":"+sp.Name+" ("+sp.SpanID+" under "+sp.ParentSpanID+")")
-	}
-	return out
 }

@@ -269,7 +269,7 @@ func (ss *session) request(c *call) *Request {
 // request reaches the middleware; nil for a Streamable HTTP request
 // served on its own, which has no session to last.
 func (ss *session) middlewareSession() *Session {
-	if ss.transport == "http" && ss.id == "" {
+	if ss.stateless() {
 		return nil
 	}
 	ss.mu.Lock()

@@ -20,11 +20,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -380,6 +382,47 @@ func (r *traceResponse) spans() []Span {
 		}
 	}
 	return out
+}
+
+// Tree renders spans as the tree their parents make, one span a line:
+// its service, name and kind, then its attributes in key order. A span
+// whose parent is not among them is a root.
+func Tree(spans []Span) string {
+	ids := map[string]bool{}
+	for _, s := range spans {
+		ids[s.SpanID] = true
+	}
+	children := map[string][]Span{}
+	for _, s := range spans {
+		p := s.ParentSpanID
+		if !ids[p] {
+			p = ""
+		}
+		children[p] = append(children[p], s)
+	}
+	var b strings.Builder
+	var walk func(parent string, depth int)
+	walk = func(parent string, depth int) {
+		kids := children[parent]
+		slices.SortFunc(kids, func(a, b Span) int { return strings.Compare(a.Name, b.Name) })
+		for _, s := range kids {
+			fmt.Fprintf(&b, "%s%s: %s [%s]", strings.Repeat("  ", depth), s.Service, s.Name, strings.ToLower(s.Kind))
+			if s.StatusCode != "" {
+				fmt.Fprintf(&b, " status=%s", s.StatusCode)
+				if s.StatusMsg != "" {
+					fmt.Fprintf(&b, " %q", s.StatusMsg)
+				}
+			}
+			keys := slices.Sorted(maps.Keys(s.Attributes))
+			for _, k := range keys {
+				fmt.Fprintf(&b, " %s=%s", k, s.Attributes[k])
+			}
+			b.WriteByte('\n')
+			walk(s.SpanID, depth+1)
+		}
+	}
+	walk("", 0)
+	return b.String()
 }
 
 // enumName reads an OTLP enum written as its number or its name.
