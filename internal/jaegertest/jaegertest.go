@@ -252,7 +252,8 @@ func (s *Server) Traces(t testing.TB, service string) []string {
 	now := time.Now()
 	u := s.query + "/api/v3/traces?query.service_name=" + service +
 		"&query.start_time_min=" + now.Add(-time.Hour).UTC().Format(time.RFC3339Nano) +
-		"&query.start_time_max=" + now.Add(time.Minute).UTC().Format(time.RFC3339Nano)
+		"&query.start_time_max=" + now.Add(time.Minute).UTC().Format(time.RFC3339Nano) +
+		"&query.num_traces=1000"
 	var body traceResponse
 	if err := s.get(u, &body); err != nil {
 		t.Fatalf("jaegertest: traces of %s: %v", service, err)
