@@ -15,7 +15,9 @@ import (
 func TestRoundTrip(t *testing.T) {
 	s := Start(t)
 	const trace = "5b8efff798038103d269b633813fc60c"
-	at := func(ms int) string { return strconv.FormatInt(time.Now().Add(time.Duration(ms)*time.Millisecond).UnixNano(), 10) }
+	at := func(ms int) string {
+		return strconv.FormatInt(time.Now().Add(time.Duration(ms)*time.Millisecond).UnixNano(), 10)
+	}
 	body := `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"roundtrip"}}]},
 "scopeSpans":[{"spans":[
 {"traceId":"` + trace + `","spanId":"eee19b7ec3c1b174","name":"root","kind":3,"startTimeUnixNano":"` + at(-100) + `","endTimeUnixNano":"` + at(0) + `"},
