@@ -21,21 +21,30 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
 // Version is the Jaeger version the tests are pinned to (the module's v1
 // tag of the Jaeger v2 binary); .ci/install-jaeger.sh builds it.
 const Version = "v1.76.0"
+
+// binary is the Jaeger binary .ci/install-jaeger.sh builds into the cache.
+var binary = proctest.Binary{
+	Name:    "Jaeger",
+	Env:     "MCPGEN_JAEGER",
+	Require: "MCPGEN_REQUIRE_JAEGER",
+	Cached:  filepath.Join("jaeger-"+Version, "jaeger"),
+	Install: "run .ci/install-jaeger.sh or set MCPGEN_JAEGER to test against a real trace backend",
+}
 
 // Binary returns the path of the Jaeger binary: $MCPGEN_JAEGER, then the
 // copy .ci/install-jaeger.sh puts in the cache ($MCPGEN_CACHE, default
@@ -43,24 +52,7 @@ const Version = "v1.76.0"
 // $MCPGEN_REQUIRE_JAEGER is set: then it fails.
 func Binary(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv("MCPGEN_JAEGER"); p != "" {
-		return p
-	}
-	cache := os.Getenv("MCPGEN_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "mcpgen")
-		}
-	}
-	p := filepath.Join(cache, "jaeger-"+Version, "jaeger")
-	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-		return p
-	}
-	if os.Getenv("MCPGEN_REQUIRE_JAEGER") != "" {
-		t.Fatal("MCPGEN_REQUIRE_JAEGER is set but no Jaeger binary was found: run .ci/install-jaeger.sh or set MCPGEN_JAEGER")
-	}
-	t.Skip("no Jaeger found: run .ci/install-jaeger.sh or set MCPGEN_JAEGER to test against a real trace backend")
-	return ""
+	return binary.Path(t)
 }
 
 // A Server is a running Jaeger.
@@ -125,7 +117,7 @@ exporters:
 func Start(t testing.TB) *Server {
 	t.Helper()
 	bin := Binary(t)
-	queryHTTP, queryGRPC, otlpGRPC, otlpHTTP := freePort(t), freePort(t), freePort(t), freePort(t)
+	queryHTTP, queryGRPC, otlpGRPC, otlpHTTP := proctest.FreePort(t), proctest.FreePort(t), proctest.FreePort(t), proctest.FreePort(t)
 	s := &Server{
 		otlpHTTP: "http://" + otlpHTTP,
 		otlpGRPC: "http://" + otlpGRPC,
@@ -141,74 +133,17 @@ func Start(t testing.TB) *Server {
 	// Nothing of the caller's OpenTelemetry environment: Jaeger must not
 	// send its own telemetry anywhere.
 	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")}
-	logs, err := os.Create(filepath.Join(dir, "jaeger.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logs.Close() // the child has its own descriptor
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("jaegertest: start %s: %v", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("jaegertest: Jaeger's log:\n%s", logTail(logs.Name()))
-		}
-	})
+	proc := proctest.Start(t, "jaegertest", cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	if err := s.waitReady(ctx, exited); err != nil {
-		if errors.Is(err, errExited) {
-			err = fmt.Errorf("%w (%v)", err, waitErr)
-		}
-		t.Fatalf("jaegertest: Jaeger is not ready: %v\n%s", err, logTail(logs.Name()))
+	ready := func(ctx context.Context) bool {
+		return proctest.HTTPStatus(ctx, s.client, s.query+"/api/v3/services") != 0 &&
+			proctest.HTTPStatus(ctx, s.client, s.otlpHTTP+"/v1/traces") != 0
+	}
+	if err := proc.WaitReady(ctx, ready); err != nil {
+		t.Fatalf("jaegertest: Jaeger is not ready: %s", proc.Explain(err))
 	}
 	return s
-}
-
-var errExited = errors.New("jaeger exited")
-
-// waitReady polls the query API and the OTLP/HTTP receiver until both
-// answer, the process exits, or ctx ends.
-func (s *Server) waitReady(ctx context.Context, exited <-chan struct{}) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if s.answers(ctx, s.query+"/api/v3/services") && s.answers(ctx, s.otlpHTTP+"/v1/traces") {
-			return nil
-		}
-		select {
-		case <-exited:
-			return errExited
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-tick.C:
-		}
-	}
-}
-
-// answers reports whether u answers an HTTP request at all.
-func (s *Server) answers(ctx context.Context, u string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return false
-	}
-	res, err := s.client.Do(req)
-	if err != nil {
-		return false
-	}
-	res.Body.Close()
-	return true
 }
 
 // A Span is a span as Jaeger stored it.
@@ -449,22 +384,4 @@ func hexID(id string) string {
 		return hex.EncodeToString(b)
 	}
 	return id
-}
-
-func freePort(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
-
-func logTail(path string) string {
-	b, _ := os.ReadFile(path)
-	if len(b) > 4000 {
-		b = b[len(b)-4000:]
-	}
-	return string(b)
 }
