@@ -11,6 +11,7 @@
 # Collector): v1.76.0 is Jaeger v2.13.0. It is built without the "ui" tag:
 # the tests need its query API, not the web UI's assets.
 set -euo pipefail
+. "$(dirname "$0")/lib/module-copy.sh"
 
 version=v1.76.0
 cache="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}"
@@ -26,18 +27,8 @@ installed() {
 }
 
 if ! installed; then
-	mkdir -p "$dir"
-	# Outside any module, so that the download touches no go.mod or go.sum.
-	src=$(cd "$dir" && GOFLAGS= go mod download -json "github.com/jaegertracing/jaeger@$version" |
-		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-	if [ -z "$src" ]; then
-		echo "install-jaeger: go mod download found no source for github.com/jaegertracing/jaeger@$version" >&2
-		exit 1
-	fi
-	work=$(mktemp -d "$dir/build.XXXXXX")
+	work=$(module_copy github.com/jaegertracing/jaeger "$version" "$dir")
 	trap 'rm -rf "$work"' EXIT
-	cp -R "$src/." "$work"
-	chmod -R u+w "$work"
 	started=$SECONDS
 	(
 		cd "$work"
