@@ -3,6 +3,8 @@ package otel
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -140,4 +142,41 @@ func only(t *testing.T, spans tracetest.SpanStubs) tracetest.SpanStub {
 // runtimeRequest is a request of an HTTP session under revision.
 func runtimeRequest(revision string) *runtime.Request {
 	return &runtime.Request{Method: "tools/call", Transport: "http", SessionID: "s1", Revision: revision}
+}
+
+// wantHTTPCall is what the span of a tools/call of tool in a Streamable
+// HTTP session carries, over loopback; "*" stands for a value that varies.
+func wantHTTPCall(tool, session string) map[string]string {
+	return map[string]string{
+		"mcp.method.name":          "tools/call",
+		"gen_ai.tool.name":         tool,
+		"gen_ai.operation.name":    "execute_tool",
+		"jsonrpc.request.id":       "*",
+		"mcp.protocol.version":     "2025-11-25",
+		"mcp.session.id":           session,
+		"network.transport":        "tcp",
+		"network.protocol.name":    "http",
+		"network.protocol.version": "1.1",
+		"client.address":           "127.0.0.1",
+		"client.port":              "*",
+	}
+}
+
+// mismatches lists how the attributes got differ from want, where "*"
+// matches any value but none.
+func mismatches(got, want map[string]string) []string {
+	var out []string
+	for k, v := range want {
+		g, ok := got[k]
+		if !ok || v != "*" && g != v {
+			out = append(out, fmt.Sprintf("%s = %q (present %v), want %q", k, g, ok, v))
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			out = append(out, fmt.Sprintf("%s = %q, not expected", k, v))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

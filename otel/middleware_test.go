@@ -2,11 +2,11 @@ package otel
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -56,8 +56,8 @@ func TestSpanOverConn(t *testing.T) {
 		"gen_ai.operation.name": "execute_tool",
 		"jsonrpc.request.id":    "7",
 	}
-	if got := attrs(s.Attributes); !equalMaps(got, want) {
-		t.Errorf("attributes %v, want %v", got, want)
+	if m := mismatches(attrs(s.Attributes), want); len(m) > 0 {
+		t.Errorf("attributes: %v", m)
 	}
 	if s.Status.Code != codes.Unset {
 		t.Errorf("status %v, want unset", s.Status)
@@ -133,60 +133,26 @@ func TestAmbientParent(t *testing.T) {
 	}
 }
 
-// TestSpanOverHTTP: over Streamable HTTP with a session, the span has
-// the session, the client's address and port, and the network protocol.
+// TestSpanOverHTTP: over Streamable HTTP with a session, the official Go
+// SDK's client calling, the span has the session, the client's address
+// and port, and the network protocol.
 func TestSpanOverHTTP(t *testing.T) {
 	tr := newTraced(t)
 	ts := httptest.NewServer(tr.srv.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
 	defer ts.Close()
-	post := func(body, session string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "official", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	session := post(call(`1`, "initialize", `"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}`), "").Header.Get("Mcp-Session-Id")
-	if s := only(t, tr.takeSpans()); s.Name != "initialize" {
-		t.Errorf("initialize: span %q", s.Name)
+	defer cs.Close()
+	tr.takeSpans() // initialize
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Meta: mcp.Meta{"traceparent": parent}}); err != nil {
+		t.Fatal(err)
 	}
-	post(call(`2`, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`"}`), session)
 	s := only(t, tr.takeSpans())
-	a := attrs(s.Attributes)
-	want := map[string]string{
-		"mcp.method.name":          "tools/call",
-		"gen_ai.tool.name":         "echo",
-		"gen_ai.operation.name":    "execute_tool",
-		"jsonrpc.request.id":       "2",
-		"mcp.protocol.version":     "2025-11-25",
-		"mcp.session.id":           session,
-		"network.transport":        "tcp",
-		"network.protocol.name":    "http",
-		"network.protocol.version": "1.1",
-		"client.address":           "127.0.0.1",
-		"client.port":              a["client.port"],
+	if m := mismatches(attrs(s.Attributes), wantHTTPCall("echo", cs.ID())); len(m) > 0 || s.Parent.SpanID().String() != parentSpan {
+		t.Errorf("attributes: %v; parent %v", m, s.Parent)
 	}
-	if !equalMaps(a, want) || a["client.port"] == "" || a["client.port"] == "0" {
-		t.Errorf("attributes %v, want %v", a, want)
-	}
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

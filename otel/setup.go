@@ -121,38 +121,35 @@ func protocol(signal string) (string, error) {
 	return "", fmt.Errorf("otel: OTLP protocol %q is not supported: use http/protobuf or grpc", p)
 }
 
-func traceExporter(ctx context.Context) (sdktrace.SpanExporter, error) {
-	p, err := protocol("TRACES")
+// newExporter makes the OTLP exporter of a signal ("TRACES", "METRICS")
+// over the protocol the environment names.
+func newExporter[E any](ctx context.Context, signal string, overGRPC, overHTTP func(context.Context) (E, error)) (E, error) {
+	var exp E
+	p, err := protocol(signal)
 	if err != nil {
-		return nil, err
+		return exp, err
 	}
-	var exp sdktrace.SpanExporter
 	if p == "grpc" {
-		exp, err = otlptracegrpc.New(ctx)
+		exp, err = overGRPC(ctx)
 	} else {
-		exp, err = otlptracehttp.New(ctx)
+		exp, err = overHTTP(ctx)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("otel: trace exporter: %w", err)
+		return exp, fmt.Errorf("otel: %s exporter: %w", strings.ToLower(signal), err)
 	}
 	return exp, nil
 }
 
+func traceExporter(ctx context.Context) (sdktrace.SpanExporter, error) {
+	return newExporter(ctx, "TRACES",
+		func(ctx context.Context) (sdktrace.SpanExporter, error) { return otlptracegrpc.New(ctx) },
+		func(ctx context.Context) (sdktrace.SpanExporter, error) { return otlptracehttp.New(ctx) })
+}
+
 func metricExporter(ctx context.Context) (sdkmetric.Exporter, error) {
-	p, err := protocol("METRICS")
-	if err != nil {
-		return nil, err
-	}
-	var exp sdkmetric.Exporter
-	if p == "grpc" {
-		exp, err = otlpmetricgrpc.New(ctx)
-	} else {
-		exp, err = otlpmetrichttp.New(ctx)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("otel: metric exporter: %w", err)
-	}
-	return exp, nil
+	return newExporter(ctx, "METRICS",
+		func(ctx context.Context) (sdkmetric.Exporter, error) { return otlpmetricgrpc.New(ctx) },
+		func(ctx context.Context) (sdkmetric.Exporter, error) { return otlpmetrichttp.New(ctx) })
 }
 
 // CLIEnv returns the environment entries that hand the trace of ctx to a

@@ -129,19 +129,7 @@ func TestMiddleware(t *testing.T) {
 	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
 	defer ts.Close()
 	post := func(body, session string) (*http.Response, string) {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, string(b)
+		return sendHTTP(t, ts.URL, http.MethodPost, body, session)
 	}
 	resp, _ := post(mcptest.Initialize(8, "2025-11-25"), "")
 	session := resp.Header.Get("Mcp-Session-Id")
@@ -264,18 +252,7 @@ func TestMiddlewareSession(t *testing.T) {
 	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
 	defer ts.Close()
 	do := func(method, body, session string) *http.Response {
-		req, _ := http.NewRequest(method, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp, _ := sendHTTP(t, ts.URL, method, body, session)
 		return resp
 	}
 	id := do(http.MethodPost, mcptest.Initialize(5, "2025-11-25"), "").Header.Get("Mcp-Session-Id")
@@ -303,4 +280,23 @@ func TestMiddlewareSession(t *testing.T) {
 	if sessions, _ = rec.take(); len(sessions) != 1 || sessions[0] != nil {
 		t.Errorf("a request served on its own: sessions %v, want one nil", sessions)
 	}
+}
+
+// sendHTTP sends a JSON-RPC message to a Streamable HTTP endpoint, in the
+// session if one is named, and returns the response and its body.
+func sendHTTP(t *testing.T, url, method, body, session string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }
