@@ -37,22 +37,15 @@ import (
 // tag of the Jaeger v2 binary); .ci/install-jaeger.sh builds it.
 const Version = "v1.76.0"
 
-// binary is the Jaeger binary .ci/install-jaeger.sh builds into the cache.
+// binary is the Jaeger binary .ci/install-jaeger.sh builds into the
+// cache; $MCPGEN_JAEGER overrides it. Without one a test is skipped,
+// unless $MCPGEN_REQUIRE_JAEGER is set: then it fails.
 var binary = proctest.Binary{
 	Name:    "Jaeger",
 	Env:     "MCPGEN_JAEGER",
 	Require: "MCPGEN_REQUIRE_JAEGER",
 	Cached:  filepath.Join("jaeger-"+Version, "jaeger"),
 	Install: "run .ci/install-jaeger.sh or set MCPGEN_JAEGER to test against a real trace backend",
-}
-
-// Binary returns the path of the Jaeger binary: $MCPGEN_JAEGER, then the
-// copy .ci/install-jaeger.sh puts in the cache ($MCPGEN_CACHE, default
-// ~/.cache/mcpgen). Without one the test is skipped, unless
-// $MCPGEN_REQUIRE_JAEGER is set: then it fails.
-func Binary(t testing.TB) string {
-	t.Helper()
-	return binary.Path(t)
 }
 
 // A Server is a running Jaeger.
@@ -116,7 +109,7 @@ exporters:
 // its query API answers, and stops it when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin := Binary(t)
+	bin := binary.Path(t)
 	queryHTTP, queryGRPC, otlpGRPC, otlpHTTP := proctest.FreePort(t), proctest.FreePort(t), proctest.FreePort(t), proctest.FreePort(t)
 	s := &Server{
 		otlpHTTP: "http://" + otlpHTTP,
