@@ -12,7 +12,7 @@
 // The handler's context carries the span, so that the program's own
 // spans and outgoing calls nest under it:
 //
-//	mw, err := otel.New(nil) // the global tracer and meter providers
+//	mw, err := mcpotel.New(nil) // the global tracer and meter providers
 //	if err != nil { ... }
 //	s.Middleware = append(s.Middleware, mw)
 //
