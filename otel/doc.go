@@ -19,8 +19,9 @@
 // Setup configures the providers from the standard OpenTelemetry
 // environment (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL,
 // OTEL_TRACES_SAMPLER, OTEL_SERVICE_NAME, …) and installs the middleware
-// when that environment asks for telemetry; its Shutdown flushes what is
-// left, which a stdio server calls when its input ends.
+// when that environment asks for telemetry; the shutdown it returns
+// flushes what is left, which a stdio server calls when ServeStdio
+// returns at the end of its input.
 //
 // Import it under a name of its own beside go.opentelemetry.io/otel:
 //
