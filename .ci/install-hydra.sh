@@ -11,6 +11,7 @@
 # in-memory database (DSN=memory) is SQLite, hence cgo and the sqlite tags,
 # as Hydra's own Makefile builds it.
 set -euo pipefail
+. "$(dirname "$0")/lib/module-copy.sh"
 
 version=v2.3.0
 cache="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}"
@@ -26,18 +27,8 @@ installed() {
 }
 
 if ! installed; then
-	mkdir -p "$dir"
-	# Outside any module, so that the download touches no go.mod or go.sum.
-	src=$(cd "$dir" && GOFLAGS= go mod download -json "github.com/ory/hydra/v2@$version" |
-		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-	if [ -z "$src" ]; then
-		echo "install-hydra: go mod download found no source for github.com/ory/hydra/v2@$version" >&2
-		exit 1
-	fi
-	work=$(mktemp -d "$dir/build.XXXXXX")
+	work=$(module_copy github.com/ory/hydra/v2 "$version" "$dir")
 	trap 'rm -rf "$work"' EXIT
-	cp -R "$src/." "$work"
-	chmod -R u+w "$work"
 	started=$SECONDS
 	(
 		cd "$work"

@@ -421,7 +421,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 // session this request (an initialize) opened: it stands if the request
 // succeeds, and its id then goes out in the response's header.
 func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, hold *heldRequest, created *httpSession) {
-	c, resp := ss.start(ctx, m, true)
+	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, true)
 	if c == nil {
 		if created != nil {
 			h.forget(created)

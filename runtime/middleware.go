@@ -3,6 +3,9 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -19,8 +22,12 @@ import (
 // are not requests, and pass by no middleware; nor does what Streamable
 // HTTP refuses before reading a request (a bad token, a full server).
 //
-// Server.Middleware lists them, outermost first. A server without
-// middleware pays nothing for the feature.
+// Server.Middleware lists them, outermost first. Each is called once per
+// session (a stdio connection, a Conn, a Streamable HTTP session, or a
+// request served on its own), and the handler it returns serves every
+// request of that session, concurrently. A server without middleware
+// pays nothing for the feature; with it, a request of a session costs
+// one allocation more (see BenchmarkCall in the otel module).
 type Middleware func(next RequestHandler) RequestHandler
 
 // A RequestHandler answers a request: the runtime's, which runs the
@@ -51,17 +58,78 @@ type Request struct {
 	// Token is the request's verified bearer token, over Streamable HTTP
 	// with a TokenVerifier; nil otherwise.
 	Token *TokenInfo
+	// RemoteAddr is the network address, host:port, that the request
+	// came from over Streamable HTTP (http.Request.RemoteAddr: behind a
+	// proxy, the proxy's); "" on the other transports.
+	RemoteAddr string
+	// Proto is the HTTP version of the request over Streamable HTTP, as
+	// http.Request.Proto has it ("HTTP/1.1", "HTTP/2.0"); "" otherwise.
+	Proto string
+	// Session is the connection-scoped session the request belongs to:
+	// a stdio connection, a Conn, a Streamable HTTP session with an
+	// Mcp-Session-Id. Nil for a Streamable HTTP request served on its
+	// own.
+	Session *Session
 	// Params is the request's params object as the client sent it; nil
 	// when it sent none.
 	Params json.RawMessage
 
 	params jsonvalue.Value
+	call   *call
 }
 
 // Meta returns the string member key of the request's params._meta, such
 // as "traceparent"; "" when there is none, or it is not a string.
 func (r *Request) Meta(key string) string {
 	return r.params.Get("_meta").Get(key).Str()
+}
+
+// A Session is the life of a connection-scoped session, as a Middleware
+// sees it: for a metric of how long sessions last, or state kept per
+// session. It is the same *Session for every request of the session.
+type Session struct {
+	started time.Time
+
+	mu    sync.Mutex
+	ended bool
+	onEnd []func()
+}
+
+// Started is when the session's first request reached the middleware:
+// its initialize, for a client that follows the protocol.
+func (s *Session) Started() time.Time { return s.started }
+
+// OnEnd arranges for f to run once the session ends: the client closed
+// its input (stdio), the Conn was closed, the Streamable HTTP session was
+// deleted or expired, or the server shut down. Each f runs once, in the
+// order given, before the transport's serving method returns (so that
+// what it records can be flushed after it); f must not block. If the
+// session has ended already, f runs at once.
+func (s *Session) OnEnd(f func()) {
+	s.mu.Lock()
+	if !s.ended {
+		s.onEnd = append(s.onEnd, f)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	f()
+}
+
+// end runs the functions OnEnd registered, once.
+func (s *Session) end() {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	fs := s.onEnd
+	s.onEnd = nil
+	s.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 // An Outcome is how a request ended, as a Middleware sees it.
@@ -119,31 +187,67 @@ func (o *Outcome) response() response {
 
 // serve answers c, through the server's middleware if it has any.
 func (ss *session) serve(c *call) response {
-	mw := ss.srv.Middleware
-	if len(mw) == 0 {
+	if len(ss.srv.Middleware) == 0 {
 		return ss.dispatch(c)
 	}
-	h := RequestHandler(func(ctx context.Context, req *Request) Outcome {
-		c.handlerCtx = ctx
-		return outcomeOf(ss.dispatch(c))
-	})
-	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
-	}
-	o := h(&c.ctx, ss.request(c))
+	req := ss.request(c)
+	o := ss.chain()(&c.ctx, req)
+	putRequest(req)
 	return o.response()
+}
+
+// chain returns the session's handler of requests: the server's
+// middleware around dispatch, built at the session's first request and
+// then shared by all its requests, so that a request pays for no closure.
+func (ss *session) chain() RequestHandler {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.handler == nil {
+		mw := ss.srv.Middleware
+		h := RequestHandler(dispatchRequest)
+		for i := len(mw) - 1; i >= 0; i-- {
+			h = mw[i](h)
+		}
+		ss.handler = h
+	}
+	return ss.handler
+}
+
+// dispatchRequest is the innermost handler of a chain: it runs the
+// method of req's call in the context the middleware passed on.
+func dispatchRequest(ctx context.Context, req *Request) Outcome {
+	c := req.call
+	c.handlerCtx = ctx
+	return outcomeOf(c.ss.dispatch(c))
+}
+
+// requests holds the Requests of calls answered, for the next ones: a
+// Request is valid only until its handler returns (see Request), which
+// lets a request through middleware allocate none.
+var requests = sync.Pool{New: func() any { return new(Request) }}
+
+// putRequest gives req back once its call is answered.
+func putRequest(req *Request) {
+	*req = Request{}
+	requests.Put(req)
 }
 
 // request describes c to a middleware.
 func (ss *session) request(c *call) *Request {
-	r := &Request{
+	r := requests.Get().(*Request)
+	*r = Request{
+		call:      c,
 		Method:    c.msg.Method,
 		ID:        c.id(),
 		SessionID: ss.id,
 		Transport: ss.transport,
 		Token:     TokenInfoFromContext(&c.ctx),
+		Session:   ss.middlewareSession(),
 		params:    c.msg.Params,
 		Params:    c.msg.Params.Raw(),
+	}
+	if p, ok := c.ctx.Value(httpConnKey{}).(*httpConnContext); ok {
+		r.RemoteAddr, r.Proto = p.remoteAddr, p.proto
 	}
 	if c.meta != nil {
 		r.Revision = c.meta.Version
@@ -159,4 +263,58 @@ func (ss *session) request(c *call) *Request {
 		}
 	}
 	return r
+}
+
+// middlewareSession returns the Session of ss, made when its first
+// request reaches the middleware; nil for a Streamable HTTP request
+// served on its own, which has no session to last.
+func (ss *session) middlewareSession() *Session {
+	if ss.stateless() {
+		return nil
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.life == nil {
+		ss.life = &Session{started: time.Now()}
+	}
+	return ss.life
+}
+
+// endMiddlewareSession ends the Session of ss, if a middleware saw one.
+func (ss *session) endMiddlewareSession() {
+	ss.mu.Lock()
+	life := ss.life
+	ss.mu.Unlock()
+	if life != nil {
+		life.end()
+	}
+}
+
+// An httpConnContext carries to a middleware what Streamable HTTP knows
+// of a request's connection (Request.RemoteAddr and Proto). It is a
+// context of its own rather than context.WithValue of a struct, so that
+// it costs one allocation; its Value answers httpConnKey and defers every
+// other key to the context it wraps.
+type httpConnContext struct {
+	context.Context
+	remoteAddr, proto string
+}
+
+type httpConnKey struct{}
+
+func (c *httpConnContext) Value(key any) any {
+	if key == (httpConnKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
+
+// withHTTPConn returns ctx carrying what a middleware is told of r's
+// connection; ctx itself when the server has no middleware, which then
+// pays nothing.
+func (s *Server) withHTTPConn(ctx context.Context, r *http.Request) context.Context {
+	if len(s.Middleware) == 0 {
+		return ctx
+	}
+	return &httpConnContext{Context: ctx, remoteAddr: r.RemoteAddr, proto: r.Proto}
 }

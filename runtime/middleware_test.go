@@ -26,7 +26,7 @@ type recorder struct {
 type seenRequest struct {
 	runtime.Request
 	outcome     runtime.Outcome
-	traceparent string // req.Meta("traceparent"), read while the request ran
+	traceparent string // req.Meta("traceparent"), read while req was valid
 }
 
 func (r *recorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
@@ -122,26 +122,14 @@ func TestMiddleware(t *testing.T) {
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + mcptest.AllCaps + `}}}`)
 	reply(p, "7")
 	if r := rec.last(t); r.Revision != "2026-07-28" || !r.outcome.InputRequired || r.traceparent != "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" {
-		t.Errorf("per request: %+v", r)
+		t.Errorf("per request: %+v, traceparent %q", r, r.traceparent)
 	}
 
 	// Streamable HTTP, with a session.
 	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
 	defer ts.Close()
 	post := func(body, session string) (*http.Response, string) {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, string(b)
+		return sendHTTP(t, ts.URL, http.MethodPost, body, session)
 	}
 	resp, _ := post(mcptest.Initialize(8, "2025-11-25"), "")
 	session := resp.Header.Get("Mcp-Session-Id")
@@ -151,4 +139,164 @@ func TestMiddleware(t *testing.T) {
 	if r := rec.last(t); r.Transport != "http" || r.SessionID != session || session == "" {
 		t.Errorf("over HTTP: %+v, session %q", r, session)
 	}
+}
+
+// sessionRecorder records the Session, RemoteAddr and Proto of each
+// request, and when each session ends.
+type sessionRecorder struct {
+	mu       sync.Mutex
+	sessions []*runtime.Session
+	addrs    []string
+	ended    map[*runtime.Session]int
+}
+
+func (r *sessionRecorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
+	return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		r.mu.Lock()
+		r.sessions = append(r.sessions, req.Session)
+		r.addrs = append(r.addrs, req.RemoteAddr+" "+req.Proto)
+		seen := false
+		for s := range r.ended {
+			seen = seen || s == req.Session
+		}
+		if req.Session != nil && !seen {
+			if r.ended == nil {
+				r.ended = map[*runtime.Session]int{}
+			}
+			r.ended[req.Session] = 0
+			s := req.Session
+			s.OnEnd(func() { r.mu.Lock(); r.ended[s]++; r.mu.Unlock() })
+		}
+		r.mu.Unlock()
+		return next(ctx, req)
+	}
+}
+
+func (r *sessionRecorder) take() (sessions []*runtime.Session, addrs []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sessions, addrs = r.sessions, r.addrs
+	r.sessions, r.addrs = nil, nil
+	return sessions, addrs
+}
+
+func (r *sessionRecorder) endings(s *runtime.Session) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ended[s]
+}
+
+// TestMiddlewareSession: a middleware sees one Session for every request
+// of a stdio connection, a Conn and a Streamable HTTP session, none for a
+// request served on its own; what it registers with OnEnd runs once when
+// the session ends (before Serve returns, at the end of stdio's input);
+// over HTTP it sees the client's address and HTTP version.
+func TestMiddlewareSession(t *testing.T) {
+	rec := &sessionRecorder{}
+	s := &runtime.Server{Name: "mw", Logger: linepeer.DiscardLogger(), Middleware: []runtime.Middleware{rec.middleware}}
+	s.AddTool(&runtime.Tool{Name: "echo", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		return runtime.TextResult("ok"), nil
+	}})
+
+	// stdio: Serve returns at the end of the input, and the session has
+	// ended by then.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	p := linepeer.New(t, outR, inW)
+	p.Send(mcptest.Initialize(1, "2025-11-25"))
+	reply(p, "1")
+	p.Send(mcptest.Call(2, "echo", ""))
+	reply(p, "2")
+	sessions, addrs := rec.take()
+	if len(sessions) != 2 || sessions[0] == nil || sessions[0] != sessions[1] || addrs[0] != " " {
+		t.Fatalf("over stdio: sessions %v, addresses %q", sessions, addrs)
+	}
+	if sessions[0].Started().IsZero() {
+		t.Error("over stdio: the session has no start")
+	}
+	if n := rec.endings(sessions[0]); n != 0 {
+		t.Errorf("over stdio: the session ended %d times while open", n)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	<-p.ReadDone
+	if n := rec.endings(sessions[0]); n != 1 {
+		t.Errorf("over stdio: the session ended %d times by the time Serve returned, want 1", n)
+	}
+	ran := false
+	sessions[0].OnEnd(func() { ran = true })
+	if !ran {
+		t.Error("OnEnd on an ended session did not run at once")
+	}
+
+	// A Conn: its session ends when it is closed.
+	conn := s.NewConn(nil)
+	conn.Handle(context.Background(), []byte(mcptest.Call(3, "echo", "")))
+	conn.Handle(context.Background(), []byte(mcptest.Call(4, "echo", "")))
+	sessions, _ = rec.take()
+	if len(sessions) != 2 || sessions[0] == nil || sessions[0] != sessions[1] {
+		t.Fatalf("over a Conn: sessions %v", sessions)
+	}
+	conn.Close()
+	conn.Close()
+	if n := rec.endings(sessions[0]); n != 1 {
+		t.Errorf("a Conn closed twice ended its session %d times, want 1", n)
+	}
+
+	// Streamable HTTP: a session with an id ends when it is deleted; a
+	// request served on its own has none.
+	ts := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{Sessions: true}))
+	defer ts.Close()
+	do := func(method, body, session string) *http.Response {
+		resp, _ := sendHTTP(t, ts.URL, method, body, session)
+		return resp
+	}
+	id := do(http.MethodPost, mcptest.Initialize(5, "2025-11-25"), "").Header.Get("Mcp-Session-Id")
+	do(http.MethodPost, mcptest.Call(6, "echo", ""), id)
+	sessions, addrs = rec.take()
+	if len(sessions) != 2 || sessions[0] == nil || sessions[0] != sessions[1] {
+		t.Fatalf("over HTTP with a session: sessions %v", sessions)
+	}
+	for _, a := range addrs {
+		if !strings.HasPrefix(a, "127.0.0.1:") || !strings.HasSuffix(a, " HTTP/1.1") {
+			t.Errorf("over HTTP: address and version %q, want 127.0.0.1:port HTTP/1.1", a)
+		}
+	}
+	if n := rec.endings(sessions[0]); n != 0 {
+		t.Errorf("over HTTP: the session ended %d times while open", n)
+	}
+	do(http.MethodDelete, "", id)
+	if n := rec.endings(sessions[0]); n != 1 {
+		t.Errorf("over HTTP: a deleted session ended %d times, want 1", n)
+	}
+	stateless := httptest.NewServer(s.HTTPHandler(&runtime.HTTPOptions{}))
+	defer stateless.Close()
+	ts.URL = stateless.URL
+	do(http.MethodPost, mcptest.Call(7, "echo", ""), "")
+	if sessions, _ = rec.take(); len(sessions) != 1 || sessions[0] != nil {
+		t.Errorf("a request served on its own: sessions %v, want one nil", sessions)
+	}
+}
+
+// sendHTTP sends a JSON-RPC message to a Streamable HTTP endpoint, in the
+// session if one is named, and returns the response and its body.
+func sendHTTP(t *testing.T, url, method, body, session string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }

@@ -46,8 +46,10 @@ type session struct {
 	// answers (session revisions only).
 	requests clientRequests
 	roots    rootsRefresh
-	level    atomic.Int32 // index into wire.LogLevels of the least severe level sent
-	levelSet atomic.Bool  // logging/setLevel set level
+	level    atomic.Int32   // index into wire.LogLevels of the least severe level sent
+	levelSet atomic.Bool    // logging/setLevel set level
+	life     *Session       // what a middleware sees of the session (see middlewareSession)
+	handler  RequestHandler // the middleware around dispatch (see chain)
 	// owner names the connection as the caller of the tasks it creates,
 	// once one does (see taskOwner).
 	owner string
@@ -282,6 +284,7 @@ func (ss *session) close() {
 		owner = "session:" + ss.id
 	}
 	ss.srv.endTasksOf(owner)
+	ss.endMiddlewareSession()
 }
 
 // cancelRequest cancels the calls with the JSON id rid, for

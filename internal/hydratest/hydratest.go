@@ -36,6 +36,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
 // Version is the Hydra version the tests are pinned to;
@@ -46,30 +48,22 @@ const Version = "v2.3.0"
 // access tokens with.
 const AccessTokenKeySet = "hydra.jwt.access-token"
 
+// binary is the Hydra binary .ci/install-hydra.sh builds into the cache.
+var binary = proctest.Binary{
+	Name:    "ORY Hydra",
+	Env:     "MCPGEN_HYDRA",
+	Require: "MCPGEN_REQUIRE_HYDRA",
+	Cached:  filepath.Join("hydra-"+Version, "hydra"),
+	Install: "run .ci/install-hydra.sh or set MCPGEN_HYDRA to test against a real authorization server",
+}
+
 // Binary returns the path of the Hydra binary: $MCPGEN_HYDRA, then the copy
 // .ci/install-hydra.sh puts in the cache ($MCPGEN_CACHE, default
 // ~/.cache/mcpgen). Without one the test is skipped, unless
 // $MCPGEN_REQUIRE_HYDRA is set: then it fails.
 func Binary(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv("MCPGEN_HYDRA"); p != "" {
-		return p
-	}
-	cache := os.Getenv("MCPGEN_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "mcpgen")
-		}
-	}
-	p := filepath.Join(cache, "hydra-"+Version, "hydra")
-	if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-		return p
-	}
-	if os.Getenv("MCPGEN_REQUIRE_HYDRA") != "" {
-		t.Fatal("MCPGEN_REQUIRE_HYDRA is set but no Hydra binary was found: run .ci/install-hydra.sh or set MCPGEN_HYDRA")
-	}
-	t.Skip("no ORY Hydra found: run .ci/install-hydra.sh or set MCPGEN_HYDRA to test against a real authorization server")
-	return ""
+	return binary.Path(t)
 }
 
 // A Server is a running Hydra.
@@ -105,7 +99,7 @@ type Config struct {
 func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
-	public, admin := freePort(t), freePort(t)
+	public, admin := proctest.FreePort(t), proctest.FreePort(t)
 	s := &Server{
 		issuer: "http://" + public,
 		admin:  "http://" + admin,
@@ -152,39 +146,13 @@ func StartWith(t testing.TB, cfg Config) *Server {
 		"LOG_LEVEL=warn",
 		"SQA_OPT_OUT=true",
 	}
-	logs, err := os.Create(filepath.Join(t.TempDir(), "hydra.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logs.Close() // the child has its own descriptor
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("hydratest: start %s: %v", bin, err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("hydratest: Hydra's log:\n%s", logTail(logs.Name()))
-		}
-	})
-
+	proc := proctest.Start(t, "hydratest", cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
+	// Straight to Hydra, so that an observer sees only the test's requests.
 	for _, u := range []string{"http://" + public + "/health/ready", s.admin + "/health/ready"} {
-		if err := waitReady(ctx, s.client, u, exited); err != nil {
-			if errors.Is(err, errExited) {
-				err = fmt.Errorf("%w (%v)", err, waitErr)
-			}
-			t.Fatalf("hydratest: Hydra is not ready: %v\n%s", err, logTail(logs.Name()))
+		if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.client, u) == http.StatusOK }); err != nil {
+			t.Fatalf("hydratest: Hydra is not ready: %s", proc.Explain(err))
 		}
 	}
 	// Hydra generates the OpenID Connect signing key (RSA, 4096 bits) on
@@ -192,13 +160,12 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	// machine: do it now, within the start timeout, so that the tests'
 	// first fetch of the keys is not what waits for it. Straight to Hydra,
 	// so that an observer sees only the test's requests.
-	if err := waitReady(ctx, s.client, "http://"+public+"/.well-known/jwks.json", exited); err != nil {
-		t.Fatalf("hydratest: Hydra's JWK set: %v\n%s", err, logTail(logs.Name()))
+	jwks := "http://" + public + "/.well-known/jwks.json"
+	if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.client, jwks) == http.StatusOK }); err != nil {
+		t.Fatalf("hydratest: Hydra's JWK set: %s", proc.Explain(err))
 	}
 	return s
 }
-
-var errExited = errors.New("hydra exited")
 
 // The URLs Hydra sends a browser to for login and consent; nothing
 // listens there (port 9 is discard).
@@ -206,31 +173,6 @@ const (
 	loginApp   = "http://127.0.0.1:9/login"
 	consentApp = "http://127.0.0.1:9/consent"
 )
-
-// waitReady polls u until it answers 200, the process exits, or ctx ends.
-func waitReady(ctx context.Context, c *http.Client, u string, exited <-chan struct{}) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return err
-		}
-		if res, err := c.Do(req); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-exited:
-			return errExited
-		case <-ctx.Done():
-			return fmt.Errorf("%s: %w", u, ctx.Err())
-		case <-tick.C:
-		}
-	}
-}
 
 // Issuer is the issuer identifier of the server (its public URL, no
 // trailing slash); its OpenID discovery document is at
@@ -435,20 +377,6 @@ func (s *Server) do(method, u, contentType string, body io.Reader, c *Client, wa
 	return nil
 }
 
-// freePort returns a loopback address with a port that was free a moment
-// ago. Hydra takes its ports from its environment, so the port cannot be
-// handed over open; another process could take it in between, which on a
-// test machine does not happen in practice.
-func freePort(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func randomHex(t testing.TB, n int) string {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
@@ -470,18 +398,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// logTail returns the end of the log file name: the last 64 KiB, which
-// hold the error that made a test fail.
-func logTail(name string) string {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return err.Error()
-	}
-	const max = 64 << 10
-	if len(data) > max {
-		data = data[len(data)-max:]
-	}
-	return string(data)
 }

@@ -1,0 +1,7 @@
+package otel
+
+// For the tests of package otel_test.
+var (
+	WantHTTPCall = wantHTTPCall
+	Mismatches   = mismatches
+)
