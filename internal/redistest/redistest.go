@@ -27,6 +27,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
 // Binary returns the path of redis-server: $MCPGEN_REDIS, then
@@ -70,7 +72,7 @@ const startTimeout = 20 * time.Second
 // until it answers, and stops it when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{t: t, bin: Binary(t), addr: freePort(t), dir: t.TempDir()}
+	s := &Server{t: t, bin: Binary(t), addr: proctest.FreePort(t), dir: t.TempDir()}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
@@ -169,15 +171,4 @@ func ping(ctx context.Context, addr string) error {
 		return fmt.Errorf("PING answered %q", line)
 	}
 	return nil
-}
-
-// freePort returns a loopback address that nothing listens on.
-func freePort(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
