@@ -32,7 +32,7 @@ const exportDelay = 3 * time.Second
 // takes a few seconds: a client that declares the tasks extension gets a
 // task, and polls it for the document.
 //
-//mcp:tool readOnly task=optional pollInterval=1s ttl=1h
+//mcp:tool readOnly task=optional pollInterval=1s ttl=1h scopes=notes:read
 func (s *Store) ExportNotes(ctx context.Context, in ExportInput) (string, error) {
 	s.mu.Lock()
 	notes := append([]Note(nil), s.notes...)

@@ -8,15 +8,21 @@ require (
 	github.com/mcpgen/mcpgen v0.0.0
 	github.com/mcpgen/mcpgen/store/redis v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+)
+
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/mcpgen/mcpgen/auth v0.0.0
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
@@ -36,3 +42,5 @@ replace (
 	github.com/mcpgen/mcpgen => ../..
 	github.com/mcpgen/mcpgen/store/redis => ../../store/redis
 )
+
+replace github.com/mcpgen/mcpgen/auth => ../../auth

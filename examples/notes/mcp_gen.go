@@ -113,6 +113,7 @@ func Register(s *runtime.Server, store *Store) {
 		Task:             runtime.TaskOptional,
 		TaskTTL:          1 * time.Hour,
 		TaskPollInterval: 1 * time.Second,
+		Scopes:           []string{"notes:read"},
 		Handler:          mcpimpl.Handle(store.ExportNotes, decodeExportInput, mcpimpl.Text),
 	})
 	s.AddTool(&runtime.Tool{
@@ -121,6 +122,7 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  addNoteInputSchema,
 		OutputSchema: addNoteOutputSchema,
 		Annotations:  &runtime.ToolAnnotations{IdempotentHint: new(false)},
+		Scopes:       []string{"notes:write"},
 		Handler:      mcpimpl.Handle(store.AddNote, decodeAddNoteInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
@@ -129,6 +131,7 @@ func Register(s *runtime.Server, store *Store) {
 		InputSchema:  findNotesInputSchema,
 		OutputSchema: findNotesOutputSchema,
 		Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Scopes:       []string{"notes:read"},
 		Handler:      mcpimpl.Handle(store.FindNotes, decodeFindNotesInput, mcpimpl.Structured),
 	})
 	s.AddTool(&runtime.Tool{
@@ -136,6 +139,7 @@ func Register(s *runtime.Server, store *Store) {
 		Description: "DeleteNote deletes a note.",
 		InputSchema: deleteNoteInputSchema,
 		Annotations: &runtime.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: new(true)},
+		Scopes:      []string{"notes:write"},
 		Handler: mcpimpl.Handle(func(ctx context.Context, in DeleteNoteInput) (struct{}, error) {
 			return struct{}{}, store.DeleteNote(ctx, in)
 		}, decodeDeleteNoteInput, mcpimpl.Empty),
@@ -145,6 +149,7 @@ func Register(s *runtime.Server, store *Store) {
 		Name:        "note",
 		Description: "ReadNote is one note as Markdown: its title, priority, tags, due date\nand body.",
 		MIMEType:    "text/markdown",
+		Scopes:      []string{"notes:read"},
 		Handler:     mcpimpl.Read(store.ReadNote, decodeNoteVars, mcpimpl.TextContents, "text/markdown"),
 		Complete:    mcpimpl.Complete(nil, store.NoteIDs),
 	})
@@ -156,6 +161,7 @@ func Register(s *runtime.Server, store *Store) {
 			{Name: "id", Description: "ID is the note to summarize.", Required: true},
 			{Name: "style", Description: "Style is how long the summary should be; brief when left out. One of: brief, detailed."},
 		},
+		Scopes:  []string{"notes:read"},
 		Handler: mcpimpl.Get(store.SummarizeNote, decodeSummarizeNoteArgs, mcpimpl.VerbatimMessages),
 		Complete: mcpimpl.Complete(map[string][]string{
 			"style": {"brief", "detailed"},
@@ -543,5 +549,5 @@ const configConfigSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "description": "Config is what a person sets when installing the server: each field is\na question of the MCP bundle's user_config and an environment variable\nof the Registry's entry, read by the generated LoadEnv. Keep it small\nand documented: every field is one more question. (The authorization\nissue's issuer joins it here, as Issuer, NOTES_ISSUER.)"
+  "description": "Config is what a person sets when installing the server: each field is\na question of the MCP bundle's user_config and an environment variable\nof the Registry's entry, read by the generated LoadEnv. Keep it small\nand documented: every field is one more question."
 }`

@@ -10,6 +10,10 @@
 // its own so that the Redis client it links is not a requirement of
 // mcpgen's.
 //
+// With -http and -issuer URL it requires OAuth access tokens (JWTs) from
+// that authorization server: reading needs the scope notes:read, adding
+// and deleting notes:write (see README "Authorization").
+//
 // Its install files, manifest.json, server.json and .mcp.json, are
 // generated from the directives below and the code; see README
 // "Distributing your server".
@@ -30,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/store/redis"
@@ -60,8 +65,7 @@ type Note struct {
 // Config is what a person sets when installing the server: each field is
 // a question of the MCP bundle's user_config and an environment variable
 // of the Registry's entry, read by the generated LoadEnv. Keep it small
-// and documented: every field is one more question. (The authorization
-// issue's issuer joins it here, as Issuer, NOTES_ISSUER.)
+// and documented: every field is one more question.
 //
 //mcp:config
 type Config struct {
@@ -101,7 +105,7 @@ type AddNoteInput struct {
 
 // AddNote stores a new note and returns it with its ID.
 //
-//mcp:tool idempotent=false
+//mcp:tool idempotent=false scopes=notes:write
 func (s *Store) AddNote(ctx context.Context, in AddNoteInput) (Note, error) {
 	s.mu.Lock()
 	n := Note{
@@ -154,7 +158,7 @@ type FoundNotes struct {
 
 // FindNotes searches the notes by words, tags, priority and due date.
 //
-//mcp:tool readOnly
+//mcp:tool readOnly scopes=notes:read
 func (s *Store) FindNotes(ctx context.Context, in FindNotesInput) (FoundNotes, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,7 +206,7 @@ type DeleteNoteInput struct {
 
 // DeleteNote deletes a note.
 //
-//mcp:tool destructive idempotent
+//mcp:tool destructive idempotent scopes=notes:write
 func (s *Store) DeleteNote(ctx context.Context, in DeleteNoteInput) error {
 	s.mu.Lock()
 	i := slices.IndexFunc(s.notes, func(n Note) bool { return n.ID == in.ID })
@@ -240,9 +244,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
 		os.Exit(1)
 	}
-	cli.Main(newServer(store), cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
-		return redis.Open(ctx, url, nil)
-	}))
+	cli.Main(newServer(store),
+		cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+			return redis.Open(ctx, url, nil)
+		}),
+		cli.WithAuthorization(func(issuer string) (runtime.TokenVerifier, error) {
+			return auth.NewJWTVerifier(auth.JWTConfig{Issuer: issuer})
+		}))
 }
 
 // newServer serves store: the generated NewServer, with the notes listed

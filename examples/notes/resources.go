@@ -22,7 +22,7 @@ type NoteRef struct {
 // ReadNote is one note as Markdown: its title, priority, tags, due date
 // and body.
 //
-//mcp:resource notes://{id} name=note mimeType=text/markdown complete=NoteIDs
+//mcp:resource notes://{id} name=note mimeType=text/markdown complete=NoteIDs scopes=notes:read
 func (s *Store) ReadNote(ctx context.Context, in NoteRef) (string, error) {
 	n, ok := s.note(in.ID)
 	if !ok {
@@ -78,7 +78,7 @@ type SummarizeInput struct {
 // SummarizeNote asks the model to summarize a note, which the prompt
 // embeds.
 //
-//mcp:prompt summarize_note title="Summarize a note" complete=NoteIDs
+//mcp:prompt summarize_note title="Summarize a note" complete=NoteIDs scopes=notes:read
 func (s *Store) SummarizeNote(ctx context.Context, in SummarizeInput) (*runtime.PromptResult, error) {
 	n, ok := s.note(in.ID)
 	if !ok {

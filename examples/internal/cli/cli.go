@@ -8,7 +8,9 @@
 // between the rounds of asking the client (runtime.Server.StateKey): set
 // MCPGEN_STATE_KEY to the same 32 random bytes, in hex, for each. A server
 // built WithRedis takes -redis URL as well: its tasks, and the
-// notifications of the other replicas, then go through that Redis.
+// notifications of the other replicas, then go through that Redis. A
+// server built WithAuthorization takes -issuer URL and -audience URI: over
+// HTTP it then requires access tokens from that authorization server.
 package cli
 
 import (
@@ -43,7 +45,8 @@ const StateKeyEnv = "MCPGEN_STATE_KEY"
 type Option func(*options)
 
 type options struct {
-	openStore func(ctx context.Context, url string) (runtime.Store, error)
+	openStore   func(ctx context.Context, url string) (runtime.Store, error)
+	newVerifier func(issuer string) (runtime.TokenVerifier, error)
 }
 
 // WithRedis adds -redis URL to the command line: open returns the store
@@ -52,6 +55,19 @@ type options struct {
 // A store that is an io.Closer is closed when the server returns.
 func WithRedis(open func(ctx context.Context, url string) (runtime.Store, error)) Option {
 	return func(o *options) { o.openStore = open }
+}
+
+// WithAuthorization adds -issuer URL and -audience URI to the command
+// line. With -issuer, a server over HTTP requires a bearer token from that
+// authorization server on every request, checked by the verifier that
+// newVerifier returns for the issuer (a JWT verifier of the module
+// github.com/mcpgen/mcpgen/auth, say), issued for the audience: the
+// server's own http://ADDR/mcp unless -audience names another, such as
+// its public URL behind a proxy. The scopes each tool, resource and prompt
+// declares are then enforced. Over stdio and with -prompt nothing changes:
+// those take their credentials from the environment.
+func WithAuthorization(newVerifier func(issuer string) (runtime.TokenVerifier, error)) Option {
+	return func(o *options) { o.newVerifier = newVerifier }
 }
 
 // Main serves s as the command line asks and exits.
@@ -64,9 +80,30 @@ func Main(s *runtime.Server, opts ...Option) {
 	if o.openStore != nil {
 		redisURL = flag.String("redis", "", "keep tasks in, and hear the other replicas through, the Redis at `url` (redis://host:6379/0); replicas need the same "+StateKeyEnv+" as well")
 	}
+	var issuer, audience *string
+	if o.newVerifier != nil {
+		issuer = flag.String("issuer", "", "with -http, require access tokens from the OAuth authorization server whose issuer is `url` (https://auth.example.com)")
+		audience = flag.String("audience", "", "with -issuer, the `uri` tokens must be issued for: the server's URL as clients reach it (default http://ADDR/mcp)")
+	}
 	flag.Parse()
 	if *stateless && *httpAddr == "" {
 		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
+		os.Exit(2)
+	}
+	var authz *runtime.Authorization
+	if issuer != nil && *issuer != "" {
+		if *httpAddr == "" {
+			fmt.Fprintf(os.Stderr, "%s: -issuer needs -http: over stdio a server takes its credentials from the environment\n", s.Name)
+			os.Exit(2)
+		}
+		v, err := o.newVerifier(*issuer)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: -issuer %s: %v\n", s.Name, *issuer, err)
+			os.Exit(2)
+		}
+		authz = &runtime.Authorization{Verifier: v, Resource: *audience, AuthorizationServers: []string{*issuer}}
+	} else if audience != nil && *audience != "" {
+		fmt.Fprintf(os.Stderr, "%s: -audience needs -issuer\n", s.Name)
 		os.Exit(2)
 	}
 	if k := os.Getenv(StateKeyEnv); k != "" {
@@ -103,7 +140,7 @@ func Main(s *runtime.Server, opts ...Option) {
 		// unless told otherwise: the log level a client sets then applies
 		// to its later calls. Replicas behind a load balancer without
 		// sticky routing run -stateless.
-		err = s.ListenAndServeHTTP(ctx, *httpAddr, &runtime.HTTPOptions{Sessions: !*stateless})
+		err = s.ListenAndServeHTTP(ctx, *httpAddr, &runtime.HTTPOptions{Sessions: !*stateless, Authorization: authz})
 	default:
 		err = s.ServeStdio(ctx)
 	}
