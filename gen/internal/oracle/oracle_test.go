@@ -41,10 +41,12 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/pointers_nullable"
 	"github.com/mcpgen/mcpgen/testdata/golden/recursive"
 	"github.com/mcpgen/mcpgen/testdata/golden/scalars"
+	"github.com/mcpgen/mcpgen/testdata/golden/scopes"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_methods"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_plain"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_pointer_input"
 	"github.com/mcpgen/mcpgen/testdata/golden/tags"
+	"github.com/mcpgen/mcpgen/testdata/golden/tasks"
 	"github.com/mcpgen/mcpgen/testdata/golden/unexported_fields"
 	"github.com/mcpgen/mcpgen/testdata/golden/warnings"
 )
@@ -118,6 +120,11 @@ var oracleCases = []oracleCase{
 	{schema: "outputs/namedTextInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/structInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/structOutputSchema.json", typ: reflect.TypeFor[outputs.Report]()},
+	{schema: "scopes/deleteNoteInputSchema.json", typ: reflect.TypeFor[scopes.NoteInput]()},
+	{schema: "scopes/findNotesInputSchema.json", typ: reflect.TypeFor[scopes.NoteInput]()},
+	{schema: "tasks/exportInputSchema.json", typ: reflect.TypeFor[tasks.ExportInput]()},
+	{schema: "tasks/quickInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "tasks/reportInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/structPointerInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "outputs/structPointerOutputSchema.json", typ: reflect.TypeFor[*outputs.Report]()},
 	{schema: "outputs/mapInputSchema.json", typ: reflect.TypeFor[struct{}]()},
