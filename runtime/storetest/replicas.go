@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // RunReplicas checks what replicas of one server sharing store do
@@ -32,7 +33,7 @@ func RunReplicas(t *testing.T, store runtime.Store) {
 		if got := b.get(t, id); got["status"] != "working" {
 			t.Fatalf("the other replica sees %v", got)
 		}
-		b.post(t, "tasks/cancel", fmt.Sprintf(`"taskId":%q`, id))
+		b.post(t, wire.MethodTasksCancel, fmt.Sprintf(`"taskId":%q`, id))
 		select {
 		case err := <-a.ended:
 			if err == nil {
@@ -52,7 +53,7 @@ func RunReplicas(t *testing.T, store runtime.Store) {
 		for k := range got["inputRequests"].(map[string]any) {
 			key = k
 		}
-		b.post(t, "tasks/update", fmt.Sprintf(`"taskId":%q,"inputResponses":{%q:{"action":"accept","content":{"name":"Ada"}}}`, id, key))
+		b.post(t, wire.MethodTasksUpdate, fmt.Sprintf(`"taskId":%q,"inputResponses":{%q:{"action":"accept","content":{"name":"Ada"}}}`, id, key))
 		done := b.await(t, id)
 		if done["status"] != "completed" || !strings.Contains(fmt.Sprint(done["result"]), "Hello, Ada") {
 			t.Errorf("after the answer: %v", done)
@@ -63,7 +64,7 @@ func RunReplicas(t *testing.T, store runtime.Store) {
 		lb := b.listen(t, `"resourcesListChanged":true`)
 		a.srv.ResourceListChanged()
 		for _, l := range []*listenStream{la, lb} {
-			if m := l.next(t); m != "notifications/resources/list_changed" {
+			if m := l.next(t); m != wire.NotifyResourcesChanged {
 				t.Errorf("%s got %s", l.name, m)
 			}
 		}
@@ -71,7 +72,7 @@ func RunReplicas(t *testing.T, store runtime.Store) {
 		// again from the bus. A later change is the next thing both get.
 		b.srv.ResourceListChanged()
 		for _, l := range []*listenStream{la, lb} {
-			if m := l.next(t); m != "notifications/resources/list_changed" {
+			if m := l.next(t); m != wire.NotifyResourcesChanged {
 				t.Errorf("%s got %s", l.name, m)
 			}
 			l.expectNothing(t)
@@ -86,7 +87,7 @@ func RunReplicas(t *testing.T, store runtime.Store) {
 		}
 		a.release <- struct{}{}
 		<-a.ended
-		if m := l.next(t); m != "notifications/tasks" || !strings.Contains(l.last, `"status":"completed"`) {
+		if m := l.next(t); m != wire.NotifyTasks || !strings.Contains(l.last, `"status":"completed"`) {
 			t.Errorf("a listener on the other replica got %s %s", m, l.last)
 		}
 	})
@@ -176,7 +177,7 @@ func (r *replica) post(t *testing.T, method, params string) map[string]any {
 	if i := strings.Index(params, `"taskId":"`); i >= 0 {
 		name, _, _ = strings.Cut(params[i+len(`"taskId":"`):], `"`)
 	}
-	if i := strings.Index(params, `"name":"`); i >= 0 && method == "tools/call" {
+	if i := strings.Index(params, `"name":"`); i >= 0 && method == wire.MethodToolsCall {
 		name, _, _ = strings.Cut(params[i+len(`"name":"`):], `"`)
 	}
 	resp := r.send(t, context.Background(), method, name, params)
@@ -194,7 +195,7 @@ func (r *replica) post(t *testing.T, method, params string) map[string]any {
 
 func (r *replica) call(t *testing.T, tool string) string {
 	t.Helper()
-	res := r.post(t, "tools/call", fmt.Sprintf(`"name":%q,"arguments":{}`, tool))
+	res := r.post(t, wire.MethodToolsCall, fmt.Sprintf(`"name":%q,"arguments":{}`, tool))
 	id, _ := res["taskId"].(string)
 	if res["resultType"] != "task" || id == "" {
 		t.Fatalf("tools/call %s: %v", tool, res)
@@ -204,7 +205,7 @@ func (r *replica) call(t *testing.T, tool string) string {
 
 func (r *replica) get(t *testing.T, id string) map[string]any {
 	t.Helper()
-	return r.post(t, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
+	return r.post(t, wire.MethodTasksGet, fmt.Sprintf(`"taskId":%q`, id))
 }
 
 // awaitStatus polls the task until its status is status, or it ended.
@@ -243,7 +244,7 @@ type listenStream struct {
 func (r *replica) listen(t *testing.T, filter string) *listenStream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	resp := r.send(t, ctx, "subscriptions/listen", "", `"notifications":{`+filter+`}`)
+	resp := r.send(t, ctx, wire.MethodListen, "", `"notifications":{`+filter+`}`)
 	l := &listenStream{name: r.url, msgs: make(chan string, 64)}
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); resp.Body.Close(); wg.Wait() })
@@ -257,7 +258,7 @@ func (r *replica) listen(t *testing.T, filter string) *listenStream {
 			}
 		}
 	})
-	if m := l.next(t); m != "notifications/subscriptions/acknowledged" {
+	if m := l.next(t); m != wire.NotifyAcknowledged {
 		t.Fatalf("subscriptions/listen began with %s %s", m, l.last)
 	}
 	l.ack = l.last
