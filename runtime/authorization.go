@@ -361,8 +361,9 @@ func isBearerToken(s string) bool {
 // allow checks that the token of c, if it has one, holds the scopes the
 // operation needs; it answers the request instead when it does not (see
 // insufficientScope). Requests without a token (stdio, a Conn, HTTP
-// without Authorization) need none.
-func (c *call) allow(what string, scopes []string) (response, bool) {
+// without Authorization) need none. The operation is named by kind and
+// name apart, so that a call allowed builds no string.
+func (c *call) allow(kind, name string, scopes []string) (response, bool) {
 	if len(scopes) == 0 {
 		return response{}, true
 	}
@@ -376,7 +377,7 @@ func (c *call) allow(what string, scopes []string) (response, bool) {
 	}
 	return response{err: &rpcError{
 		code:    jsonrpc.InvalidRequest,
-		message: fmt.Sprintf("insufficient scope: %s needs the scopes %s; ask the authorization server for a token with them", what, strings.Join(scopes, " ")),
+		message: fmt.Sprintf("insufficient scope: %s %s needs the scopes %s; ask the authorization server for a token with them", kind, name, strings.Join(scopes, " ")),
 		scopes:  scopes,
 	}}, false
 }

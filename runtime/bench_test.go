@@ -29,6 +29,26 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
+// callAllocations is the allocation budget of one tools/call through a
+// Conn, BenchmarkCall's: a change that adds one to every call must say so
+// here, with its reason.
+const callAllocations = 8
+
+// TestCallAllocations holds BenchmarkCall to its budget. Allocations are
+// counted, not timed, so the test is exact on any machine; the race
+// detector allocates on its own, so it is skipped there.
+func TestCallAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	s := tickets.NewServer()
+	conn := s.NewConn(nil)
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(1000, func() { conn.Handle(ctx, createTicket) }); n > callAllocations {
+		t.Errorf("a tools/call allocates %v times, more than its budget of %d", n, callAllocations)
+	}
+}
+
 // BenchmarkCallInvalid is the same call with an argument the schema
 // rejects: the cost of a refused call.
 func BenchmarkCallInvalid(b *testing.B) {

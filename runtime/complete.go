@@ -102,7 +102,7 @@ func (ss *session) complete(c *call) response {
 		if !ok {
 			return invalidParams("%s", ss.srv.templates.unknown(uri))
 		}
-		if resp, ok := c.allow("resource template "+uri, t.Scopes); !ok {
+		if resp, ok := c.allow("resource template", uri, t.Scopes); !ok {
 			return resp
 		}
 		handler, known = t.Complete, t.hasVar(argName)

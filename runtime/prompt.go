@@ -193,7 +193,7 @@ func (c *call) promptOf(params jsonvalue.Value) (*Prompt, response, bool) {
 	if !ok {
 		return nil, invalidParams("%s", srv.prompts.unknown(name)), false
 	}
-	if resp, ok := c.allow("prompt "+name, p.Scopes); !ok {
+	if resp, ok := c.allow("prompt", name, p.Scopes); !ok {
 		return nil, resp, false
 	}
 	return p, response{}, true

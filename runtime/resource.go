@@ -411,7 +411,7 @@ func (ss *session) readResource(c *call) response {
 	if handler == nil {
 		return resourceNotFound(uri, c.perRequest())
 	}
-	if resp, ok := c.allow("resource "+uri, scopes); !ok {
+	if resp, ok := c.allow("resource", uri, scopes); !ok {
 		return resp
 	}
 	if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
@@ -468,7 +468,7 @@ func (ss *session) subscribe(c *call) response {
 	if h == nil {
 		return resourceNotFound(uri, false)
 	}
-	if resp, ok := c.allow("resource "+uri, scopes); !ok {
+	if resp, ok := c.allow("resource", uri, scopes); !ok {
 		return resp
 	}
 	ss.mu.Lock()

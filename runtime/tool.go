@@ -342,7 +342,7 @@ func (ss *session) callTool(c *call) response {
 	if t == nil {
 		return invalidParams("%s", ss.srv.tools.unknown(nv.Str()))
 	}
-	if resp, ok := c.allow("tool "+t.Name, t.Scopes); !ok {
+	if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
 		return resp
 	}
 	args := params.Get("arguments")
