@@ -129,7 +129,7 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	h := lineio.NewHandoff(func() {
 		if t := c.inline.Load(); t != nil {
-			t.recent.Store(int64(quickCall)) // it was not: run its next calls on workers
+			t.markSlow() // it was not: run its next calls on workers
 		}
 		c.startReader(ctx, lr, done)
 	})
@@ -161,7 +161,7 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 		if cl == nil {
 			continue
 		}
-		quick := c.quickTool(cl)
+		quick := c.ss.srv.quickTool(cl.msg.Method, cl.msg.Params)
 		switch {
 		case quick == nil && lr.Buffered():
 			c.workers.Run(cl)
@@ -370,21 +370,4 @@ func batchRefusal(rev string) string {
 		return "invalid request: a JSON-RPC batch before initialize; batches exist only in MCP revisions 2024-11-05 and 2025-03-26, once negotiated"
 	}
 	return "invalid request: JSON-RPC batches were removed from MCP in revision 2025-06-18, and this session negotiated " + rev
-}
-
-// quickTool returns the tool cl calls if its recent calls were quick (see
-// Tool.quick), which then runs on the reading goroutine even while more
-// lines wait; else nil.
-func (c *stdioConn) quickTool(cl *call) *Tool {
-	if cl.msg.Method != wire.MethodToolsCall {
-		return nil
-	}
-	nv := cl.msg.Params.Get("name")
-	if nv.Kind() != jsonvalue.String {
-		return nil
-	}
-	if t := c.ss.srv.toolNamed(nv); t != nil && t.quick() {
-		return t
-	}
-	return nil
 }

@@ -590,8 +590,9 @@ func report(heading, root string, vs []schema.Violation) string {
 	return b.String()
 }
 
-// quickCall is the most a tool's recent calls may take, on average, for
-// stdio to run its next call on the reading goroutine (see quick).
+// quickCall is the most a tool's recent calls may take, on average, for a
+// transport that reads on one goroutine (stdio, the Claude host) to run
+// its next call there (see quick).
 const quickCall = 20 * time.Microsecond
 
 // observe adds the duration of a call to t's moving average. Concurrent
@@ -606,11 +607,33 @@ func (t *Tool) observe(d time.Duration) {
 }
 
 // quick reports whether t's recent calls were quick enough to run the
-// next one on stdio's reading goroutine while more lines wait: running it
+// next one on the reading goroutine while more lines wait: running it
 // there saves handing it to a worker, and the reading it delays is short.
 // A tool that has not been called yet is not quick, so that the first
 // burst of calls to a slow tool never waits behind each other.
 func (t *Tool) quick() bool {
 	d := t.recent.Load()
 	return d > 0 && d < int64(quickCall)
+}
+
+// markSlow makes t not quick until its calls are again: the reader calls
+// it when a call it ran inline outlived its budget (see lineio.Handoff),
+// so that the calls of t that follow, while that one still runs, start on
+// workers instead of each waiting out the budget in turn.
+func (t *Tool) markSlow() { t.recent.Store(int64(quickCall)) }
+
+// quickTool returns the tool a message calls if its recent calls were
+// quick, or nil: method and params are the message's.
+func (s *Server) quickTool(method string, params jsonvalue.Value) *Tool {
+	if method != wire.MethodToolsCall {
+		return nil
+	}
+	nv := params.Get("name")
+	if nv.Kind() != jsonvalue.String {
+		return nil
+	}
+	if t := s.toolNamed(nv); t != nil && t.quick() {
+		return t
+	}
+	return nil
 }

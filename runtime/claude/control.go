@@ -43,6 +43,10 @@ type controlConn struct {
 
 	out     *lineio.Writer          // one writer, whole lines, batched when busy
 	workers *lineio.Workers[func()] // answer requests while more lines wait
+	// inlineConn and inlineTool are the connection and the quick tool of
+	// the call the reader runs itself, if it is one (see readLoop).
+	inlineConn atomic.Pointer[runtime.Conn]
+	inlineTool atomic.Pointer[runtime.Tool]
 
 	mu       sync.Mutex
 	pending  map[string]chan controlReply // the host's requests awaiting a reply
@@ -107,19 +111,28 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 const maxControlLine = 256 << 20
 
 // readLoop reads the CLI's lines until its output ends. A control request
-// is answered on the reading goroutine when no other line waits, and the
-// reading passes to another goroutine if the answer takes long (see
-// lineio.Handoff); with a line waiting, it is answered on a goroutine of
-// its own at once.
+// is answered on the reading goroutine when no other line waits, or when
+// it is a call of a tool whose recent calls were quick (see
+// runtime.Conn.QuickTool), and the reading passes to another goroutine if
+// the answer takes long (see lineio.Handoff), which also marks the tool as
+// slow; any other request with a line waiting is answered on a worker at
+// once (see lineio.Workers). Answering a burst of quick calls here costs
+// no wake-up of another goroutine, and their answers go out in one write.
 func (cc *controlConn) readLoop(lr *lineio.Reader) {
-	h := lineio.NewHandoff(func() { cc.readLoop(lr) })
+	h := lineio.NewHandoff(func() {
+		if t := cc.inlineTool.Load(); t != nil {
+			cc.inlineConn.Load().SlowTool(t) // it was not quick: its next calls go to workers
+		}
+		cc.readLoop(lr)
+	})
 	for {
 		line, size, rerr := lr.NextFor(cc.out)
 		var work func()
+		var quick quickCall
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
 		} else if len(line) > 0 && line[0] == '{' {
-			work = cc.handleLine(line)
+			work, quick = cc.handleLine(line)
 		}
 		if rerr != nil {
 			if work != nil {
@@ -134,16 +147,26 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 		}
 		switch {
 		case work == nil:
-		case lr.Buffered(): // a line is waiting: do not hold it up
+		case quick.tool == nil && lr.Buffered(): // a line is waiting: do not hold it up
 			cc.workers.Run(work)
 		default:
+			cc.inlineConn.Store(quick.conn)
+			cc.inlineTool.Store(quick.tool)
 			h.Arm()
 			work()
 			if !h.Disarm() {
-				return // another goroutine reads now
+				return // another goroutine reads now, and owns inlineConn and inlineTool
 			}
+			cc.inlineTool.Store(nil)
 		}
 	}
+}
+
+// A quickCall is an mcp_message calling a tool whose recent calls were
+// quick, with the connection it goes to; the zero value is any other line.
+type quickCall struct {
+	conn *runtime.Conn
+	tool *runtime.Tool
 }
 
 // finish ends the connection: requests still waiting for the CLI fail,
@@ -195,14 +218,15 @@ const handlerGrace = 5 * time.Second
 
 // handleLine routes one line from the CLI. The line is parsed once; the
 // request handlers and the MCP dispatch work on the parsed tree. A control
-// request is returned as work to run rather than answered here.
-func (cc *controlConn) handleLine(line []byte) (work func()) {
+// request is returned as work to run rather than answered here, with the
+// quick tool it calls, if it does.
+func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 	tree := cc.tree()
 	v, err := tree.Parse(line)
 	if err != nil || v.Kind() != jsonvalue.Object {
 		cc.freeTree(tree)
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
-		return nil
+		return nil, quickCall{}
 	}
 	switch typ := v.Get("type"); {
 	case typ.Is("control_request"):
@@ -212,9 +236,14 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 			// Without an id there is no one to answer.
 			cc.freeTree(tree)
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
-			return nil
+			return nil, quickCall{}
 		}
-		return cc.startHandler(id, req, tree) // which frees the tree once answered
+		if req.Get("subtype").Is("mcp_message") {
+			if conn := cc.server(req.Get("server_name")); conn != nil {
+				quick = quickCall{conn, conn.QuickTool(req.Get("message"))}
+			}
+		}
+		return cc.startHandler(id, req, tree), quick // which frees the tree once answered
 	case typ.Is("control_response"):
 		if resp := v.Get("response"); resp.Kind() == jsonvalue.Object {
 			var payload json.RawMessage
@@ -254,7 +283,7 @@ func (cc *controlConn) handleLine(line []byte) (work func()) {
 		cc.msgs.push(m)
 	}
 	cc.freeTree(tree)
-	return nil
+	return nil, quickCall{}
 }
 
 // tree returns a tree to parse a line into, reused from an earlier line
@@ -316,7 +345,7 @@ func (e *ControlError) Error() string { return "claude: control request failed: 
 const unsupportedCode = "unsupported_request"
 
 // startHandler registers one control request from the CLI and returns
-// the work that answers it, which the read loop runs (see runInline): a
+// the work that answers it, which the read loop runs (see readLoop): a
 // slow tool must not hold up the others, nor the reading of the
 // conversation.
 func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonvalue.Tree) (work func()) {

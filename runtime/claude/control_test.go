@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // cliSide plays the Claude Code CLI against the host's control loop over
@@ -392,4 +394,122 @@ func TestCLIDeathMidCall(t *testing.T) {
 		t.Errorf("Receive after the CLI died: %v, want io.EOF", err)
 	}
 	hostOut.Close()
+}
+
+// countingWriter counts the writes that reach w.
+type countingWriter struct {
+	w      io.Writer
+	writes atomic.Int32
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.w.Write(p)
+}
+
+// TestQuickToolBurst: once a tool's calls are quick, a burst of calls of
+// it is answered on the reading goroutine, its answers in one write;
+// when such a call blocks, the reading passes to another goroutine and
+// the tool stops being quick, so that eight calls that each wait for all
+// eight to have started all start.
+func TestQuickToolBurst(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	var block atomic.Bool
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	srv := &runtime.Server{Name: "quick", Version: "1"}
+	srv.AddTool(&runtime.Tool{Name: "flip", Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+		if block.Load() {
+			started <- struct{}{}
+			<-release
+		}
+		return runtime.TextResult("ok"), nil
+	}})
+	hostIn, cliOut := io.Pipe()
+	cliIn, hostOut := io.Pipe()
+	out := &countingWriter{w: hostOut}
+	cli := linepeer.New(t, cliIn, cliOut)
+	cc := claude.NewControlConn(context.Background(), hostIn, out, map[string]*runtime.Server{"quick": srv}, nil)
+	t.Cleanup(func() {
+		cliOut.Close()
+		<-cc.Done()
+		hostOut.Close()
+		<-cli.ReadDone
+	})
+	call := func(id string) string {
+		return mcpMessage(id, "quick", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flip"}}`)
+	}
+	response := func(id string) {
+		t.Helper()
+		cli.Take("a response to "+id, func(l []byte) bool { return responseID(l) == id })
+	}
+	flip := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flip"}}`)
+	warm := 0
+	warmUp := func() {
+		t.Helper()
+		for !quick(t, srv, flip) {
+			if warm == 1000 {
+				t.Fatal("after 1000 calls, flip is not quick")
+			}
+			id := fmt.Sprintf("warm-%d", warm)
+			cli.Send(call(id))
+			response(id)
+			warm++
+		}
+	}
+
+	// How long a call takes is measured, so a busy machine (the race
+	// detector, other tests) can make one run past the reader's budget
+	// and hand the reading over: the burst is tried again then, with the
+	// tool quick again.
+	var writes []int32
+	for attempt := range 5 {
+		warmUp()
+		var burst []string
+		for i := range 8 {
+			burst = append(burst, call(fmt.Sprintf("quick-%d-%d", attempt, i)))
+		}
+		before := out.writes.Load()
+		cli.Send(strings.Join(burst, "\n"))
+		for i := range 8 {
+			response(fmt.Sprintf("quick-%d-%d", attempt, i))
+		}
+		if writes = append(writes, out.writes.Load()-before); writes[attempt] == 1 {
+			break
+		}
+	}
+	if writes[len(writes)-1] != 1 {
+		t.Errorf("the answers to bursts of 8 quick calls took %v writes, want 1", writes)
+	}
+
+	warmUp()
+	var burst []string
+	block.Store(true)
+	for i := range 8 {
+		burst = append(burst, call(fmt.Sprintf("slow-%d", i)))
+	}
+	cli.Send(strings.Join(burst, "\n"))
+	for range 8 {
+		<-started
+	}
+	if quick(t, srv, flip) {
+		t.Error("a quick tool's call blocked the reading, and the tool is still quick")
+	}
+	close(release)
+	for i := range 8 {
+		response(fmt.Sprintf("slow-%d", i))
+	}
+}
+
+// quick reports whether srv would answer the message msg on the reading
+// goroutine while more lines wait (see runtime.Conn.QuickTool).
+func quick(t *testing.T, srv *runtime.Server, msg []byte) bool {
+	t.Helper()
+	var tree jsonvalue.Tree
+	v, err := tree.Parse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := srv.NewConn(nil)
+	defer conn.Close()
+	return conn.QuickTool(v) != nil
 }
