@@ -12,8 +12,7 @@ import (
 // Tool.Task), a bus on which every replica hears what the others publish
 // (so that a list change or a resource update made on one replica reaches
 // the clients listening on another, and a task's cancellation or answers
-// reach the replica that runs it), and logs of events that a client can
-// resume. Set Server.Store to one that every replica shares; a Server
+// reach the replica that runs it). Set Server.Store to one that every replica shares; a Server
 // without one keeps them in its own memory (NewMemoryStore), which is
 // enough for one process.
 //
@@ -45,20 +44,6 @@ type Store interface {
 	// after Subscribe returns, in order, one at a time, until stop is
 	// called; deliver must not block. ctx bounds the subscribing only.
 	Subscribe(ctx context.Context, channel string, deliver func(msg []byte)) (stop func(), err error)
-	// Append adds msg to the end of the log named log, keeps the last
-	// keep entries of it until ttl after the last append, and returns the
-	// sequence number of the entry: 1 for the first of a log, then 2, 3,
-	// and so on.
-	Append(ctx context.Context, log string, msg []byte, keep int, ttl time.Duration) (seq uint64, err error)
-	// Since returns the entries of log whose sequence numbers are greater
-	// than after, oldest first; none for a log that does not exist.
-	Since(ctx context.Context, log string, after uint64) ([]LogEntry, error)
-}
-
-// A LogEntry is one entry of a Store's log.
-type LogEntry struct {
-	Seq uint64
-	Msg []byte
 }
 
 // ErrNotFound is the error a Store wraps for a key that holds nothing.
@@ -68,18 +53,18 @@ var ErrNotFound = errors.New("not found")
 // the key's.
 var ErrConflict = errors.New("the value changed meanwhile")
 
-// ErrStoreFull is the error a Store wraps for a Put or an Append that
-// would hold more than it may.
+// ErrStoreFull is the error a Store wraps for a Put that would hold more
+// than it may.
 var ErrStoreFull = errors.New("the store holds as much as it may")
 
 // DefaultMemoryStoreBytes bounds what a MemoryStore holds unless told
-// otherwise: 64 MiB of keys, values and log entries.
+// otherwise: 64 MiB of keys and values.
 const DefaultMemoryStoreBytes = 64 << 20
 
 // A MemoryStore is a Store in the memory of one process: the one a Server
 // without Server.Store uses. Several Servers of one process can share one,
 // as replicas share a store of their own. It holds at most MaxBytes of
-// keys, values and log entries (DefaultMemoryStoreBytes when zero); an
+// keys and values (DefaultMemoryStoreBytes when zero); an
 // expired value is dropped when it is read, and all of them when room is
 // needed. Subscribers are called from the goroutine that publishes.
 type MemoryStore struct {
@@ -89,7 +74,6 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	now     func() time.Time // replaced in tests
 	values  map[string]*memValue
-	logs    map[string]*memLog
 	subs    map[string][]*memSub
 	bytes   int
 	version uint64 // the last version given: versions never repeat
@@ -98,13 +82,6 @@ type MemoryStore struct {
 type memValue struct {
 	value   []byte
 	version uint64
-	expires time.Time
-}
-
-type memLog struct {
-	entries []LogEntry
-	next    uint64
-	bytes   int
 	expires time.Time
 }
 
@@ -117,12 +94,12 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{}
 }
 
-// memOverhead is what a key or a log entry costs besides its bytes.
+// memOverhead is what a key costs besides its bytes.
 const memOverhead = 64
 
 func (m *MemoryStore) init() {
 	if m.values == nil {
-		m.values, m.logs, m.subs = map[string]*memValue{}, map[string]*memLog{}, map[string][]*memSub{}
+		m.values, m.subs = map[string]*memValue{}, map[string][]*memSub{}
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -196,12 +173,6 @@ func (m *MemoryStore) room(grow int, now time.Time) bool {
 			m.dropValue(k)
 		}
 	}
-	for name, l := range m.logs {
-		if !now.Before(l.expires) {
-			m.bytes -= l.bytes
-			delete(m.logs, name)
-		}
-	}
 	return m.bytes+grow <= m.maxBytes()
 }
 
@@ -246,58 +217,3 @@ func (m *MemoryStore) Subscribe(ctx context.Context, channel string, deliver fun
 	}, nil
 }
 
-// Append implements Store.
-func (m *MemoryStore) Append(ctx context.Context, log string, msg []byte, keep int, ttl time.Duration) (uint64, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.init()
-	now := m.now()
-	l := m.logs[log]
-	if l != nil && !now.Before(l.expires) {
-		m.bytes -= l.bytes
-		delete(m.logs, log)
-		l = nil
-	}
-	grow := len(msg) + memOverhead
-	if l == nil {
-		grow += len(log) + memOverhead
-	}
-	if !m.room(grow, now) {
-		return 0, ErrStoreFull
-	}
-	if l == nil {
-		l = &memLog{bytes: len(log) + memOverhead}
-		m.logs[log] = l
-	}
-	l.next++
-	l.entries = append(l.entries, LogEntry{Seq: l.next, Msg: append([]byte(nil), msg...)})
-	l.bytes += len(msg) + memOverhead
-	m.bytes += grow
-	for len(l.entries) > max(keep, 1) {
-		drop := len(l.entries[0].Msg) + memOverhead
-		l.bytes -= drop
-		m.bytes -= drop
-		l.entries[0] = LogEntry{}
-		l.entries = l.entries[1:]
-	}
-	l.expires = now.Add(ttl)
-	return l.next, nil
-}
-
-// Since implements Store.
-func (m *MemoryStore) Since(ctx context.Context, log string, after uint64) ([]LogEntry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.init()
-	l := m.logs[log]
-	if l == nil || !m.now().Before(l.expires) {
-		return nil, nil
-	}
-	var out []LogEntry
-	for _, e := range l.entries {
-		if e.Seq > after {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}

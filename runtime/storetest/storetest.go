@@ -18,14 +18,13 @@ import (
 )
 
 // Run checks the store that newStore returns, in subtests: values and
-// their versions, the atomicity of Put under contention, expiry, the bus,
-// and logs.
+// their versions, the atomicity of Put under contention, expiry, and the
+// bus.
 func Run(t *testing.T, newStore func(t *testing.T) runtime.Store) {
 	t.Run("Values", func(t *testing.T) { testValues(t, newStore(t)) })
 	t.Run("Contention", func(t *testing.T) { testContention(t, newStore(t)) })
 	t.Run("Expiry", func(t *testing.T) { testExpiry(t, newStore(t)) })
 	t.Run("Bus", func(t *testing.T) { testBus(t, newStore(t)) })
-	t.Run("Logs", func(t *testing.T) { testLogs(t, newStore(t)) })
 }
 
 func testValues(t *testing.T, s runtime.Store) {
@@ -105,13 +104,10 @@ func testContention(t *testing.T, s runtime.Store) {
 }
 
 // testExpiry: a value is gone once its TTL has passed, and the key can be
-// created anew; a log likewise.
+// created anew.
 func testExpiry(t *testing.T, s runtime.Store) {
 	ctx := context.Background()
 	if _, err := s.Put(ctx, "e", 0, []byte("short"), 20*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Append(ctx, "el", []byte("m"), 10, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond)
@@ -120,9 +116,6 @@ func testExpiry(t *testing.T, s runtime.Store) {
 	}
 	if _, err := s.Put(ctx, "e", 0, []byte("anew"), time.Minute); err != nil {
 		t.Errorf("Put of an expired key at version 0: %v", err)
-	}
-	if es, err := s.Since(ctx, "el", 0); err != nil || len(es) != 0 {
-		t.Errorf("a log after its TTL: %v %v", es, err)
 	}
 }
 
@@ -175,31 +168,3 @@ func testBus(t *testing.T, s runtime.Store) {
 	}
 }
 
-// testLogs: entries are numbered from 1, only the last keep are kept, and
-// Since returns those after a sequence number.
-func testLogs(t *testing.T, s runtime.Store) {
-	ctx := context.Background()
-	if es, err := s.Since(ctx, "l", 0); err != nil || len(es) != 0 {
-		t.Fatalf("a log that does not exist: %v %v", es, err)
-	}
-	for i := 1; i <= 5; i++ {
-		seq, err := s.Append(ctx, "l", []byte(fmt.Sprintf("m%d\x00", i)), 3, time.Minute)
-		if err != nil || seq != uint64(i) {
-			t.Fatalf("Append %d: seq %d %v", i, seq, err)
-		}
-	}
-	es, err := s.Since(ctx, "l", 0)
-	if err != nil || len(es) != 3 || es[0].Seq != 3 || string(es[0].Msg) != "m3\x00" || es[2].Seq != 5 {
-		t.Fatalf("Since 0 keeps the last 3: %+v %v", es, err)
-	}
-	es, err = s.Since(ctx, "l", 4)
-	if err != nil || len(es) != 1 || es[0].Seq != 5 || string(es[0].Msg) != "m5\x00" {
-		t.Errorf("Since 4: %+v %v", es, err)
-	}
-	if es, _ := s.Since(ctx, "l", 5); len(es) != 0 {
-		t.Errorf("Since the last: %+v", es)
-	}
-	if seq, _ := s.Append(ctx, "other", []byte("x"), 3, time.Minute); seq != 1 {
-		t.Errorf("another log starts at %d", seq)
-	}
-}

@@ -1,7 +1,6 @@
 // Package redis is a runtime.Store on Redis, for the replicas of an MCP
-// server behind a load balancer: the records of tasks, the bus between
-// replicas (Redis pub/sub) and the event logs of Streamable HTTP sessions
-// live in one Redis that every replica reaches.
+// server behind a load balancer: the records of tasks and the bus between
+// replicas (Redis pub/sub) live in one Redis that every replica reaches.
 //
 //	rdb := goredis.NewClient(&goredis.Options{Addr: "redis:6379"})
 //	srv.Store = redis.New(rdb, nil)
@@ -9,8 +8,7 @@
 //
 // It is built on github.com/redis/go-redis/v9, the Redis project's own Go
 // client, and takes any of its clients (one server, Sentinel, Cluster):
-// every operation touches one key (a log, two in one hash slot), so that
-// it works on Redis Cluster too. Writes are atomic through Lua scripts,
+// every operation touches one key, so that it works on Redis Cluster too. Writes are atomic through Lua scripts,
 // which Redis runs whole, one at a time. Pub/sub is at most once, as
 // runtime.Store allows; go-redis reconnects a subscription that breaks,
 // and the runtime keeps the truth in records.
@@ -19,10 +17,8 @@ package redis
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -153,48 +149,6 @@ func (s *Store) Subscribe(ctx context.Context, channel string, deliver func([]by
 		ps.Close() // closes msgs
 		<-done
 	}, nil
-}
-
-// A log is a list of entries, each "seq payload", and a counter, in one
-// hash slot.
-
-//go:embed append.lua
-var appendScript string
-
-var appendLog = goredis.NewScript(appendScript)
-
-func (s *Store) logKeys(log string) []string {
-	base := s.prefix + "log:{" + log + "}"
-	return []string{base + ":n", base + ":l"}
-}
-
-// Append implements runtime.Store.
-func (s *Store) Append(ctx context.Context, log string, msg []byte, keep int, ttl time.Duration) (uint64, error) {
-	seq, err := appendLog.Run(ctx, s.rdb, s.logKeys(log), msg, max(keep, 1), max(ttl.Milliseconds(), 1)).Int64()
-	if err != nil {
-		return 0, fmt.Errorf("redis store: append to %s: %w", log, err)
-	}
-	return uint64(seq), nil
-}
-
-// Since implements runtime.Store.
-func (s *Store) Since(ctx context.Context, log string, after uint64) ([]runtime.LogEntry, error) {
-	items, err := s.rdb.LRange(ctx, s.logKeys(log)[1], 0, -1).Result()
-	if err != nil && !errors.Is(err, goredis.Nil) {
-		return nil, fmt.Errorf("redis store: read %s: %w", log, err)
-	}
-	var out []runtime.LogEntry
-	for _, item := range items {
-		seqText, payload, ok := strings.Cut(item, " ")
-		seq, err := strconv.ParseUint(seqText, 10, 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("redis store: read %s: a malformed entry", log)
-		}
-		if seq > after {
-			out = append(out, runtime.LogEntry{Seq: seq, Msg: []byte(payload)})
-		}
-	}
-	return out, nil
 }
 
 var _ runtime.Store = (*Store)(nil)
