@@ -216,4 +216,3 @@ func (m *MemoryStore) Subscribe(ctx context.Context, channel string, deliver fun
 		})
 	}, nil
 }
-

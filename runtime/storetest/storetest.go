@@ -167,4 +167,3 @@ func testBus(t *testing.T, s runtime.Store) {
 	default:
 	}
 }
-
