@@ -90,9 +90,9 @@ func (c *Conn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value
 // messages on one goroutine (the Claude Code host) answers such a call
 // there even while more messages wait, as stdio does: that saves waking
 // another goroutine and lets the answers to a burst go out in one write.
-// Any other call it starts elsewhere at once, so that a slow tool holds
-// up no message behind it. If a call run there turns out slow, the
-// transport calls SlowTool.
+// While more messages wait, it starts any other call elsewhere at once,
+// so that a slow tool holds up no message behind it. If a call run there
+// turns out slow, the transport calls SlowTool.
 func (c *Conn) QuickTool(msg jsonvalue.Value) *Tool {
 	if !msg.Get("method").Is(wire.MethodToolsCall) {
 		return nil
@@ -101,8 +101,9 @@ func (c *Conn) QuickTool(msg jsonvalue.Value) *Tool {
 }
 
 // SlowTool tells c that a call of t, which QuickTool returned, runs
-// longer than its reader waits: the calls of t that follow start off the
-// reading goroutine until t's calls are quick again.
+// longer than its reader waits: the calls of t that follow, on every
+// connection, start off the reading goroutine until t's calls are quick
+// again.
 func (c *Conn) SlowTool(t *Tool) { t.markSlow() }
 
 // Close cancels the calls in flight on c, and stops the notifications

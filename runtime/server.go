@@ -93,12 +93,13 @@ type Server struct {
 	StateKey []byte
 
 	// Store keeps what outlives a request or must reach every replica:
-	// the records of tasks, the bus that carries list changes, resource
-	// updates and task events between replicas, and the event logs of
-	// Streamable HTTP sessions. Nil means the Server's own memory, which
-	// is enough for one process; replicas behind a load balancer share
-	// one (module github.com/mcpgen/mcpgen/store/redis), and then need
-	// the same StateKey as well. See Store.
+	// the records of tasks and the bus that carries list changes, resource
+	// updates and task events between replicas. (A Streamable HTTP
+	// session, with the events a client resumes by Last-Event-ID, stays
+	// on the replica that holds it.) Nil means the Server's own memory,
+	// which is enough for one process; replicas behind a load balancer
+	// share one (module github.com/mcpgen/mcpgen/store/redis), and then
+	// need the same StateKey as well. See Store.
 	Store Store
 	// Tasks bounds and times the tasks of the tools that run as tasks
 	// (Tool.Task); the zero value means the defaults given there.

@@ -9,12 +9,12 @@ import (
 
 // A Store keeps what a server shares beyond one request, and between the
 // replicas of a server behind a load balancer: the records of tasks (see
-// Tool.Task), a bus on which every replica hears what the others publish
-// (so that a list change or a resource update made on one replica reaches
-// the clients listening on another, and a task's cancellation or answers
-// reach the replica that runs it). Set Server.Store to one that every replica shares; a Server
-// without one keeps them in its own memory (NewMemoryStore), which is
-// enough for one process.
+// Tool.Task) and a bus on which every replica hears what the others
+// publish (so that a list change or a resource update made on one replica
+// reaches the clients listening on another, and a task's cancellation or
+// answers reach the replica that runs it). Set Server.Store to one that
+// every replica shares; a Server without one keeps them in its own memory
+// (NewMemoryStore), which is enough for one process.
 //
 // The module github.com/mcpgen/mcpgen/store/redis implements a Store on
 // Redis; runtime/storetest checks that an implementation does what this

@@ -8,8 +8,9 @@
 //
 // It is built on github.com/redis/go-redis/v9, the Redis project's own Go
 // client, and takes any of its clients (one server, Sentinel, Cluster):
-// every operation touches one key, so that it works on Redis Cluster too. Writes are atomic through Lua scripts,
-// which Redis runs whole, one at a time. Pub/sub is at most once, as
+// every operation touches one key, so that it works on Redis Cluster too.
+// Writes are atomic through Lua scripts, which Redis runs whole, one at a
+// time. Pub/sub is at most once, as
 // runtime.Store allows; go-redis reconnects a subscription that breaks,
 // and the runtime keeps the truth in records.
 package redis

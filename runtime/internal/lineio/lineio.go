@@ -5,8 +5,8 @@
 // Two tricks keep a sequential exchange (a client that sends one request
 // and waits for its answer) cheap, and each has its invariant beside it:
 // the Writer batches the answers to a burst of requests into one write
-// (Reader.NextFor, Writer.Hold and Writer.Release), and RunInline answers a
-// request on the reading goroutine instead of waking another one.
+// (Reader.NextFor, Writer.Hold and Writer.Release), and a Handoff lets the
+// reading goroutine answer a request itself instead of waking another one.
 package lineio
 
 import (
