@@ -44,6 +44,11 @@ func TestCallAllocations(t *testing.T) {
 	s := tickets.NewServer()
 	conn := s.NewConn(nil)
 	ctx := context.Background()
+	// A call that failed early would allocate less: the reply is the
+	// ticket, as in BenchmarkCall.
+	if got := string(conn.Handle(ctx, createTicket)); got != createTicketReply {
+		t.Fatalf("unexpected reply %s", got)
+	}
 	if n := testing.AllocsPerRun(1000, func() { conn.Handle(ctx, createTicket) }); n > callAllocations {
 		t.Errorf("a tools/call allocates %v times, more than its budget of %d", n, callAllocations)
 	}

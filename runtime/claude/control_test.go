@@ -402,6 +402,7 @@ type countingWriter struct {
 	writes atomic.Int32
 }
 
+// Write counts the write and passes it on.
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.writes.Add(1)
 	return c.w.Write(p)
@@ -435,6 +436,10 @@ func TestQuickToolBurst(t *testing.T) {
 		hostOut.Close()
 		<-cli.ReadDone
 	})
+	// Cleanups run last first: a test that fails while calls block
+	// releases them before it waits for the loop to end.
+	releaseAll := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseAll)
 	call := func(id string) string {
 		return mcpMessage(id, "quick", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flip"}}`)
 	}
@@ -488,13 +493,17 @@ func TestQuickToolBurst(t *testing.T) {
 		burst = append(burst, call(fmt.Sprintf("slow-%d", i)))
 	}
 	cli.Send(strings.Join(burst, "\n"))
-	for range 8 {
-		<-started
+	for i := range 8 {
+		select {
+		case <-started:
+		case <-time.After(time.Minute):
+			t.Fatalf("%d of 8 blocking calls started in a minute: a call held the reading", i)
+		}
 	}
 	if quick(t, srv, flip) {
 		t.Error("a quick tool's call blocked the reading, and the tool is still quick")
 	}
-	close(release)
+	releaseAll()
 	for i := range 8 {
 		response(fmt.Sprintf("slow-%d", i))
 	}
