@@ -64,8 +64,8 @@ func TestIssuer(t *testing.T) {
 	}
 
 	cs := connectWith(t, ctx, resource, reader)
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_notes", Arguments: map[string]any{}}); err != nil {
-		t.Errorf("find_notes with notes:read: %v", err)
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_notes", Arguments: map[string]any{}}); err != nil || res.IsError {
+		t.Errorf("find_notes with notes:read: %v %+v", err, res)
 	}
 	writer := hydra.Token(t, client, []string{"notes:read", "notes:write"}, []string{resource})
 	cs = connectWith(t, ctx, resource, writer)
@@ -76,6 +76,48 @@ func TestIssuer(t *testing.T) {
 	found, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_notes", Arguments: map[string]any{"query": "milk"}})
 	if err != nil || !strings.Contains(string(mustJSON(t, found.StructuredContent)), `"total":1`) {
 		t.Errorf("find_notes after add_note: %v %+v", err, found)
+	}
+}
+
+// TestAuthorizationFlags: -issuer needs -http and -audience needs
+// -issuer, each refused with a message that says so; -audience is the
+// resource the server's metadata names, and the one its tokens must be
+// issued for. The issuer is not reached until a token arrives, so none
+// runs here.
+func TestAuthorizationFlags(t *testing.T) {
+	bin := buildNotes(t, t.TempDir(), "notes")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-issuer", "https://auth.example.com"}, "-issuer needs -http"},
+		{[]string{"-http", "127.0.0.1:0", "-audience", "https://notes.example.com/mcp"}, "-audience needs -issuer"},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Dir = t.TempDir()
+		out, err := cmd.CombinedOutput()
+		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 2 || !strings.Contains(string(out), c.want) {
+			t.Errorf("notes %v: %v, %s; want exit status 2 and %q", c.args, err, out, c.want)
+		}
+	}
+
+	addr := proctest.FreePort(t)
+	const audience = "https://notes.example.com/mcp"
+	prm := "http://" + addr + "/.well-known/oauth-protected-resource/mcp"
+	proc := proctest.Start(t, "notes", exec.Command(bin, "-http", addr, "-issuer", "http://127.0.0.1:1", "-audience", audience))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := proc.WaitReady(ctx, func(ctx context.Context) bool {
+		return proctest.HTTPStatus(ctx, http.DefaultClient, prm) == http.StatusOK
+	}); err != nil {
+		t.Fatalf("notes -audience: %s", proc.Explain(err))
+	}
+	var meta struct {
+		Resource string `json:"resource"`
+	}
+	getJSON(t, prm, &meta)
+	if meta.Resource != audience {
+		t.Errorf("with -audience %s, the metadata names the resource %q", audience, meta.Resource)
 	}
 }
 
@@ -96,6 +138,7 @@ func connectWith(t *testing.T, ctx context.Context, url, token string) *mcp.Clie
 // bearer is an http.RoundTripper that adds an Authorization header.
 type bearer struct{ token string }
 
+// RoundTrip sends r with the token.
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
@@ -128,7 +171,7 @@ func post(t *testing.T, url, token, body string, headers ...string) reply {
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +180,14 @@ func post(t *testing.T, url, token, body string, headers ...string) reply {
 	return reply{status: res.StatusCode, challenge: res.Header.Get("WWW-Authenticate"), session: res.Header.Get("Mcp-Session-Id"), body: string(data)}
 }
 
+// testClient is the client of post and getJSON: a server that stops
+// answering fails the test instead of hanging it.
+var testClient = &http.Client{Timeout: 30 * time.Second}
+
+// getJSON decodes the JSON that a GET of url answers into v.
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
-	res, err := http.Get(url)
+	res, err := testClient.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +197,7 @@ func getJSON(t *testing.T, url string, v any) {
 	}
 }
 
+// mustJSON encodes v.
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	data, err := json.Marshal(v)
@@ -158,6 +207,7 @@ func mustJSON(t *testing.T, v any) []byte {
 	return data
 }
 
+// sameSet reports whether a and b hold the same strings, in any order.
 func sameSet(a, b []string) bool {
 	a, b = slices.Clone(a), slices.Clone(b)
 	slices.Sort(a)
