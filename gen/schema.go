@@ -38,6 +38,7 @@ type schemaBuilder struct {
 	pending  []*types.Named // recursive types whose $defs entry is still to build
 	building []*types.Named // named structs being expanded, outermost first
 	failed   map[any]bool   // types and fields already reported, to report each once
+	headers  []headerField  // fields annotated x-mcp-header, for checkHeaders
 }
 
 func newSchemaBuilder(p *pass, inline bool) *schemaBuilder {
@@ -57,7 +58,42 @@ func (b *schemaBuilder) root(t types.Type, pos token.Pos, what string) string {
 	}
 	named := types.Unalias(t).(*types.Named)
 	s := b.expandNamed(named, typePath(named), pos)
+	b.checkHeaders(s)
 	return b.finish(s)
+}
+
+// A headerField is a field annotated x-mcp-header and its schema, where
+// the annotation sits.
+type headerField struct {
+	schema *jsonschema.Schema
+	path   string
+	pos    token.Pos
+}
+
+// checkHeaders reports each x-mcp-header annotation that root, the input
+// schema, does not reach through properties alone. The specification
+// allows no other place (not $defs behind a $ref, not items, not the
+// anyOf that nullable adds): clients drop a tool that has one elsewhere,
+// and the runtime refuses it when the tool is added, so it is an error
+// here, where the field is.
+func (b *schemaBuilder) checkHeaders(root *jsonschema.Schema) {
+	reached := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		reached[s] = true
+		if s.Properties == nil {
+			return
+		}
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			walk(p.Value)
+		}
+	}
+	walk(root)
+	for _, h := range b.headers {
+		if !reached[h.schema] {
+			b.errorf(h.pos, "%s: x-mcp-header applies only to a field the input reaches through properties alone, and this one is inside a $defs entry (a named struct: inline it, or move the field to the input), a list or a nullable field; clients would drop the tool", h.path)
+		}
+	}
 }
 
 // emptyRoot is the input schema of a tool that takes no input.
@@ -516,6 +552,9 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			b.errorf(tagPos(tagField, kv.raw, fpos), "%s: jsonschema tag: %s", fpath, msg)
 		})
 		applyExtras(prop, f.tags.extras)
+		if i := slices.IndexFunc(f.tags.extras, func(kv keyVal) bool { return kv.key == "x-mcp-header" }); i >= 0 {
+			b.headers = append(b.headers, headerField{prop, fpath, tagPos(tagField, f.tags.extras[i].raw, fpos)})
+		}
 		if f.tags.hasDesc && !hasKeyword(f.tags.keywords, "description") {
 			prop.Description = f.tags.desc
 		}
