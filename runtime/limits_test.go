@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
@@ -282,6 +284,8 @@ func mustJSON(v any) []byte {
 func TestParamsOfTheWrongShape(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	s := catalog()
+	web := httptest.NewServer(s.HTTPHandler(nil))
+	defer web.Close()
 	for i, params := range []string{
 		`"ref":[1],"argument":{"name":"id","value":""}`,
 		`"ref":"x","argument":{"name":"id","value":""}`,
@@ -295,12 +299,37 @@ func TestParamsOfTheWrongShape(t *testing.T) {
 		for name, got := range map[string]string{
 			"Conn":  string(s.NewConn(nil).Handle(context.Background(), []byte(msg))),
 			"stdio": serveOne(t, s, msg, fmt.Sprint(i)),
+			"HTTP":  postOne(t, web.URL, msg),
 		} {
 			if code, _ := mcptest.Error(t, got); code != -32602 {
 				t.Errorf("%s, %s: %s", name, params, got)
 			}
 		}
 	}
+}
+
+// postOne posts msg to the Streamable HTTP endpoint at url, as a client
+// of revision 2025-11-25 without a session, and returns the JSON body of
+// the answer.
+func postOne(t *testing.T, url, msg string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }
 
 // serveOne sends msg to a fresh stdio connection to s and returns the

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -211,25 +212,39 @@ func hold(id int, tag string) string {
 // id and nothing of the panic (its value may hold what it should not
 // see); the server's log has the value, the stack and the same id.
 func TestPanicKeepsServing(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	probe := newProbe()
 	var log bytes.Buffer
 	var mu sync.Mutex
 	probe.Logger = slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))
 	p := serveStdio(t, probe.Server)
-	p.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`)
-	got := reply(p, "1")
-	m := regexp.MustCompile(`"tool boom failed: internal error \(incident ([A-Z0-9]{12})\)"`).FindStringSubmatch(got)
-	if m == nil || strings.Contains(got, "panic") {
-		t.Fatalf("got %s; want an isError result that names an incident, and not the panic", got)
-	}
-	mu.Lock()
-	logged := log.String()
-	mu.Unlock()
-	if !strings.Contains(logged, "incident="+m[1]) || !strings.Contains(logged, "panic=boom") || !strings.Contains(logged, "goroutine") {
-		t.Errorf("the log lacks the incident, the panic or its stack:\n%s", logged)
+	web := httptest.NewServer(probe.Server.HTTPHandler(nil))
+	defer web.Close()
+	const boom = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"boom"}}`
+	incident := regexp.MustCompile(`"tool boom failed: internal error \(incident ([A-Z0-9]{12})\)"`)
+	for transport, call := range map[string]func() string{
+		"stdio": func() string { p.Send(boom); return reply(p, "1") },
+		"HTTP":  func() string { return postOne(t, web.URL, boom) },
+		"Conn":  func() string { return string(probe.Server.NewConn(nil).Handle(context.Background(), []byte(boom))) },
+	} {
+		got := call()
+		m := incident.FindStringSubmatch(got)
+		if m == nil || strings.Contains(got, "panic") {
+			t.Errorf("%s: got %s; want an isError result that names an incident, and not the panic", transport, got)
+			continue
+		}
+		mu.Lock()
+		logged := log.String()
+		mu.Unlock()
+		if !strings.Contains(logged, "incident="+m[1]) || !strings.Contains(logged, "panic=boom") || !strings.Contains(logged, "goroutine") {
+			t.Errorf("%s: the log lacks the incident, the panic or its stack:\n%s", transport, logged)
+		}
 	}
 	p.Send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	reply(p, "2")
+	if got := postOne(t, web.URL, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); !strings.Contains(got, `"result":{}`) {
+		t.Errorf("HTTP: ping after the panic: %s", got)
+	}
 }
 
 // lockedWriter serialises writes to a buffer that a test reads.

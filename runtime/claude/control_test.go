@@ -522,3 +522,38 @@ func quick(t *testing.T, srv *runtime.Server, msg []byte) bool {
 	defer conn.Close()
 	return conn.QuickTool(v) != nil
 }
+
+// TestParamsOfTheWrongShape: an MCP message whose params have the wrong
+// JSON type where the runtime reads them (a completion/complete "ref"
+// that is a list, which once panicked in the value tree) is answered
+// -32602 inside its control response, and the host goes on serving.
+func TestParamsOfTheWrongShape(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	srv := &runtime.Server{Name: "shapes", Version: "1"}
+	srv.AddPrompt(&runtime.Prompt{
+		Name:      "summarize",
+		Arguments: []runtime.PromptArgument{{Name: "id", Required: true}},
+		Handler: func(ctx context.Context, req *runtime.PromptRequest) (*runtime.PromptResult, error) {
+			return runtime.UserPrompt("Summarize " + req.Arguments["id"]), nil
+		},
+		Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.CompleteResult, error) {
+			return runtime.CompletePrefix([]string{"N1", "N2"}, req.Value), nil
+		},
+	})
+	cli := newCLISide(t, map[string]*runtime.Server{"shapes": srv}, nil)
+	for i, params := range []string{
+		`{"ref":[1],"argument":{"name":"id","value":""}}`,
+		`{"ref":{"type":["ref/prompt"],"name":"summarize"},"argument":{"name":"id","value":""}}`,
+		`{"ref":{"type":"ref/prompt","name":"summarize"},"argument":[1]}`,
+	} {
+		id := fmt.Sprintf("shape-%d", i)
+		cli.Send(mcpMessage(id, "shapes", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":`+params+`}`))
+		if got := cli.response(id); !strings.Contains(got, `"code":-32602`) {
+			t.Errorf("params %s: %s", params, got)
+		}
+	}
+	cli.Send(mcpMessage("good", "shapes", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"summarize"},"argument":{"name":"id","value":"N"}}}`))
+	if got := cli.response("good"); !strings.Contains(got, `"values":["N1","N2"]`) {
+		t.Errorf("a good completion after the bad ones: %s", got)
+	}
+}
