@@ -3,13 +3,16 @@ package runtime
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -310,6 +313,67 @@ func TestHTTPStrayMessagesReleaseTheirSession(t *testing.T) {
 		if r := httpPost(t, url, httpInitializeBody); r.status != http.StatusOK || r.header.Get(wire.HeaderSessionID) == "" {
 			t.Errorf("after %s, initialize: status %d %s", stray, r.status, r.body)
 		}
+	}
+}
+
+// TestHTTPRootsRefreshesCoalesce is TestRootsRefreshesCoalesce over
+// Streamable HTTP: a session's notifications/roots/list_changed run at
+// most one refresh at a time, the rest coalesced, and ending the session
+// ends the refresh that waits for the client. Before, each notification
+// started a goroutine that waited up to 10 minutes, after the session's
+// end too: 20,000 of them held 126 MiB.
+func TestHTTPRootsRefreshesCoalesce(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	var running, peak, refreshes atomic.Int32
+	ended := make(chan error, 1)
+	s := &Server{Name: "roots", Logger: linepeer.DiscardLogger()}
+	s.OnRootsChanged = func(ctx context.Context) {
+		refreshes.Add(1)
+		peak.Store(max(peak.Load(), running.Add(1)))
+		defer running.Add(-1)
+		_, err := Roots(ctx)
+		select {
+		case ended <- err:
+		default:
+		}
+	}
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
+	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	id := r.header.Get(wire.HeaderSessionID)
+	if r.status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q", r.status, id)
+	}
+	httpPost(t, url, httpInitializedBody, wire.HeaderSessionID, id)
+	before := goruntime.NumGoroutine()
+	for i := range 2000 {
+		if r := httpPost(t, url, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, wire.HeaderSessionID, id, wire.HeaderProtocolVersion, "2025-11-25"); r.status != http.StatusAccepted {
+			t.Fatalf("notification %d: status %d %s", i, r.status, r.body)
+		}
+	}
+	if n := goruntime.NumGoroutine() - before; n > 20 {
+		t.Errorf("%d goroutines after 2,000 notifications", n)
+	}
+	if p := peak.Load(); p != 1 {
+		t.Errorf("%d refreshes at once", p)
+	}
+	if n := refreshes.Load(); n < 1 || n > 2 {
+		t.Errorf("%d refreshes began for 2,000 notifications while the first waited; want it and at most one more", n)
+	}
+	select {
+	case err := <-ended:
+		t.Fatalf("a refresh ended before its session did, without an answer: %v", err)
+	default:
+	}
+	if r := httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {id}}); r.status != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d %s", r.status, r.body)
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the refresh's Roots returned %v, want the session's end (context.Canceled)", err)
+		}
+	case <-time.After(linepeer.HangGuard):
+		t.Fatal("the refresh still waits for the client after its session ended")
 	}
 }
 
