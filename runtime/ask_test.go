@@ -122,6 +122,24 @@ func TestAskOverStdio(t *testing.T) {
 		t.Errorf("roots: %s", got)
 	}
 
+	// Sampling and roots answers are read by exact names too: an image
+	// block with a "Type" of text has no text, a "Role" is no role and
+	// "Roots" and "URI" are not the members the specification names.
+	for i, c := range []struct{ tool, method, answer, want string }{
+		{"sample", "sampling/createMessage", `{"role":"assistant","model":"m1","content":{"type":"image","Type":"text","text":"hidden","data":"","mimeType":"image/png"}}`, `"text":"m1: "`},
+		{"sample", "sampling/createMessage", `{"role":"assistant","model":"m1","content":[{"type":"text","text":"a"},{"Type":"text","text":"hidden"},{"type":"text","text":"b"}]}`, `"text":"m1: ab"`},
+		{"sample", "sampling/createMessage", `{"Role":"assistant","model":"m1","content":{"type":"text","text":"hello"}}`, `the client's answer is malformed`},
+		{"roots", "roots/list", `{"Roots":[{"uri":"file:///src"}]}`, `roots: the client's answer has no list of roots`},
+		{"roots", "roots/list", `{"roots":[{"URI":"file:///src"}]}`, `the client's root 0 is not an object with a uri`},
+	} {
+		p.Send(mcptest.Call(30+i, c.tool, ""))
+		id, _ := question(p, c.method)
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"result":` + c.answer + `}`)
+		if got := reply(p, fmt.Sprint(30+i)); !strings.Contains(got, c.want) {
+			t.Errorf("%s answer %s: %s, want %s", c.method, c.answer, got, c.want)
+		}
+	}
+
 	// Answers of the wrong shape are errors the handler gets.
 	p.Send(mcptest.Call(23, "roots", ""))
 	id, _ = question(p, "roots/list")

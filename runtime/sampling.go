@@ -58,25 +58,30 @@ type SampleResult struct {
 }
 
 // Text returns the text of the answer: its text block, or the text
-// blocks of its list joined.
+// blocks of its list joined. Blocks are read by their exact member names,
+// as every answer is: a block {"type":"image","Type":"text",…} is an
+// image, whatever a case-insensitive decoder would make of it.
 func (r *SampleResult) Text() string {
-	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+	content, err := jsonvalue.Parse(r.Content)
+	if err != nil {
+		return ""
 	}
-	var one block
-	if json.Unmarshal(r.Content, &one) == nil && one.Type == "text" {
-		return one.Text
+	if content.Kind() == jsonvalue.Object {
+		return blockText(content)
 	}
-	var list []block
-	json.Unmarshal(r.Content, &list)
 	text := ""
-	for _, b := range list {
-		if b.Type == "text" {
-			text += b.Text
-		}
+	for _, b := range content.Elems() {
+		text += blockText(b)
 	}
 	return text
+}
+
+// blockText is the text of a content block of type text, or "".
+func blockText(b jsonvalue.Value) string {
+	if t := b.Get("type"); t.Kind() != jsonvalue.String || t.Str() != "text" {
+		return ""
+	}
+	return b.Get("text").Str()
 }
 
 // A SampleQuestion asks the client's model for a message
