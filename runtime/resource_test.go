@@ -77,6 +77,7 @@ func handle(s *runtime.Server, msg string) string {
 }
 
 func TestResourcesAndPrompts(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	s := catalog()
 	for _, c := range []struct{ req, want string }{
 		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 )
 
 // message is a conversation message of n bytes.
@@ -41,6 +43,7 @@ func queued(q *messageQueue) (int, int) {
 // without waiting; the next push waits until one is received, and then
 // nothing was lost (hardening item 15: it was unbounded).
 func TestQueueBound(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	ctx := context.Background()
 	t.Run("count", func(t *testing.T) {
 		q := newMessageQueue(3, 1<<20)
