@@ -452,7 +452,7 @@ func listenersOpen(s *Server) int {
 
 // openListen starts a subscriptions/listen for list changes over a raw
 // connection, which reads nothing once the acknowledgement is there.
-func openListen(t *testing.T, url string, id int) net.Conn {
+func openListen(t *testing.T, url string, id int, headerLines ...string) net.Conn {
 	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
 	conn, err := net.Dial("tcp", addr)
@@ -462,7 +462,7 @@ func openListen(t *testing.T, url string, id int) net.Conn {
 	t.Cleanup(func() { conn.Close() })
 	body := mcptest.PerRequest(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true,"resourcesListChanged":true}`, "{}")
 	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
-		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+		"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\n%sContent-Length: %d\r\n\r\n%s", addr, strings.Join(headerLines, ""), len(body), body)
 	return conn
 }
 
@@ -513,4 +513,24 @@ func TestHTTPListenShare(t *testing.T) {
 	if !strings.Contains(string(r.body), "the most one client may") {
 		t.Errorf("body %s", r.body)
 	}
+}
+
+// TestHTTPListenShareByToken: with authorization, a client is the subject
+// of its token, not its address: two users behind one address (a proxy, a
+// NAT) each get their own share, and one user's listens on many
+// connections count together.
+func TestHTTPListenShareByToken(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	s, _ := newHTTPTestServer()
+	s.MaxListensPerClient = 2
+	url := serveHTTPTest(t, s, &HTTPOptions{Authorization: testAuthorization()})
+	for i := range 2 {
+		openListen(t, url, i, "Authorization: Bearer reader\r\n") // ann
+	}
+	waitFor(t, "ann's two listeners", func() bool { return listenersOpen(s) == 2 })
+	r := httpPost(t, url, mcptest.PerRequest(2, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"),
+		perRequestHeaders("subscriptions/listen", "Authorization", "Bearer slash")...) // ann again, another token
+	r.wantPerRequestError(t, "a third listen of ann", http.StatusBadRequest, jsonrpc.InvalidRequest, 2)
+	openListen(t, url, 3, "Authorization: Bearer writer\r\n") // bob, from the same address
+	waitFor(t, "bob's listener beside ann's", func() bool { return listenersOpen(s) == 3 })
 }
