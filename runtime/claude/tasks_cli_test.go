@@ -2,7 +2,9 @@ package claude_test
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -95,4 +97,42 @@ func TestCLITaskTool(t *testing.T) {
 	if len(requestsWith(h.api, "Report ready: 42 items")) == 0 {
 		t.Errorf("the result did not reach the model: %v", answers(h.api))
 	}
+}
+
+// TestCLITaskToolInterrupted: interrupting a turn while the CLI waits for
+// a long call of the task tool ends the call on the server: the handler's
+// ctx is cancelled, and the turn ends with a result. (A plain call, since
+// the CLI declares no tasks in SDK mode: see TestCLITaskTool.)
+func TestCLITaskToolInterrupted(t *testing.T) {
+	j := newJobsServer(time.Minute)
+	h := newHost(t, "mcp__jobs__report", `{}`)
+	h.allowAll()
+	web := httptest.NewServer(j.srv.HTTPHandler(nil))
+	t.Cleanup(web.Close)
+	h.opts.MCPServers = map[string]claude.MCPServerConfig{"jobs": {Type: "http", URL: web.URL + "/mcp"}}
+	s := h.start()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.Send(ctx, "Build the report."); err != nil {
+		t.Fatal(err)
+	}
+	for !slices.ContainsFunc(j.requests(), func(r string) bool { return strings.HasPrefix(r, "tools/call ") }) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the CLI never called the tool: %q", j.requests())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := s.Interrupt(ctx); err != nil {
+		t.Fatalf("Interrupt: %v", err)
+	}
+	select {
+	case err := <-j.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler ended with %v, want its ctx cancelled", err)
+		}
+	case <-ctx.Done():
+		t.Fatalf("the handler still runs after the turn was interrupted; the server saw %q", j.requests())
+	}
+	h.until(ctx, s)
 }
