@@ -170,6 +170,18 @@ func TestCritHeader(t *testing.T) {
 	mustRefuse(t, v, s, "crit")
 }
 
+// TestExpirationRequired: a token without exp is refused: an access
+// token that never expires would outlive every revocation (RFC 9068 makes
+// exp required). Hydra always sets exp, so this case is made here.
+func TestExpirationRequired(t *testing.T) {
+	f := newFakeIssuer(t)
+	v := newVerifier(t, auth.JWTConfig{Issuer: f.issuer()}, nil)
+	claims := f.claims(newClock().Now())
+	mustVerify(t, v, f.sign(t, claims))
+	delete(claims, "exp")
+	mustRefuse(t, v, f.sign(t, claims), "exp claim is required")
+}
+
 // TestUnknownKidRefetchIsRateLimited: tokens with made-up kids cause at
 // most one fetch of the JWK set per MinRefetchGap.
 func TestUnknownKidRefetchIsRateLimited(t *testing.T) {
