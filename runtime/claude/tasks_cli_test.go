@@ -62,6 +62,20 @@ func (j *jobsServer) requests() []string {
 	return append([]string(nil), j.seen...)
 }
 
+// startJobs serves a jobsServer whose report takes delay over
+// Streamable HTTP, and starts the real CLI with it as an external server
+// and a model that calls report.
+func startJobs(t *testing.T, delay time.Duration) (*jobsServer, *host, *claude.Session) {
+	t.Helper()
+	j := newJobsServer(delay)
+	h := newHost(t, "mcp__jobs__report", `{}`)
+	h.allowAll()
+	web := httptest.NewServer(j.srv.HTTPHandler(nil))
+	t.Cleanup(web.Close)
+	h.opts.MCPServers = map[string]claude.MCPServerConfig{"jobs": {Type: "http", URL: web.URL + "/mcp"}}
+	return j, h, h.start()
+}
+
 // TestCLITaskTool: the real CLI reaches a task tool over Streamable HTTP
 // under revision 2026-07-28 (it probes server/discover). Claude Code
 // 2.1.330 declares the tasks extension only in interactive sessions: in
@@ -71,13 +85,7 @@ func (j *jobsServer) requests() []string {
 // and cancel them with tasks/cancel when a turn is aborted; the offline
 // harness does not drive one.)
 func TestCLITaskTool(t *testing.T) {
-	j := newJobsServer(500 * time.Millisecond)
-	h := newHost(t, "mcp__jobs__report", `{}`)
-	h.allowAll()
-	web := httptest.NewServer(j.srv.HTTPHandler(nil))
-	t.Cleanup(web.Close)
-	h.opts.MCPServers = map[string]claude.MCPServerConfig{"jobs": {Type: "http", URL: web.URL + "/mcp"}}
-	s := h.start()
+	j, h, s := startJobs(t, 500*time.Millisecond)
 	h.turn(s, "Build the report.")
 	var call string
 	for _, r := range j.requests() {
@@ -104,13 +112,7 @@ func TestCLITaskTool(t *testing.T) {
 // ctx is cancelled, and the turn ends with a result. (A plain call, since
 // the CLI declares no tasks in SDK mode: see TestCLITaskTool.)
 func TestCLITaskToolInterrupted(t *testing.T) {
-	j := newJobsServer(time.Minute)
-	h := newHost(t, "mcp__jobs__report", `{}`)
-	h.allowAll()
-	web := httptest.NewServer(j.srv.HTTPHandler(nil))
-	t.Cleanup(web.Close)
-	h.opts.MCPServers = map[string]claude.MCPServerConfig{"jobs": {Type: "http", URL: web.URL + "/mcp"}}
-	s := h.start()
+	j, h, s := startJobs(t, time.Minute)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := s.Send(ctx, "Build the report."); err != nil {
