@@ -240,31 +240,72 @@ func TestSubscriptionsBounded(t *testing.T) {
 	p := serveStdio(t, s)
 	p.Send(mcptest.Initialize(0, "2025-11-25"))
 	reply(p, "0")
-	subscribe := func(id int, uri string) string {
-		p.Send(mcptest.Request(id, "resources/subscribe", `"uri":`+string(mustJSON(uri))))
+	checkSubscriptionBounds(t, "stdio", func(id int, method, params string) string {
+		p.Send(mcptest.Request(id, method, params))
 		return reply(p, fmt.Sprint(id))
+	})
+
+	web := httptest.NewServer(s.HTTPHandler(&mcpruntime.HTTPOptions{Sessions: true}))
+	defer web.Close()
+	session := ""
+	post := func(msg string) string {
+		req, err := http.NewRequest(http.MethodPost, web.URL, strings.NewReader(msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			session = id
+		}
+		body, _ := io.ReadAll(resp.Body)
+		return string(body)
+	}
+	post(mcptest.Initialize(0, "2025-11-25"))
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	checkSubscriptionBounds(t, "HTTP", func(id int, method, params string) string {
+		return post(mcptest.Request(id, method, params))
+	})
+}
+
+// checkSubscriptionBounds subscribes through request (which sends one
+// request and returns its response) to an unknown URI, a resource, a URI
+// of 256 KiB, up to the 1024th subscription and one past it, then
+// unsubscribes once and subscribes again.
+func checkSubscriptionBounds(t *testing.T, transport string, request func(id int, method, params string) string) {
+	t.Helper()
+	subscribe := func(id int, uri string) string {
+		return request(id, "resources/subscribe", `"uri":`+string(mustJSON(uri)))
 	}
 	if code, _ := mcptest.Error(t, subscribe(1, "nothing://here")); code != -32002 {
-		t.Errorf("an unknown URI: code %d", code)
+		t.Errorf("%s: an unknown URI: code %d", transport, code)
 	}
 	if got := subscribe(2, "fixed://one"); !strings.Contains(got, `"result":{}`) {
-		t.Errorf("a resource: %s", got)
+		t.Errorf("%s: a resource: %s", transport, got)
 	}
 	if code, _ := mcptest.Error(t, subscribe(3, "app://"+strings.Repeat("x", 256<<10))); code != -32602 {
-		t.Errorf("a URI of 256 KiB: code %d", code)
+		t.Errorf("%s: a URI of 256 KiB: code %d", transport, code)
 	}
 	for i := 1; i < 1024; i++ {
 		if got := subscribe(10+i, fmt.Sprintf("app://%d", i)); !strings.Contains(got, `"result":{}`) {
-			t.Fatalf("subscription %d: %s", i+1, got)
+			t.Fatalf("%s: subscription %d: %s", transport, i+1, got)
 		}
 	}
 	if code, _ := mcptest.Error(t, subscribe(5000, "app://one-too-many")); code != -32602 {
-		t.Errorf("subscription 1025: code %d", code)
+		t.Errorf("%s: subscription 1025: code %d", transport, code)
 	}
-	p.Send(mcptest.Request(5001, "resources/unsubscribe", `"uri":"app://1"`))
-	reply(p, "5001")
+	request(5001, "resources/unsubscribe", `"uri":"app://1"`)
 	if got := subscribe(5002, "app://room-again"); !strings.Contains(got, `"result":{}`) {
-		t.Errorf("after an unsubscribe: %s", got)
+		t.Errorf("%s: after an unsubscribe: %s", transport, got)
 	}
 }
 
