@@ -1042,3 +1042,84 @@ func TestCLIOptionFlags(t *testing.T) {
 		}
 	})
 }
+
+// TestCLIStrictMCPConfig: the CLI takes the servers of a project's
+// .mcp.json beside the host's own; with StrictMCPConfig it takes only the
+// host's (Servers and MCPServers), and the project's is not even listed.
+func TestCLIStrictMCPConfig(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		project := `{"mcpServers":{"project_notes":{"type":"stdio","command":"true"}}}`
+		if err := os.WriteFile(filepath.Join(h.opts.Dir, ".mcp.json"), []byte(project), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.opts.StrictMCPConfig = strict
+		h.allowAll()
+		s := h.start()
+		h.turn(s, "Please greet Alice using the greet tool.") // the host's servers connect
+		st, err := s.MCPStatus(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, server := range st {
+			names = append(names, server.Name+" "+server.Status)
+		}
+		listed := slices.ContainsFunc(st, func(s claude.MCPServerStatus) bool { return s.Name == "project_notes" })
+		if listed == strict || !slices.ContainsFunc(st, func(s claude.MCPServerStatus) bool { return s.Name == "demo_tools" }) {
+			t.Errorf("StrictMCPConfig %v: the CLI's servers are %q", strict, names)
+		}
+	}
+}
+
+// TestCLIResumeSessionAt: resuming at the last message of the first turn
+// (ResumeSessionAt) leaves the second turn out of what the model sees
+// next. With ResumeDropsTurn the CLI first checks that what it drops is
+// that turn: naming another prompt, it refuses to start, with the message
+// the SDK documents; naming the second turn's prompt, it resumes.
+func TestCLIResumeSessionAt(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+	h.allowAll()
+	s := h.start()
+	_, msgs := h.turn(s, "FIRST PROMPT: please greet Alice.")
+	keep := ""
+	for _, m := range msgs {
+		if a, ok := m.(*claude.AssistantMessage); ok {
+			keep = a.UUID
+		}
+	}
+	second, _ := h.turn(s, "SECOND PROMPT")
+	s.Close()
+	if keep == "" {
+		t.Fatal("the first turn has no assistant message")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	entries, err := claude.GetSessionMessages(ctx, second.SessionID, claude.MessagesOptions{SessionOptions: sessionOptions(h)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(entries, func(m claude.SessionMessage) bool {
+		return m.Type == "user" && strings.Contains(string(m.Message), "SECOND PROMPT")
+	})
+	if i < 0 {
+		t.Fatalf("the session's messages lack the second prompt")
+	}
+
+	h.opts.Resume, h.opts.ResumeSessionAt = second.SessionID, keep
+	h.opts.ResumeDropsTurn = "0f2d8e55-6d3c-4b8e-9a1f-1d2c3b4a5f60" // no prompt of the session
+	if s, err := claude.Start(ctx, h.opts); err == nil {
+		s.Close()
+		t.Error("Start resumed, dropping a turn other than the one named")
+	} else if !strings.Contains(err.Error(), "Resume rejected by --resume-drops-turn:") {
+		t.Errorf("Start: %v", err)
+	}
+
+	h.opts.ResumeDropsTurn = entries[i].UUID
+	s = h.start()
+	h.turn(s, "THIRD PROMPT")
+	r := h.api.Requests()
+	if body := string(r[len(r)-1].Body); !strings.Contains(body, "FIRST PROMPT") || !strings.Contains(body, "THIRD PROMPT") || strings.Contains(body, "SECOND PROMPT") {
+		t.Errorf("resumed at the first turn's end, the request holds:\n%.3000s", body)
+	}
+}
