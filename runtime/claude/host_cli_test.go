@@ -1123,3 +1123,39 @@ func TestCLIResumeSessionAt(t *testing.T) {
 		t.Errorf("resumed at the first turn's end, the request holds:\n%.3000s", body)
 	}
 }
+
+// TestCLIPermissionPromptTool: without CanUseTool, the CLI asks the MCP
+// tool PermissionPromptTool names whether a tool may run, giving it the
+// tool's name and input; the tool's answer, a deny with a message here,
+// is what the model reads, and the denied tool never runs.
+func TestCLIPermissionPromptTool(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+	var mu sync.Mutex
+	var asked []string
+	perm := &runtime.Server{Name: "perm", Version: "1.0.0"}
+	perm.AddTool(&runtime.Tool{
+		Name:        "approve",
+		Description: "Decides whether a tool may run.",
+		InputSchema: `{"type":"object","properties":{"tool_name":{"type":"string"},"input":{"type":"object"},"tool_use_id":{"type":"string"}},"required":["tool_name","input"]}`,
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			mu.Lock()
+			asked = append(asked, string(req.Arguments))
+			mu.Unlock()
+			return runtime.TextResult(`{"behavior":"deny","message":"No greetings today, says the approver."}`), nil
+		},
+	})
+	h.opts.Servers["perm"] = perm
+	h.opts.PermissionPromptTool = "mcp__perm__approve"
+	h.query("Please greet Alice using the greet tool.")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || !strings.Contains(asked[0], `"tool_name":"mcp__demo_tools__greet"`) || !strings.Contains(asked[0], `"name":"Alice"`) {
+		t.Errorf("the approver was asked %q", asked)
+	}
+	if calls := h.g.calls(); len(calls) != 0 {
+		t.Errorf("greet ran although the approver denied it: %q", calls)
+	}
+	if len(requestsWith(h.api, "No greetings today, says the approver.")) == 0 {
+		t.Errorf("the approver's message did not reach the model: %v", answers(h.api))
+	}
+}
