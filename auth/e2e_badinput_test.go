@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
 // challenge is the WWW-Authenticate value the server answers with: the
@@ -203,7 +204,7 @@ func TestRevokedToken(t *testing.T) {
 func TestServerIssuerUnreachable(t *testing.T) {
 	t.Parallel()
 	hydra := hydratest.Start(t)
-	down := "http://127.0.0.1:" + freePort(t) // nothing listens there
+	down := "http://" + proctest.FreePort(t) // nothing listens there
 	v := newVerifier(t, auth.JWTConfig{Issuer: down, JWKSURL: down + "/.well-known/jwks.json"}, nil)
 	srv := serve(t, v, down, false)
 	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}})

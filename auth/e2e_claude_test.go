@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/claudetest"
 	"github.com/mcpgen/mcpgen/internal/fakeapi"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
 // browserEnv names, in the environment of a process the CLI starts as
@@ -184,7 +185,7 @@ func TestClaudeCode(t *testing.T) {
 	}
 
 	// A pre-registered client, whose redirect URI is the CLI's callback.
-	port := freePort(t)
+	_, port, _ := net.SplitHostPort(proctest.FreePort(t))
 	client := hydra.RegisterClient(t, hydratest.ClientConfig{
 		// The CLI asks for offline_access too, which Hydra lists.
 		Scopes:       []string{readScope, writeScope, "offline_access"},
@@ -356,16 +357,4 @@ func toolTexts(api *fakeapi.Server) []string {
 		out = append(out, tr.Text)
 	}
 	return out
-}
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return port
 }

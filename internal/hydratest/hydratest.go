@@ -57,15 +57,6 @@ var binary = proctest.Binary{
 	Install: "run .ci/install-hydra.sh or set MCPGEN_HYDRA to test against a real authorization server",
 }
 
-// Binary returns the path of the Hydra binary: $MCPGEN_HYDRA, then the copy
-// .ci/install-hydra.sh puts in the cache ($MCPGEN_CACHE, default
-// ~/.cache/mcpgen). Without one the test is skipped, unless
-// $MCPGEN_REQUIRE_HYDRA is set: then it fails.
-func Binary(t testing.TB) string {
-	t.Helper()
-	return binary.Path(t)
-}
-
 // A Server is a running Hydra.
 type Server struct {
 	issuer string // the public URL, also the issuer identifier
@@ -98,7 +89,7 @@ type Config struct {
 // StartWith is Start with cfg.
 func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	bin := Binary(t)
+	bin := binary.Path(t) // $MCPGEN_HYDRA, else the cache's; skipped (or failed, if required) without one
 	public, admin := proctest.FreePort(t), proctest.FreePort(t)
 	s := &Server{
 		issuer: "http://" + public,
@@ -178,9 +169,6 @@ const (
 // trailing slash); its OpenID discovery document is at
 // Issuer()+"/.well-known/openid-configuration".
 func (s *Server) Issuer() string { return s.issuer }
-
-// AdminURL is the URL of Hydra's admin API.
-func (s *Server) AdminURL() string { return s.admin }
 
 // IntrospectionURL is the RFC 7662 introspection endpoint (on the admin
 // API, which Hydra does not guard: it ignores client authentication there).

@@ -70,8 +70,8 @@ type Process struct {
 	err    error // what Wait returned, once Exited is closed
 }
 
-// ErrExited says that the process exited before it was ready.
-var ErrExited = errors.New("the process exited")
+// errExited says that the process exited before it was ready.
+var errExited = errors.New("the process exited")
 
 // Start starts cmd, its output in a log file of the test, and stops it
 // (an interrupt, then a kill after 10 s) when the test ends, logging the
@@ -106,7 +106,7 @@ func Start(t testing.TB, name string, cmd *exec.Cmd) *Process {
 }
 
 // WaitReady polls ready every 50 ms until it reports true, the process
-// exits (ErrExited), or ctx ends.
+// exits (errExited), or ctx ends.
 func (p *Process) WaitReady(ctx context.Context, ready func(context.Context) bool) error {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -116,7 +116,7 @@ func (p *Process) WaitReady(ctx context.Context, ready func(context.Context) boo
 		}
 		select {
 		case <-p.Exited:
-			return ErrExited
+			return errExited
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
@@ -127,7 +127,7 @@ func (p *Process) WaitReady(ctx context.Context, ready func(context.Context) boo
 // Explain adds to err, an error of waiting for the process to be ready,
 // how the process exited if it did, and the end of its log.
 func (p *Process) Explain(err error) string {
-	if errors.Is(err, ErrExited) {
+	if errors.Is(err, errExited) {
 		<-p.Exited
 		err = fmt.Errorf("%w (%v)", err, p.err)
 	}
