@@ -559,8 +559,8 @@ func (r *ToolResult) appendResult(b []byte) ([]byte, error) {
 func (r *ToolResult) size() int {
 	n := 32
 	for _, c := range r.Content {
-		if t, ok := c.(*TextContent); ok {
-			n += len(t.Text) + len(t.Text)/8
+		if t, ok := textOf(c); ok {
+			n += len(t) + len(t)/8
 		}
 	}
 	return n
