@@ -85,7 +85,7 @@ func (s *Server) shared() *sharedState {
 	return sh
 }
 
-// replicaName is this replica's name on the bus and in task leases.
+// replicaName is this replica's name on the bus.
 func (s *Server) replicaName() string {
 	sh := &s.sharedState
 	sh.replicaOnce.Do(func() { sh.replica = rand.Text()[:16] })

@@ -72,7 +72,6 @@ type MemoryStore struct {
 	MaxBytes int
 
 	mu      sync.Mutex
-	now     func() time.Time // replaced in tests
 	values  map[string]*memValue
 	subs    map[string][]*memSub
 	bytes   int
@@ -101,9 +100,6 @@ func (m *MemoryStore) init() {
 	if m.values == nil {
 		m.values, m.subs = map[string]*memValue{}, map[string][]*memSub{}
 	}
-	if m.now == nil {
-		m.now = time.Now
-	}
 }
 
 func (m *MemoryStore) maxBytes() int {
@@ -119,7 +115,7 @@ func (m *MemoryStore) Get(ctx context.Context, key string) ([]byte, uint64, erro
 	defer m.mu.Unlock()
 	m.init()
 	v := m.values[key]
-	if v == nil || !m.now().Before(v.expires) {
+	if v == nil || !time.Now().Before(v.expires) {
 		m.dropValue(key)
 		return nil, 0, ErrNotFound
 	}
@@ -131,7 +127,7 @@ func (m *MemoryStore) Put(ctx context.Context, key string, version uint64, value
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
-	now := m.now()
+	now := time.Now()
 	old := m.values[key]
 	if old != nil && !now.Before(old.expires) {
 		m.dropValue(key)

@@ -336,7 +336,6 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 		Updated: now.UnixMilli(),
 		TTL:     run.ttl.Milliseconds(),
 		Poll:    run.poll.Milliseconds(),
-		Runner:  srv.replicaName(),
 		Lease:   now.Add(srv.Tasks.lease()).UnixMilli(),
 	}
 	srv.joinBus(ctx)

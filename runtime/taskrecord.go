@@ -56,10 +56,9 @@ type taskRecord struct {
 	Answers   map[string]json.RawMessage `json:"a,omitempty"`
 	// Cancel says that tasks/cancel asked for the task to end.
 	Cancel bool `json:"x,omitempty"`
-	// Runner names the replica that runs the handler, which holds the
-	// task until Lease, and renews it while it runs.
-	Runner string `json:"rn,omitempty"`
-	Lease  int64  `json:"l,omitempty"`
+	// Lease is when the replica that runs the handler stops holding the
+	// task unless it renews it, which it does while the handler runs.
+	Lease int64 `json:"l,omitempty"`
 }
 
 // A taskQuestion is a question a task's handler waits for an answer to:

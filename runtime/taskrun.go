@@ -148,7 +148,7 @@ func (run *taskRun) record(o *taskRecord) {
 				return errTaskUnchanged
 			}
 			r.Status, r.Message, r.Result, r.Error = o.Status, o.Message, o.Result, o.Error
-			r.Updated, r.Questions, r.Answers, r.Lease, r.Runner = o.Updated, nil, nil, 0, ""
+			r.Updated, r.Questions, r.Answers, r.Lease = o.Updated, nil, nil, 0
 			return nil
 		})
 		cancel()
