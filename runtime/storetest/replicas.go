@@ -128,8 +128,12 @@ func newReplica(t *testing.T, store runtime.Store, key []byte) *replica {
 		return runtime.TextResult("Hello, " + answer.Name), nil
 	}})
 	// Set after the tools, as a program sets them on what the generated
-	// NewServer returns.
+	// NewServer returns. The lease is long, so that its renewal (every
+	// third of it) never looks at the task within a test's wait: a
+	// cancellation made on the other replica reaches the handler through
+	// the bus or not at all.
 	r.srv.Store, r.srv.StateKey = store, key
+	r.srv.Tasks.Lease = 10 * time.Minute
 	hs := httptest.NewServer(r.srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
 	r.url = hs.URL
