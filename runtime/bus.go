@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
@@ -58,7 +59,11 @@ type sharedState struct {
 	box     *wire.Box
 
 	replicaOnce sync.Once
-	replica     string // this replica's name on the bus and in task leases
+	replica     string // this replica's name on the bus
+
+	// publishing counts the publishLater goroutines under way, at most
+	// maxPublishing.
+	publishing atomic.Int32
 
 	busMu   sync.Mutex
 	stopBus func() // ends the bus subscription; nil before it
@@ -142,13 +147,29 @@ func (s *Server) publish(ctx context.Context, m busMessage) {
 	}
 }
 
+// maxPublishing bounds the publishLater goroutines under way at once,
+// each of which may wait storeTimeout for a slow store.
+const maxPublishing = 64
+
 // publishLater publishes m from a goroutine of its own, for a caller that
-// must not wait for the store (a handler's ResourceUpdated).
+// must not wait for the store (a handler's ResourceUpdated). While
+// maxPublishing are under way (the store is slow or away), m is dropped
+// with a warning instead: the bus is at most once anyway, and a change
+// made in a loop must not pile up goroutines.
 func (s *Server) publishLater(m busMessage) {
 	if s.Store == nil {
 		return
 	}
-	go s.publish(context.Background(), m)
+	sh := &s.sharedState // not shared(): the server may still be being set up
+	if sh.publishing.Add(1) > maxPublishing {
+		sh.publishing.Add(-1)
+		s.logger().Warn("the store's bus is slow: a change was not published, and other replicas do not learn of it", "kind", m.Kind)
+		return
+	}
+	go func() {
+		defer sh.publishing.Add(-1)
+		s.publish(context.Background(), m)
+	}()
 }
 
 // onBus delivers a message of another replica where it belongs here. It
