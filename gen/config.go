@@ -40,10 +40,6 @@ type configField struct {
 	pos         token.Pos
 }
 
-// configKinds are the words of an mcp tag that choose a string field's
-// user_config type.
-var configKinds = []string{"directory", "file"}
-
 // envName is the pattern of an environment variable's name that every
 // shell, and Windows, accepts.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

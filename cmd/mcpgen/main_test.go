@@ -326,8 +326,8 @@ func TestInstallFiles(t *testing.T) {
 
 // TestInstallConfigAtStartup runs a server whose configuration has a
 // required value, as its install files start it: without the variable it
-// says which one is missing, exits non-zero and serves nothing; with a
-// value out of its schema it names that variable; with it, it serves.
+// says which one is missing, exits non-zero and serves nothing; with it,
+// it serves. (A value out of its schema is mcpimpl's TestLoadEnvProblems.)
 func TestInstallConfigAtStartup(t *testing.T) {
 	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
 	if status, _, errOut := mcpgen(t, dir); status != 0 {

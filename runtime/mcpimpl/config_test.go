@@ -74,7 +74,7 @@ func TestLoadEnvProblems(t *testing.T) {
 			[]string{`- T_DAYS: must be a number; got "abc"`, `- T_RATIO: must be a number; got "1,5"`, `- T_VERBOSE: must be true or false; got "maybe"`},
 		},
 		{map[string]string{"T_KEY": "secret", "T_DAYS": "30"}, []string{"- T_DAYS: must be at most 14; got 30"}},
-		{map[string]string{"T_KEY": "secret", "T_DAYS": "2.5"}, []string{"- T_DAYS: "}},
+		{map[string]string{"T_KEY": "secret", "T_DAYS": "2.5"}, []string{"- T_DAYS: must be an integer; got 2.5"}},
 	} {
 		var c testConfig
 		err := loadTestConfig(tc.env, &c)
