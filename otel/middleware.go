@@ -242,23 +242,38 @@ func requestID(id []byte) (string, bool) {
 	return string(id), true
 }
 
-// recordOutcome records how the request ended: the JSON-RPC code
-// (rpc.response.status_code) and, when it is an error by the conventions
-// or the tool failed, error.type and an ERROR status whose description is
-// the error's message.
+// recordOutcome records how the request ended on span: the attributes
+// of appendOutcome and, for an error, an ERROR status whose description
+// is the error's message.
 func recordOutcome(span trace.Span, o runtime.Outcome) {
+	attrs, failed := appendOutcome(nil, o) // no allocation for a success
+	if len(attrs) > 0 {
+		span.SetAttributes(attrs...)
+	}
+	switch {
+	case failed && o.Code != 0:
+		span.SetStatus(codes.Error, o.Message)
+	case failed:
+		span.SetStatus(codes.Error, errorTypeToolError)
+	}
+}
+
+// appendOutcome appends the attributes of how the request ended, which
+// the span and the operation metric share: the JSON-RPC code
+// (rpc.response.status_code) and, when it is an error by the conventions
+// or the tool failed, error.type; failed says which.
+func appendOutcome(attrs []attribute.KeyValue, o runtime.Outcome) (_ []attribute.KeyValue, failed bool) {
 	switch {
 	case o.Code != 0:
 		code := strconv.Itoa(o.Code)
-		span.SetAttributes(keyStatusCode.String(code))
+		attrs = append(attrs, keyStatusCode.String(code))
 		if isServerError(o.Code) {
-			span.SetAttributes(keyErrorType.String(code))
-			span.SetStatus(codes.Error, o.Message)
+			return append(attrs, keyErrorType.String(code)), true
 		}
 	case o.ToolError:
-		span.SetAttributes(keyErrorType.String(errorTypeToolError))
-		span.SetStatus(codes.Error, errorTypeToolError)
+		return append(attrs, keyErrorType.String(errorTypeToolError)), true
 	}
+	return attrs, false
 }
 
 // isServerError reports whether a JSON-RPC error code is an error of the
@@ -284,15 +299,6 @@ func operationAttributes(req *runtime.Request, o runtime.Outcome) attribute.Set 
 		attrs = append(attrs, keyProtocolVersion.String(req.Revision))
 	}
 	attrs = appendNetwork(attrs, req)
-	switch {
-	case o.Code != 0:
-		code := strconv.Itoa(o.Code)
-		attrs = append(attrs, keyStatusCode.String(code))
-		if isServerError(o.Code) {
-			attrs = append(attrs, keyErrorType.String(code))
-		}
-	case o.ToolError:
-		attrs = append(attrs, keyErrorType.String(errorTypeToolError))
-	}
+	attrs, _ = appendOutcome(attrs, o)
 	return attribute.NewSet(attrs...)
 }
