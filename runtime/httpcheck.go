@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -112,20 +113,22 @@ func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, required
 	if meth == nil || meth.nameParam == "" {
 		return ""
 	}
-	body := m.Params.Get(meth.nameParam).Str()
+	// Compared and looked up in place: a request without the header, or
+	// whose header agrees, copies no name.
+	body := m.Params.Get(meth.nameParam)
 	name, present, err := wire.OneHeader(r.Header, wire.HeaderName)
 	switch {
 	case err != nil:
 		return err.Error()
 	case !present && required:
 		return "missing " + wire.HeaderName + " header; it must repeat params." + meth.nameParam
-	case present && name != body:
-		return fmt.Sprintf("%s header value %q does not match params.%s %q", wire.HeaderName, name, meth.nameParam, body)
+	case present && !body.Is(name):
+		return fmt.Sprintf("%s header value %q does not match params.%s %q", wire.HeaderName, name, meth.nameParam, body.Str())
 	}
-	if m.Method != wire.MethodToolsCall {
+	if m.Method != wire.MethodToolsCall || body.Kind() != jsonvalue.String {
 		return ""
 	}
-	t, _ := h.srv.tools.get(body)
+	t := h.srv.toolNamed(body)
 	if t == nil || len(t.headers) == 0 {
 		return ""
 	}
