@@ -103,10 +103,8 @@ func Ask(ctx context.Context, qs ...Question) error {
 		return fmt.Errorf("ask: %w: the transport carries no request from the server (use HTTP sessions, stdio or a Conn)", ErrNotSupported)
 	}
 	caps := ss.clientCaps()
-	for _, q := range qs {
-		if need := q.needs(&caps); need != nil {
-			return &capabilityError{what: q.what(), need: need}
-		}
+	if err := unsupported(&caps, qs); err != nil {
+		return err
 	}
 	if len(qs) == 1 {
 		return ss.askOne(ctx, send, qs[0])
@@ -254,4 +252,15 @@ func (cr *clientRequests) deliver(srv *Server, m *jsonrpc.Message) {
 		return
 	}
 	ch <- answer{result: append([]byte(nil), m.Result.Raw()...)} // the message's buffer is not ours to keep
+}
+
+// unsupported returns the error of the first of qs that a client with
+// caps cannot answer, or nil when it can answer them all.
+func unsupported(caps *wire.ClientCaps, qs []Question) error {
+	for _, q := range qs {
+		if need := q.needs(caps); need != nil {
+			return &capabilityError{what: q.what(), need: need}
+		}
+	}
+	return nil
 }

@@ -49,10 +49,8 @@ type openQuestion struct {
 // take answers qs from the round's answers, or records them as open; see
 // Ask.
 func (r *round) take(caps *wire.ClientCaps, qs []Question) error {
-	for _, q := range qs {
-		if need := q.needs(caps); need != nil {
-			return &capabilityError{what: q.what(), need: need}
-		}
+	if err := unsupported(caps, qs); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -20,10 +20,8 @@ import (
 // context ends, or Server.AskTimeout passes.
 func (run *taskRun) ask(ctx context.Context, c *call, qs []Question) error {
 	srv := run.srv
-	for _, q := range qs {
-		if need := q.needs(&c.meta.Caps); need != nil {
-			return &capabilityError{what: q.what(), need: need}
-		}
+	if err := unsupported(&c.meta.Caps, qs); err != nil {
+		return err
 	}
 	asked := make([]taskQuestion, len(qs))
 	for i, q := range qs {
