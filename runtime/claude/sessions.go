@@ -225,26 +225,9 @@ func subagentsDir(transcript string) string {
 
 // ListSubagents returns the ids of the subagents that ran in session id.
 func ListSubagents(ctx context.Context, id string, opts SessionOptions) ([]string, error) {
-	var keys []string
-	if opts.Store != nil {
-		subs, err := opts.Store.ListSubkeys(ctx, ProjectKey(opts.Dir), id)
-		if err != nil {
-			return nil, err
-		}
-		keys = subs
-	} else {
-		path, err := opts.transcriptPath(id)
-		if err != nil {
-			return nil, err
-		}
-		root := subagentsDir(path)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				rel, _ := filepath.Rel(filepath.Dir(root), p)
-				keys = append(keys, strings.TrimSuffix(filepath.ToSlash(rel), ".jsonl"))
-			}
-			return nil
-		})
+	keys, err := subagentKeys(ctx, id, opts)
+	if err != nil {
+		return nil, err
 	}
 	var ids []string
 	for _, k := range keys {
@@ -254,6 +237,29 @@ func ListSubagents(ctx context.Context, id string, opts SessionOptions) ([]strin
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// subagentKeys returns the Subpaths of session id's subagents'
+// transcripts ("subagents/agent-a1", "subagents/…/agent-b2"), from the
+// store or from the folders beside the session's file, however deep.
+func subagentKeys(ctx context.Context, id string, opts SessionOptions) ([]string, error) {
+	if opts.Store != nil {
+		return opts.Store.ListSubkeys(ctx, ProjectKey(opts.Dir), id)
+	}
+	path, err := opts.transcriptPath(id)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	root := subagentsDir(path)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			rel, _ := filepath.Rel(filepath.Dir(root), p)
+			keys = append(keys, strings.TrimSuffix(filepath.ToSlash(rel), ".jsonl"))
+		}
+		return nil
+	})
+	return keys, nil
 }
 
 // GetSubagentMessages returns the conversation of subagent agentID of

@@ -186,13 +186,13 @@ func ImportSessionToStore(ctx context.Context, id string, store SessionStore, op
 	if opts.SkipSubagents {
 		return nil
 	}
-	subs, err := ListSubagents(ctx, id, opts.SessionOptions)
+	subs, err := subagentKeys(ctx, id, opts.SessionOptions)
 	if err != nil {
 		return err
 	}
-	for _, agent := range subs {
-		file := filepath.Join(subagentsDir(path), "agent-"+agent+".jsonl")
-		if err := copyFile(file, SessionKey{ProjectKey: key.ProjectKey, SessionID: id, Subpath: "subagents/agent-" + agent}); err != nil {
+	for _, sub := range subs { // "subagents/…/agent-<id>", beside the session's file
+		file := filepath.Join(filepath.Dir(subagentsDir(path)), filepath.FromSlash(sub)+".jsonl")
+		if err := copyFile(file, SessionKey{ProjectKey: key.ProjectKey, SessionID: id, Subpath: sub}); err != nil {
 			return err
 		}
 	}

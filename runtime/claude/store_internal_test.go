@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +60,49 @@ func TestMirrorKey(t *testing.T) {
 		got, ok := m.key(file)
 		if got != want || ok != (want != SessionKey{}) {
 			t.Errorf("key(%s) = %+v, %v; want %+v", file, got, ok, want)
+		}
+	}
+}
+
+// TestImportNestedSubagents: ImportSessionToStore copies every subagent
+// transcript beside the session's file, a nested one (a subagent's own
+// subagent) included, under the Subpath the store lists it by. Before, it
+// rebuilt each path from the subagent's id alone, and a nested one was
+// not found, failing the whole import.
+func TestImportNestedSubagents(t *testing.T) {
+	const id = "0f2d8e55-6d3c-4b8e-9a1f-1d2c3b4a5f60"
+	cfg, dir := t.TempDir(), t.TempDir()
+	session := filepath.Join(cfg, "projects", ProjectKey(dir), id+".jsonl")
+	files := map[string]string{
+		session: `{"type":"user","uuid":"u1"}`,
+		filepath.Join(strings.TrimSuffix(session, ".jsonl"), "subagents", "agent-a1.jsonl"):             `{"type":"user","uuid":"a1"}`,
+		filepath.Join(strings.TrimSuffix(session, ".jsonl"), "subagents", "agent-a1", "agent-b2.jsonl"): `{"type":"user","uuid":"b2"}`,
+	}
+	for name, line := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := &MemorySessionStore{}
+	ctx := context.Background()
+	if err := ImportSessionToStore(ctx, id, store, ImportOptions{SessionOptions: SessionOptions{Dir: dir, ConfigDir: cfg}}); err != nil {
+		t.Fatal(err)
+	}
+	subs, err := store.ListSubkeys(ctx, ProjectKey(dir), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(subs)
+	if want := []string{"subagents/agent-a1", "subagents/agent-a1/agent-b2"}; !slices.Equal(subs, want) {
+		t.Fatalf("the store's subkeys are %q, want %q", subs, want)
+	}
+	for _, sub := range subs {
+		lines, err := store.Load(ctx, SessionKey{ProjectKey: ProjectKey(dir), SessionID: id, Subpath: sub})
+		if err != nil || len(lines) != 1 || !strings.Contains(string(lines[0]), `"uuid":"`+sub[strings.LastIndex(sub, "-")+1:]+`"`) {
+			t.Errorf("%s: %q, %v", sub, lines, err)
 		}
 	}
 }
