@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // A schemaBuilder derives the JSON Schema of one tool's input or output
@@ -39,6 +41,8 @@ type schemaBuilder struct {
 	building []*types.Named // named structs being expanded, outermost first
 	failed   map[any]bool   // types and fields already reported, to report each once
 	headers  []headerField  // fields annotated x-mcp-header, for checkHeaders
+	// headerFailed says that checkHeaders reported an annotation.
+	headerFailed bool
 }
 
 func newSchemaBuilder(p *pass, inline bool) *schemaBuilder {
@@ -91,6 +95,7 @@ func (b *schemaBuilder) checkHeaders(root *jsonschema.Schema) {
 	walk(root)
 	for _, h := range b.headers {
 		if !reached[h.schema] {
+			b.headerFailed = true
 			b.errorf(h.pos, "%s: x-mcp-header applies only to a field the input reaches through properties alone, and this one is inside a $defs entry (a named struct: inline it, or move the field to the input), a list or a nullable field; clients would drop the tool", h.path)
 		}
 	}
@@ -178,6 +183,13 @@ func (t *tool) buildSchemas(p *pass, inline bool) {
 	sb := newSchemaBuilder(p, inline)
 	if t.input != nil {
 		t.inputSchema = sb.root(t.input, t.inputPos, "input")
+		// What checkHeaders did not report at a tag, the runtime's own
+		// check finds: the refusal AddTool would make at start-up.
+		if !sb.headerFailed {
+			if err := mcpimpl.CheckHeaderParams(t.inputSchema); err != nil {
+				p.errorf(t.inputPos, "tool %s: %v", t.name, err)
+			}
+		}
 	} else {
 		t.inputSchema = sb.emptyRoot()
 	}

@@ -1,8 +1,8 @@
 // Package err_headers: x-mcp-header on fields that clients could not
 // repeat in a header, since the input does not reach them through
 // properties alone: a field of a named struct (in $defs), of a list's
-// elements, and a nullable field. A top-level field and a field of an
-// anonymous struct are fine.
+// elements, and a nullable field; and one the runtime would refuse, on a
+// number. A top-level field and a field of an anonymous struct are fine.
 package err_headers
 
 import "context"
@@ -32,3 +32,13 @@ type In struct {
 //
 //mcp:tool
 func Add(ctx context.Context, in In) error { return nil }
+
+// Ratio's header would carry a number the runtime cannot compare.
+type RatioInput struct {
+	Ratio float64 `json:"ratio" jsonschema_extras:"x-mcp-header=Ratio"`
+}
+
+// Scale scales by a ratio.
+//
+//mcp:tool
+func Scale(ctx context.Context, in RatioInput) error { return nil }
