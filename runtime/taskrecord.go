@@ -87,8 +87,12 @@ const taskGrace = time.Minute
 // fail ends the task as failed with the JSON-RPC error code and message,
 // at now.
 func (r *taskRecord) fail(code int, message string, now time.Time) {
-	e := rpcError{code: code, message: message}
-	r.Status, r.Message, r.Error, r.Result = taskFailed, message, e.appendObject(nil), nil
+	r.failWith(&rpcError{code: code, message: message}, now)
+}
+
+// failWith ends r, at now, with the JSON-RPC error e, data included.
+func (r *taskRecord) failWith(e *rpcError, now time.Time) {
+	r.Status, r.Message, r.Error, r.Result = taskFailed, e.message, e.appendObject(nil), nil
 	r.Questions, r.Answers = nil, nil
 	r.Updated = now.UnixMilli()
 }

@@ -94,21 +94,16 @@ func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err err
 			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", run.id, min(run.ttl, nonZero(run.tool.Timeout, run.ttl))), now)
 			return r
 		case errors.As(err, &ce):
-			e := missingCapability(ce).err
-			r.fail(e.code, e.message, now)
-			r.Error = e.appendObject(nil)
+			r.failWith(missingCapability(ce).err, now)
 			return r
 		case errors.As(err, &ue):
-			e := rpcError{code: wire.URLElicitationRequired, message: ue.Error(), data: ue.data()}
-			r.fail(e.code, e.message, now)
-			r.Error = e.appendObject(nil)
+			r.failWith(errorWithData(wire.URLElicitationRequired, ue.Error(), ue.data()).err, now)
 			return r
 		}
 	}
 	resp := ss.toolOutcome(run.tc, run.tool, res, err)
 	if resp.err != nil {
-		r.fail(resp.err.code, resp.err.message, now)
-		r.Error = resp.err.appendObject(nil)
+		r.failWith(resp.err, now)
 		return r
 	}
 	b := []byte{'{'}
