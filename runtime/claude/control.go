@@ -262,7 +262,7 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 	case typ.Is("keep_alive"):
 	case typ.Is("transcript_mirror"):
 		if cc.mirror != nil {
-			cc.mirror.add(line)
+			cc.mirror.add(v)
 		}
 	default:
 		m := parseMessage(line)

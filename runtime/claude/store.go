@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // A SessionStore keeps session transcripts somewhere other than the
@@ -357,21 +359,24 @@ func (m *mirror) run() {
 	}
 }
 
-// add queues a transcript_mirror line's entries.
-func (m *mirror) add(line []byte) {
-	var frame struct {
-		FilePath string            `json:"filePath"`
-		Entries  []json.RawMessage `json:"entries"`
-	}
-	if json.Unmarshal(line, &frame) != nil || len(frame.Entries) == 0 {
+// add queues the entries of a transcript_mirror line, frame, which the
+// control loop parsed already.
+func (m *mirror) add(frame jsonvalue.Value) {
+	list := frame.Get("entries")
+	if list.Kind() != jsonvalue.Array || list.Len() == 0 {
 		return
 	}
-	key, ok := m.key(frame.FilePath)
+	file := frame.Get("filePath").Str()
+	key, ok := m.key(file)
 	if !ok {
-		m.logger.Error("claude: a transcript the CLI mirrors is outside its projects folder; not stored", "file", frame.FilePath)
+		m.logger.Error("claude: a transcript the CLI mirrors is outside its projects folder; not stored", "file", file)
 		return
 	}
-	m.batches <- mirrorBatch{key: key, entries: frame.Entries}
+	entries := make([]json.RawMessage, 0, list.Len())
+	for _, e := range list.Elems() {
+		entries = append(entries, slices.Clone(e.Raw()))
+	}
+	m.batches <- mirrorBatch{key: key, entries: entries}
 }
 
 // key is the SessionKey of a transcript file under m.projects:

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
 // stuckStore is a SessionStore whose Append waits for its context.
@@ -32,8 +34,12 @@ func TestMirrorCloseBounded(t *testing.T) {
 	m.grace = 50 * time.Millisecond
 	file := filepath.Join(dir, "projects", "p", "6f1d2c3b-0a9e-4b8c-8d7f-1e2d3c4b5a69.jsonl")
 	line, _ := json.Marshal(map[string]any{"type": "transcript_mirror", "filePath": file, "entries": []any{map[string]string{"type": "user"}}})
+	frame, err := jsonvalue.Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
-		m.add(line)
+		m.add(frame)
 	}
 	closed := make(chan struct{})
 	go func() { m.close(); close(closed) }()
