@@ -34,11 +34,28 @@ type SessionOptions struct {
 	Store SessionStore
 }
 
+// checkSessionID refuses an id that is not a UUID, as the CLI names
+// sessions: an id is part of a file path or a store key.
+func checkSessionID(id string) error {
+	if !validSessionID(id) {
+		return fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+	}
+	return nil
+}
+
+// storeKey is the key of session id in o.Store.
+func (o *SessionOptions) storeKey(id string) (SessionKey, error) {
+	if err := checkSessionID(id); err != nil {
+		return SessionKey{}, err
+	}
+	return SessionKey{ProjectKey: ProjectKey(o.Dir), SessionID: id}, nil
+}
+
 // transcriptPath finds the transcript of session id: in Dir's project
 // folder, or in any project's when Dir is empty.
 func (o *SessionOptions) transcriptPath(id string) (string, error) {
-	if !validSessionID(id) {
-		return "", fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+	if err := checkSessionID(id); err != nil {
+		return "", err
 	}
 	cfg, err := configDir(o.ConfigDir)
 	if err != nil {
@@ -82,10 +99,10 @@ func validSessionID(id string) bool {
 // loadSession reads session id's entries and when it last changed.
 func (o *SessionOptions) loadSession(ctx context.Context, id string) ([]entry, time.Time, int64, error) {
 	if o.Store != nil {
-		if !validSessionID(id) {
-			return nil, time.Time{}, 0, fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+		key, err := o.storeKey(id)
+		if err != nil {
+			return nil, time.Time{}, 0, err
 		}
-		key := SessionKey{ProjectKey: ProjectKey(o.Dir), SessionID: id}
 		lines, err := o.Store.Load(ctx, key)
 		if err != nil {
 			return nil, time.Time{}, 0, err
@@ -319,10 +336,11 @@ func (o *SessionOptions) appendEntries(ctx context.Context, id string, entries .
 		lines = append(lines, b)
 	}
 	if o.Store != nil {
-		if !validSessionID(id) {
-			return fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+		key, err := o.storeKey(id)
+		if err != nil {
+			return err
 		}
-		return o.Store.Append(ctx, SessionKey{ProjectKey: ProjectKey(o.Dir), SessionID: id}, lines)
+		return o.Store.Append(ctx, key, lines)
 	}
 	path, err := o.transcriptPath(id)
 	if err != nil {
@@ -363,10 +381,11 @@ func TagSession(ctx context.Context, id, tag string, opts SessionOptions) error 
 // DeleteSession deletes session id, its subagents' transcripts included.
 func DeleteSession(ctx context.Context, id string, opts SessionOptions) error {
 	if opts.Store != nil {
-		if !validSessionID(id) {
-			return fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+		key, err := opts.storeKey(id)
+		if err != nil {
+			return err
 		}
-		return opts.Store.Delete(ctx, SessionKey{ProjectKey: ProjectKey(opts.Dir), SessionID: id})
+		return opts.Store.Delete(ctx, key)
 	}
 	path, err := opts.transcriptPath(id)
 	if err != nil {

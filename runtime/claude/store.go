@@ -240,8 +240,8 @@ func materialize(ctx context.Context, opts *Options) (string, error) {
 		}
 		id = slices.MaxFunc(list, func(a, b StoredSession) int { return a.ModTime.Compare(b.ModTime) }).SessionID
 	}
-	if !validSessionID(id) {
-		return "", fmt.Errorf("claude: invalid session id %q: want a UUID", id)
+	if err := checkSessionID(id); err != nil {
+		return "", err
 	}
 	var main []json.RawMessage
 	var subs []string
