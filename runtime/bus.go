@@ -103,13 +103,19 @@ var errKeyless = errors.New("Server.Store is shared, but Server.StateKey is empt
 
 // joinBus subscribes the server to the bus, once; a failure (the store
 // cannot be reached) is logged and tried again at the next call. It does
-// nothing for a server that keeps its own store.
+// nothing for a server that keeps its own store. While one request
+// subscribes, which can take storeTimeout when the store does not answer,
+// the others go on without waiting for it: the bus only saves waiting,
+// and each request waits for the store at most once, not once per request
+// in line before it.
 func (s *Server) joinBus(ctx context.Context) {
 	sh := s.shared()
 	if sh.own {
 		return
 	}
-	sh.busMu.Lock()
+	if !sh.busMu.TryLock() {
+		return
+	}
 	defer sh.busMu.Unlock()
 	if sh.stopBus != nil {
 		return
