@@ -69,7 +69,8 @@ func TestNilPointersHonourOutputSchema(t *testing.T) {
 
 // TestStructuredResultBreakingItsSchema: a result that does not match the
 // tool's output schema is never sent; the client gets an error result
-// saying why.
+// saying why, and that the tool ran (its effects stand, so the model must
+// not retry the call).
 func TestStructuredResultBreakingItsSchema(t *testing.T) {
 	s := &runtime.Server{Name: "s", Logger: linepeer.DiscardLogger()}
 	s.AddTool(&runtime.Tool{
@@ -80,7 +81,8 @@ func TestStructuredResultBreakingItsSchema(t *testing.T) {
 		},
 	})
 	r := callResult(t, s, "bad")
-	if !r.IsError || r.StructuredContent != nil || !strings.Contains(r.Content[0].Text, "does not match its output schema:\n- n: must be an integer; got \"seven\"") {
+	if !r.IsError || r.StructuredContent != nil || !strings.Contains(r.Content[0].Text, "does not match its output schema:\n- n: must be an integer; got \"seven\"") ||
+		!strings.HasPrefix(r.Content[0].Text, "tool bad ran, and what it did stands (do not call it again to retry)") {
 		t.Errorf("%+v", r)
 	}
 }

@@ -280,7 +280,7 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 	} else if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
 		tc.req.Meta = slices.Clone(mv.Raw())
 	}
-	tc.args.Args = argsCopy
+	tc.args.Args, tc.args.Input = argsCopy, t.input
 	// The handler's context keeps the values of the request's (a verified
 	// token, what a middleware added) and none of its cancellation: the
 	// task outlives the request.

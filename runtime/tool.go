@@ -353,7 +353,7 @@ func (ss *session) callTool(c *call) response {
 		return ss.toolResult(c, t, ErrorResult(argumentReport(t.Name, vs)), false)
 	}
 	c.req = ToolRequest{Name: t.Name, Arguments: args.Raw()}
-	c.args.Args = args
+	c.args.Args, c.args.Input = args, t.input
 	if mv := params.Get("_meta"); mv.Kind() == jsonvalue.Object {
 		c.req.Meta = mv.Raw()
 		if pt := mv.Get("progressToken"); pt.Kind() == jsonvalue.String || pt.Kind() == jsonvalue.Number {
@@ -566,9 +566,11 @@ func (r *ToolResult) size() int {
 	return n
 }
 
-// resultReport explains why a tool's result broke its output schema.
+// resultReport explains why a tool's result broke its output schema. The
+// tool ran: the model must not take the error for a refused call and
+// repeat it, which would do what the tool did twice.
 func resultReport(tool string, vs []schema.Violation) string {
-	return report(fmt.Sprintf("tool %s returned a result that does not match its output schema:", tool), "result", vs)
+	return report(fmt.Sprintf("tool %s ran, and what it did stands (do not call it again to retry), but it returned a result that does not match its output schema:", tool), "result", vs)
 }
 
 // argumentReport explains every violation in one text the model can act on.

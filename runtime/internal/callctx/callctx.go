@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
 
 // A Call is what a tool handler's context knows about its arguments.
@@ -19,6 +20,9 @@ type Call struct {
 	Args jsonvalue.Value
 	// Strings hands out the strings decoded from Args.
 	Strings jsonvalue.StringArena
+	// Input is the tool's compiled input schema, which gives the defaults
+	// of the members Args leaves out (schema.FillDefaults).
+	Input *schema.Schema
 }
 
 // Key is the context key under which a context carries its *Call.

@@ -358,7 +358,43 @@ func newInstGen(t *testing.T, name string, data []byte) *instGen {
 	if err := dec.Decode(&root); err != nil {
 		t.Fatalf("decoding schema: %v", err)
 	}
-	return &instGen{t: t, r: rand.New(rand.NewPCG(seed, 0x6d637067656e)), seed: seed, root: root}
+	return &instGen{t: t, r: rand.New(rand.NewPCG(seed, 0x6d637067656e)), seed: seed, root: titledEnums(root)}
+}
+
+// titledEnums rewrites, for the generator's eyes only, each oneOf of
+// titled constants (mcpgen's integer enums) as the enum it is equivalent
+// to: the generator needs the alternatives of a oneOf to differ in type.
+// Both validators still check instances against the schema as written.
+func titledEnums(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			out[k] = titledEnums(x)
+		}
+		alts, _ := out["oneOf"].([]any)
+		var consts []any
+		for _, a := range alts {
+			m, _ := a.(map[string]any)
+			c, ok := m["const"]
+			if _, titled := m["title"]; !ok || !titled {
+				return out
+			}
+			consts = append(consts, c)
+		}
+		if consts != nil {
+			delete(out, "oneOf")
+			out["enum"] = consts
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = titledEnums(x)
+		}
+		return out
+	}
+	return v
 }
 
 // instance returns one instance, valid or with one or two mutations.

@@ -34,6 +34,11 @@ func Compile(data []byte) (*Schema, error) {
 			return nil, err
 		}
 	}
+	for _, sc := range c.byPointer {
+		for _, p := range sc.properties {
+			s.hasDefaults = s.hasDefaults || p.schema.defaultVal.Exists()
+		}
+	}
 	return s, nil
 }
 
@@ -96,7 +101,16 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 	at := func(kw string) string { return ptr + "/" + escapePointer(kw) }
 	for kw, kv := range v.Members() {
 		var err error
+		if !slices.Contains(annotations, kw) {
+			s.assertions++
+		}
 		switch kw {
+		case "default":
+			s.defaultVal = kv
+		case "title":
+			if kv.Kind() == jsonvalue.String {
+				s.title = kv.Str()
+			}
 		case "type":
 			s.types, err = compileTypes(kv)
 		case "enum":
@@ -215,7 +229,39 @@ func (c *compiler) compile(v jsonvalue.Value, ptr string) (*Schema, error) {
 			return nil, fmt.Errorf("schema at %s: %w", at(kw), err)
 		}
 	}
+	s.titledEnum()
 	return s, nil
+}
+
+// annotations are the keywords that say something about an instance
+// without constraining it.
+var annotations = []string{"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "$schema", "$id", "$anchor", "$defs", "definitions", "contentEncoding", "contentMediaType"}
+
+// titledEnum compiles a oneOf whose alternatives are each a const with a
+// title ({"const": 2, "title": "High"}, how mcpgen lists an integer
+// type's constants) as the enum it is, so that a violation names the
+// allowed values and their titles in one line ("must be one of 1 (Low),
+// 2 (High)") rather than reporting each alternative's failure. The
+// constants are distinct in such a list, so exactly one matches when any
+// does: the enum accepts what the oneOf accepts.
+func (s *Schema) titledEnum() {
+	if s.oneOf == nil || s.enum != nil {
+		return
+	}
+	vals := make([]jsonvalue.Value, len(s.oneOf))
+	names := make([]string, len(s.oneOf))
+	for i, alt := range s.oneOf {
+		if alt.assertions != 1 || !alt.constVal.Exists() || alt.title == "" {
+			return
+		}
+		for _, prev := range vals[:i] {
+			if equalJSON(prev, alt.constVal) {
+				return // not distinct: the oneOf refuses it, an enum would not
+			}
+		}
+		vals[i], names[i] = alt.constVal, alt.title
+	}
+	s.enum, s.enumNames, s.oneOf = vals, names, nil
 }
 
 // each compiles every member of the object v as a subschema.

@@ -40,13 +40,18 @@ func describe(v jsonvalue.Value) string {
 	}
 }
 
-func enumList(vals []jsonvalue.Value) string {
+// enumList lists the values of an enum, each followed by its name when
+// the schema gives names: 1 (Low), 2 (High).
+func enumList(vals []jsonvalue.Value, names []string) string {
 	var b strings.Builder
 	for i := range vals {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(truncate(vals[i].Raw()))
+		if i < len(names) {
+			b.WriteString(" (" + names[i] + ")")
+		}
 	}
 	return b.String()
 }

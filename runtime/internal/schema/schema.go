@@ -28,6 +28,19 @@ type Schema struct {
 	types    typeSet
 	enum     []jsonvalue.Value
 	constVal jsonvalue.Value
+	// enumNames are the titles of the values of an enum written as a oneOf
+	// of {"const": …, "title": …}, which is compiled as an enum (the two
+	// accept the same values) whose messages name them.
+	enumNames []string
+	// defaultVal is the "default" annotation, which FillDefaults applies;
+	// title is the "title" annotation.
+	defaultVal jsonvalue.Value
+	title      string
+	// assertions counts the keywords that constrain an instance.
+	assertions int
+	// hasDefaults says that FillDefaults has something to fill: some
+	// property below the root has a default.
+	hasDefaults bool
 
 	properties    []propertySchema
 	required      []string

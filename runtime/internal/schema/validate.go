@@ -127,7 +127,7 @@ func (vd *validator) check(s *Schema, v jsonvalue.Value) {
 	}
 	if s.enum != nil && !slices.ContainsFunc(s.enum, func(e jsonvalue.Value) bool { return equalJSON(e, v) }) {
 		if vd.room() {
-			vd.add("must be one of %s; got %s", enumList(s.enum), describe(v))
+			vd.add("must be one of %s; got %s", enumList(s.enum, s.enumNames), describe(v))
 		}
 	}
 	switch v.Kind() {
