@@ -57,6 +57,11 @@ func (v Value) Members() iter.Seq2[string, Value] {
 // IsNull reports whether v is null.
 func (v Value) IsNull() bool { return v.v.Kind() == jsonvalue.Null }
 
+// The Decode functions treat null as encoding/json does: it leaves a
+// string, number or boolean as it is, sets a pointer, slice or map to
+// nil, and is given to a type's own UnmarshalJSON (json.RawMessage keeps
+// it as "null").
+
 // DecodeString stores a JSON string.
 func DecodeString[S ~string](v Value, dst *S) error {
 	if v.v.Kind() != jsonvalue.String {
@@ -116,10 +121,8 @@ func DecodeSlice[T any](v Value, dst *[]T, elem func(Value, *T) error) error {
 	}
 	s := make([]T, v.v.Len())
 	for i, e := range v.v.Elems() {
-		if e := (Value{e, v.strings}); !e.IsNull() {
-			if err := elem(e, &s[i]); err != nil {
-				return elemError(i, err)
-			}
+		if err := elem(Value{e, v.strings}, &s[i]); err != nil {
+			return elemError(i, err)
 		}
 	}
 	*dst = s
@@ -134,10 +137,8 @@ func DecodeMap[K ~string, T any](v Value, dst *map[K]T, elem func(Value, *T) err
 	m := make(map[K]T, v.v.Len())
 	for name, mv := range v.Members() {
 		var t T
-		if !mv.IsNull() {
-			if err := elem(mv, &t); err != nil {
-				return FieldError(name, err)
-			}
+		if err := elem(mv, &t); err != nil {
+			return FieldError(name, err)
 		}
 		m[K(v.clone(name))] = t // the name may share the request's memory
 	}
@@ -159,10 +160,8 @@ func DecodeTextMap[K comparable, PK interface {
 	m := make(map[K]T, v.v.Len())
 	for name, mv := range v.Members() {
 		var t T
-		if !mv.IsNull() {
-			if err := elem(mv, &t); err != nil {
-				return FieldError(name, err)
-			}
+		if err := elem(mv, &t); err != nil {
+			return FieldError(name, err)
 		}
 		var k K
 		if err := PK(&k).UnmarshalText([]byte(name)); err != nil {
