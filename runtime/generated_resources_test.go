@@ -37,9 +37,9 @@ func TestGeneratedResources(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ uri, want string }{
-		{"repo://golang/go/issues/abc/open", `number=\"abc\": want a decimal integer of 64 bits`},
-		{"repo://golang/go/issues/99999999999999999999/open", `want a decimal integer of 64 bits`},
-		{"repo://golang/go/issues/42/stale", `state=\"stale\": want one of [\"open\" \"closed\"]`},
+		{"repo://golang/go/issues/abc/open", `number: must be a decimal integer of 64 bits; got \"abc\"`},
+		{"repo://golang/go/issues/99999999999999999999/open", `must be a decimal integer of 64 bits`},
+		{"repo://golang/go/issues/42/stale", `state: must be one of \"open\", \"closed\"; got \"stale\"`},
 	} {
 		got := read("2", c.uri)
 		if code, _ := mcptest.Error(t, got); code != -32602 || !strings.Contains(got, c.want) {
@@ -72,9 +72,10 @@ func TestGeneratedPrompts(t *testing.T) {
 		t.Errorf("summarize: %s", got)
 	}
 	for _, c := range []struct{ args, want string }{
-		{`{"style":"brief"}`, `needs the argument \"id\"`},
-		{`{"id":"n1","words":"many"}`, `words=\"many\"`},
-		{`{"id":"n1","style":"long"}`, `style=\"long\"`},
+		{`{"style":"brief"}`, `invalid arguments for prompt summarize:\n- id: is required`},
+		{`{"id":"n1","words":"many"}`, `invalid arguments for prompt summarize:\n- words: must be a decimal integer of 64 bits; got \"many\"`},
+		{`{"id":"n1","style":"long"}`, `- style: must be one of \"brief\", \"detailed\"; got \"long\"`},
+		{`{"id":"n1","tone":"dry","mood":"x"}`, `invalid arguments for prompt summarize:\n- mood: unknown argument (allowed: id, style, words)\n- tone: unknown argument (allowed: id, style, words)`},
 	} {
 		got := send("2", "prompts/get", `{"name":"summarize","arguments":`+c.args+`}`)
 		if code, _ := mcptest.Error(t, got); code != -32602 || !strings.Contains(got, c.want) {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 )
 
 // A Prompt is one MCP prompt: a template of messages that a client offers
@@ -214,15 +216,8 @@ func (ss *session) getPrompt(c *call) response {
 	if msg != "" {
 		return invalidParams("arguments %s", msg)
 	}
-	for key := range args {
-		if !p.hasArgument(key) {
-			return invalidParams("prompt %s has no argument %q", name, key)
-		}
-	}
-	for _, a := range p.Arguments {
-		if _, ok := args[a.Name]; a.Required && !ok {
-			return invalidParams("prompt %s needs the argument %q", name, a.Name)
-		}
+	if vs := p.checkArguments(args); vs != nil {
+		return invalidParams("%s", report("invalid arguments for prompt "+name+":", "arguments", vs))
 	}
 	req := &PromptRequest{Name: name, Arguments: args}
 	if mv := params.Get("_meta"); mv.Kind() == jsonvalue.Object {
@@ -238,7 +233,7 @@ func (ss *session) getPrompt(c *call) response {
 	case stop:
 		return resp
 	case isInvalidParams(err):
-		return errorResponse(jsonrpc.InvalidParams, "prompt %s: %v", name, err)
+		return invalidParams("invalid arguments for prompt %s:\n- %v", name, err)
 	case err != nil:
 		return errorResponse(jsonrpc.InternalError, "prompt %s: %v", name, err)
 	case res == nil:
@@ -252,6 +247,36 @@ func (ss *session) getPrompt(c *call) response {
 
 func (p *Prompt) hasArgument(name string) bool {
 	return slices.ContainsFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == name })
+}
+
+// checkArguments returns what is wrong with a prompt's arguments, in the
+// validator's words for a tool's: each unknown argument, in the order
+// sent, then each missing required one.
+func (p *Prompt) checkArguments(args map[string]string) []schema.Violation {
+	var vs []schema.Violation
+	for _, key := range slices.Sorted(maps.Keys(args)) {
+		if !p.hasArgument(key) {
+			vs = append(vs, schema.Violation{Path: key, Msg: "unknown argument" + p.knownArguments()})
+		}
+	}
+	for _, a := range p.Arguments {
+		if _, ok := args[a.Name]; a.Required && !ok {
+			vs = append(vs, schema.Violation{Path: a.Name, Msg: "is required"})
+		}
+	}
+	return vs
+}
+
+// knownArguments lists the prompt's arguments for a message.
+func (p *Prompt) knownArguments() string {
+	if len(p.Arguments) == 0 {
+		return " (this prompt takes no arguments)"
+	}
+	names := make([]string, len(p.Arguments))
+	for i, a := range p.Arguments {
+		names[i] = a.Name
+	}
+	return " (allowed: " + strings.Join(names, ", ") + ")"
 }
 
 // stringMap reads an object of strings, such as a prompt's arguments; an

@@ -109,7 +109,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"id":"N1","style":"short"}}}`,
 			`{"messages":[{"role":"user","content":{"type":"text","text":"Summarize note N1 (short)."}}]}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"style":"short"}}}`,
-			`"error":{"code":-32602,"message":"invalid params: prompt summarize needs the argument \"id\""}`},
+			`"error":{"code":-32602,"message":"invalid params: invalid arguments for prompt summarize:\n- id: is required"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"summarize","arguments":{"id":1}}}`,
 			`"error":{"code":-32602,"message":"invalid params: arguments \"id\" must be a string, not number"}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"nope"}}`,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
@@ -110,8 +111,10 @@ type ArgError struct {
 	Name, Value, Want string
 }
 
+// Error words the problem as the validator words a tool's arguments:
+// count: must be a decimal integer of 64 bits; got "ten".
 func (e *ArgError) Error() string {
-	return fmt.Sprintf("invalid params: %s=%q: want %s", e.Name, e.Value, e.Want)
+	return fmt.Sprintf("%s: must be %s; got %q", e.Name, e.Want, e.Value)
 }
 
 // InvalidParams marks the error as the client's: the runtime answers it
@@ -161,7 +164,11 @@ func ParseBool(name, s string) (bool, error) {
 // OneOf checks that the argument name, whose text is s, is one of values.
 func OneOf(name, s string, values ...string) (string, error) {
 	if !slices.Contains(values, s) {
-		return "", &ArgError{name, s, fmt.Sprintf("one of %q", values)}
+		quoted := make([]string, len(values))
+		for i, v := range values {
+			quoted[i] = strconv.Quote(v)
+		}
+		return "", &ArgError{name, s, "one of " + strings.Join(quoted, ", ")}
 	}
 	return s, nil
 }
