@@ -461,6 +461,7 @@ var (
 		"type", "enum", "const", "properties", "required", "additionalProperties", "items",
 		"minItems", "maxItems", "uniqueItems", "minLength", "maxLength", "pattern", "minimum",
 		"maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "oneOf", "anyOf", "$ref",
+		"propertyNames",
 	}
 	genAnnotations = []string{
 		"$schema", "$id", "$comment", "$defs", "definitions", "title", "description", "default",
@@ -774,6 +775,15 @@ func (g *instGen) validObject(m map[string]any, depth int, path string, sites *[
 	if add := g.additional(m); add != false && depth < maxGenDepth {
 		for range g.r.IntN(4) {
 			name := g.freshName(n, props)
+			if pn, ok := m["propertyNames"]; ok {
+				name = g.valid(pn, maxGenDepth, path, nil).str
+				if name == "" || slices.ContainsFunc(n.members, func(m gmember) bool { return m.name == name }) {
+					continue
+				}
+				if _, declared := props[name]; declared {
+					continue
+				}
+			}
 			n.members = append(n.members, gmember{name, g.valid(add, depth+1, joinPath(path, name), sites)})
 		}
 	}
