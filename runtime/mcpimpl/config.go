@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
@@ -27,6 +28,7 @@ const (
 	ConfigString ConfigKind = iota // the text as it is
 	ConfigNumber                   // a JSON number: 10, 2.5, -1e3
 	ConfigBool                     // true or false (also 1, 0, t, f, TRUE, FALSE, …)
+	ConfigDuration                 // a Go duration (30s, 1h30m), as nanoseconds
 )
 
 // LoadEnv fills dst from the environment variables vars name, read with
@@ -99,6 +101,12 @@ func configValue(kind ConfigKind, text string) ([]byte, error) {
 			return nil, fmt.Errorf("must be true or false; got %s", strconv.Quote(text))
 		}
 		return strconv.AppendBool(nil, b), nil
+	case ConfigDuration:
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			return nil, fmt.Errorf("must be a duration such as 30s or 1h30m; got %s", strconv.Quote(text))
+		}
+		return strconv.AppendInt(nil, int64(d), 10), nil
 	}
 	return jsonvalue.AppendString(nil, text), nil
 }

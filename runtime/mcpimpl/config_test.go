@@ -3,6 +3,7 @@ package mcpimpl
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // testConfig is a configuration as a //mcp:config struct would be.
@@ -92,6 +93,40 @@ func TestLoadEnvProblems(t *testing.T) {
 		}
 		if c != (testConfig{}) {
 			t.Errorf("%v: a configuration with problems was decoded: %+v", tc.env, c)
+		}
+	}
+}
+
+// TestLoadEnvDuration: a time.Duration's variable holds a Go duration,
+// which reaches the field as its nanoseconds; a number without a unit, or
+// anything else, is refused in words that show the form.
+func TestLoadEnvDuration(t *testing.T) {
+	type config struct {
+		Wait time.Duration `json:"wait,omitempty"`
+	}
+	const schemaText = `{"type":"object","properties":{"wait":{"type":"integer","minimum":1000000000}},"additionalProperties":false}`
+	load := func(env map[string]string) (config, error) {
+		var c config
+		err := LoadEnv(func(k string) string { return env[k] }, schemaText, &c, DecodeJSON[config],
+			ConfigVar{Name: "wait", Env: "T_WAIT", Kind: ConfigDuration, Default: "30s"})
+		return c, err
+	}
+	for _, tc := range []struct {
+		text string
+		want time.Duration
+	}{{"", 30 * time.Second}, {"1h30m", 90 * time.Minute}, {"2.5s", 2500 * time.Millisecond}} {
+		c, err := load(map[string]string{"T_WAIT": tc.text})
+		if err != nil || c.Wait != tc.want {
+			t.Errorf("T_WAIT=%q: %v, %v; want %v", tc.text, c.Wait, err, tc.want)
+		}
+	}
+	for text, want := range map[string]string{
+		"30":    `- T_WAIT: must be a duration such as 30s or 1h30m; got "30"`,
+		"soon":  `- T_WAIT: must be a duration such as 30s or 1h30m; got "soon"`,
+		"500ms": `- T_WAIT: must be at least 1000000000; got 500000000`,
+	} {
+		if _, err := load(map[string]string{"T_WAIT": text}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("T_WAIT=%q: %v; want %q", text, err, want)
 		}
 	}
 }
