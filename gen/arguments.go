@@ -117,13 +117,17 @@ func (p *pass) checkCompleter(h *handlerFunc, name string, pos token.Pos, owner 
 	var fn *types.Func
 	if h.recv != nil {
 		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(h.recv.named), false, pkg, name)
-		fn, method = obj.(*types.Func), obj != nil
+		fn, method = obj.(*types.Func) // nil for no method, or a field, of that name
 	}
 	if !method {
 		fn, _ = pkg.Scope().Lookup(name).(*types.Func)
 	}
 	if fn == nil {
-		p.errorf(pos, "%s: complete=%s: no function %s in package %s", owner, name, name, pkg.Name())
+		if h.recv != nil {
+			p.errorf(pos, "%s: complete=%s: %s has no method %s, and package %s no function %[4]s", owner, name, h.recv.named.Obj().Name(), name, pkg.Name())
+		} else {
+			p.errorf(pos, "%s: complete=%s: no function %s in package %s", owner, name, name, pkg.Name())
+		}
 		return false, false
 	}
 	sig := fn.Type().(*types.Signature)

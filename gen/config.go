@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/invopop/jsonschema"
 )
@@ -38,6 +39,9 @@ type configField struct {
 	def         any // the default, as the schema has it; nil for none
 	min, max    json.Number
 	pos         token.Pos
+	// duration says that the field is a time.Duration: its variable holds
+	// a Go duration (30s, 1h30m), which LoadEnv reads into nanoseconds.
+	duration bool
 }
 
 // envName is the pattern of an environment variable's name that every
@@ -110,11 +114,26 @@ func configFieldOf(p *pass, structName string, st *types.Struct, f jsonField, pr
 		p.errorf(pos, "%s: a configuration's fields are its own: write the embedded struct's fields out", where)
 		return nil, false
 	}
+	if b, ok := f.v.Type().(*types.Basic); ok && b.Kind() == types.Invalid {
+		return nil, false // the package's type error says why
+	}
 	cf := &configField{
 		name: f.name, goName: f.v.Name(), title: prop.Title, description: prop.Description, required: f.required(),
 		def: prop.Default, min: prop.Minimum, max: prop.Maximum, pos: pos,
 	}
 	switch {
+	case isDuration(f.v.Type()):
+		// An environment variable is text: it holds a Go duration, which
+		// the install files offer as a string, and LoadEnv converts to the
+		// nanoseconds the schema checks.
+		cf.kind, cf.duration, cf.min, cf.max = "string", true, "", ""
+		cf.description = strings.TrimSpace(strings.TrimSuffix(prop.Description, durationDoc)) + " A duration, such as 30s or 1h30m."
+		cf.description = strings.TrimSpace(cf.description)
+		if n, ok := prop.Default.(json.Number); ok {
+			if ns, err := n.Int64(); err == nil {
+				cf.def = time.Duration(ns).String()
+			}
+		}
 	case prop.Type == "string":
 		cf.kind = "string"
 		for _, e := range prop.Enum {
@@ -267,10 +286,12 @@ func (e *emitter) loadEnv(td *typeDirective) {
 	g.P("\treturn ", g.impl("LoadEnv"), "(getenv, ", td.constName, ", ", recv, ", ", e.dec.ref(td.named), ",")
 	for _, f := range td.config {
 		kind := "ConfigString"
-		switch f.kind {
-		case "number":
+		switch {
+		case f.duration:
+			kind = "ConfigDuration"
+		case f.kind == "number":
 			kind = "ConfigNumber"
-		case "boolean":
+		case f.kind == "boolean":
 			kind = "ConfigBool"
 		}
 		fields := []element{{"Name", strconv.Quote(f.name)}, {"Env", strconv.Quote(f.env)}, {"Kind", g.impl(kind)}}

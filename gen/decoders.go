@@ -28,7 +28,13 @@ func (d *decoderSet) inputDecoder(t *tool) string {
 	case t.input == nil:
 		return d.e.g.impl("NoArguments")
 	case isPointer(t.input):
-		return d.e.g.impl("PointerTo") + "(" + d.ref(types.Unalias(t.input).(*types.Pointer).Elem()) + ")"
+		elem := types.Unalias(t.input).(*types.Pointer).Elem()
+		if d.functionName(elem) == "DecodeJSON" {
+			// encoding/json allocates the pointer itself; PointerTo would
+			// need DecodeJSON instantiated, as nothing else tells its T.
+			return d.e.g.impl("DecodeJSON")
+		}
+		return d.e.g.impl("PointerTo") + "(" + d.ref(elem) + ")"
 	default:
 		return d.ref(t.input)
 	}
@@ -96,7 +102,7 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
 				decode := "DecodeMap"
-				if n := namedStruct(u.Key()); n != nil && d.e.m.ix.hasMethod(n, "UnmarshalText") {
+				if m := decodeMethod(u.Key()); m != nil && m.text {
 					decode = "DecodeTextMap" // encoding/json prefers UnmarshalText to the string
 				}
 				return d.e.g.impl(decode) + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
@@ -126,8 +132,9 @@ func basicDecoder(b *types.Basic) string {
 }
 
 // hasCustomDecoding reports types that encoding/json does not decode by
-// their structure: those with UnmarshalJSON or UnmarshalText, and those of
-// encoding/json itself (json.Number, json.RawMessage).
+// their structure (those with UnmarshalJSON or UnmarshalText, and those of
+// encoding/json itself: json.Number, json.RawMessage), and those whose
+// schema //mcp:schema states, which encoding/json is trusted to read.
 func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {
@@ -136,7 +143,10 @@ func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	if obj := n.Obj(); obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" {
 		return true
 	}
-	return d.e.m.ix.hasMethod(n, "UnmarshalJSON") || d.e.m.ix.hasMethod(n, "UnmarshalText")
+	if st := d.e.m.stated(n); st != nil && st.schema != nil {
+		return true
+	}
+	return decodeMethod(n) != nil
 }
 
 // fastStruct reports whether a generated decoder can decode n: its JSON
@@ -196,9 +206,6 @@ func (d *decoderSet) name(n *types.Named) string {
 //	// decodeCreateTicketInput stores validated arguments in in, without reflection.
 //	func decodeCreateTicketInput(v mcpimpl.Value, in *CreateTicketInput) error {
 //		for name, f := range v.Members() {
-//			if f.IsNull() {
-//				continue
-//			}
 //			var err error
 //			switch name {
 //			case "title":
@@ -220,20 +227,27 @@ func (d *decoderSet) write() {
 		g.P()
 		g.P("// ", name, " stores validated arguments in in, without reflection.")
 		g.P("func ", name, "(v ", g.impl("Value"), ", in *", g.typ(n, 0), ") error {")
-		g.P("\tfor name, f := range v.Members() {")
-		g.P("\t\tif f.IsNull() {")
-		g.P("\t\t\tcontinue")
-		g.P("\t\t}")
-		g.P("\t\tvar err error")
-		g.P("\t\tswitch name {")
+		var cases []string
 		for j := range st.NumFields() {
 			f := st.Field(j)
 			tags := parseTags(st.Tag(j))
 			if !f.Exported() || tags.skip {
 				continue
 			}
-			g.P("\t\tcase ", strconv.Quote(cmp.Or(tags.name, f.Name())), ":")
-			g.P("\t\t\terr = ", d.call(f.Type(), "f", "&in."+f.Name()))
+			cases = append(cases,
+				"\t\tcase "+strconv.Quote(cmp.Or(tags.name, f.Name()))+":",
+				"\t\t\terr = "+d.call(f.Type(), "f", "&in."+f.Name()))
+		}
+		if cases == nil { // no members: the schema admits none
+			g.P("\treturn nil")
+			g.P("}")
+			continue
+		}
+		g.P("\tfor name, f := range v.Members() {")
+		g.P("\t\tvar err error")
+		g.P("\t\tswitch name {")
+		for _, c := range cases {
+			g.P(c)
 		}
 		g.P("\t\t}")
 		g.P("\t\tif err != nil {")

@@ -264,7 +264,7 @@ func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 			}
 			*findBoolOption(key).dst(&o) = new(b)
 		default:
-			p.errorf(a.pos, "//mcp:tool: unknown option %q (options: %s)", a.key, toolOptionNames)
+			p.errorf(a.pos, "%s", unknownOption("tool", a.key, toolOptionNames))
 			ok = false
 		}
 	}
@@ -319,12 +319,20 @@ func (p *pass) checkBareToolName(a arg) {
 // nearOption returns the flag option that word is one or two edits away
 // from, ignoring case, or "".
 func nearOption(word string) string {
-	for _, opt := range flagOptions {
-		if d := editDistance(strings.ToLower(word), strings.ToLower(opt)); d > 0 && d <= 2 {
-			return opt
+	return nearest(word, flagOptions)
+}
+
+// nearest returns the candidate that word is one or two edits away from,
+// ignoring case (the closest, the first of equals), or "": what a
+// misspelling probably meant.
+func nearest(word string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(word), strings.ToLower(c)); d > 0 && d < bestD {
+			best, bestD = c, d
 		}
 	}
-	return ""
+	return best
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.
@@ -429,7 +437,7 @@ func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 			}
 			o.inline = b
 		default:
-			p.errorf(a.pos, "//mcp:server: unknown option %q (options: %s)", a.key, serverOptionNames)
+			p.errorf(a.pos, "%s", unknownOption("server", a.key, serverOptionNames))
 			ok = false
 		}
 	}
@@ -544,7 +552,7 @@ func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 			}
 			o.priority = &f
 		default:
-			p.errorf(a.pos, "//mcp:resource: unknown option %q (options: %s)", a.key, resourceOptionNames)
+			p.errorf(a.pos, "%s", unknownOption("resource", a.key, resourceOptionNames))
 			ok = false
 		}
 	}
@@ -574,7 +582,7 @@ func (p *pass) parsePromptDirective(d ast.Directive) (primitiveOptions, bool) {
 		case strings.EqualFold(a.key, "scopes"):
 			o.scopes, ok = p.scopesOption("prompt", a, ok)
 		case !o.set(strings.ToLower(a.key), a):
-			p.errorf(a.pos, "//mcp:prompt: unknown option %q (options: %s)", a.key, promptOptionNames)
+			p.errorf(a.pos, "%s", unknownOption("prompt", a.key, promptOptionNames))
 			ok = false
 		}
 	}
@@ -623,4 +631,14 @@ func (p *pass) directiveArgs(d ast.Directive, name string) ([]arg, bool) {
 		}
 	}
 	return args, ok
+}
+
+// unknownOption says that a directive has no option key, which option was
+// probably meant, and what the options are.
+func unknownOption(directive, key, names string) string {
+	msg := fmt.Sprintf("//mcp:%s: unknown option %q", directive, key)
+	if near := nearest(key, strings.Split(names, ", ")); near != "" {
+		msg += fmt.Sprintf(": did you mean %s?", near)
+	}
+	return msg + " (options: " + names + ")"
 }

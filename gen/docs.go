@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/ast"
+	"go/doc/comment"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -31,6 +32,7 @@ type docIndex struct {
 type fileDocs struct {
 	fields map[lineName]*ast.Field
 	types  map[lineName]string
+	consts map[lineName]string
 	local  bool // the file belongs to the loaded package and its file set
 }
 
@@ -50,13 +52,27 @@ func newDocIndex(fset *token.FileSet, files []*ast.File, goFiles func(pkgPath st
 }
 
 func indexFile(fset *token.FileSet, f *ast.File) *fileDocs {
-	fd := &fileDocs{fields: map[lineName]*ast.Field{}, types: map[lineName]string{}}
+	fd := &fileDocs{fields: map[lineName]*ast.Field{}, types: map[lineName]string{}, consts: map[lineName]string{}}
 	at := func(id *ast.Ident) lineName {
 		return lineName{fset.Position(id.Pos()).Line, id.Name}
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GenDecl:
+			if n.Tok == token.CONST {
+				for _, spec := range n.Specs {
+					vs := spec.(*ast.ValueSpec)
+					doc := vs.Doc
+					if doc == nil && !n.Lparen.IsValid() {
+						doc = n.Doc
+					}
+					for _, name := range vs.Names {
+						if text := commentText(cmpDoc(doc, vs.Comment)); text != "" {
+							fd.consts[at(name)] = text
+						}
+					}
+				}
+			}
 			if n.Tok != token.TYPE {
 				return true
 			}
@@ -110,10 +126,22 @@ func embeddedIdent(e ast.Expr) *ast.Ident {
 	}
 }
 
-// commentText is a comment's text with directives removed and the
-// surrounding space trimmed.
+// commentText is a comment's text as a description: directives removed,
+// and each paragraph on one line, as a reader of a schema sees it best
+// (a line break inside a paragraph is where the author's editor wrapped
+// it, not a break in the text). Lists and code blocks keep their lines.
 func commentText(cg *ast.CommentGroup) string {
-	return strings.TrimSpace(cg.Text())
+	return reflow(cg.Text())
+}
+
+// reflow joins the lines of each paragraph of a doc comment's text.
+func reflow(text string) string {
+	if !strings.Contains(strings.TrimSpace(text), "\n") {
+		return strings.TrimSpace(text)
+	}
+	var p comment.Parser
+	pr := comment.Printer{TextWidth: -1} // no limit: a paragraph is one line
+	return strings.TrimSpace(string(pr.Text(p.Parse(text))))
 }
 
 func (d *docIndex) file(obj types.Object) (*fileDocs, lineName) {
@@ -173,4 +201,22 @@ func (d *docIndex) typeDoc(tn *types.TypeName) string {
 		return ""
 	}
 	return fd.types[at]
+}
+
+// constDoc returns the doc comment of a constant, or else its line
+// comment.
+func (d *docIndex) constDoc(c *types.Const) string {
+	fd, at := d.file(c)
+	if fd == nil {
+		return ""
+	}
+	return fd.consts[at]
+}
+
+// cmpDoc is doc, or else comment when doc is empty.
+func cmpDoc(doc, comment *ast.CommentGroup) *ast.CommentGroup {
+	if commentText(doc) != "" {
+		return doc
+	}
+	return comment
 }

@@ -16,7 +16,7 @@ func emit(m *model) []byte {
 	g.body.Grow(len(m.tools) * 3 << 10) // a typical tool's code
 	g.P()
 	g.P("// The code below needs this version of the mcpimpl package or a later one.")
-	g.P("const _ = ", g.impl("SupportPackageIsVersion2"))
+	g.P("const _ = ", g.impl("SupportPackageIsVersion3"))
 	if len(m.handlers()) > 0 {
 		e.signatureGuards()
 	}

@@ -29,9 +29,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 )
@@ -58,6 +60,10 @@ type Config struct {
 	// Env, if non-nil, is the environment of the go command that loads the
 	// packages.
 	Env []string
+
+	// parseFile, if set, parses each file instead of go/packages' parser:
+	// tests use it to present a package's files in another order.
+	parseFile func(fset *token.FileSet, filename string, src []byte) (*ast.File, error)
 }
 
 // A Result is the outcome of generation for one package.
@@ -91,6 +97,11 @@ type Result struct {
 	// ClaudeAdd is the command line that adds the server to Claude Code,
 	// claude mcp add …, for a package with Install.
 	ClaudeAdd string
+	// ToolsListSize is the size in bytes of the tools as tools/list sends
+	// them (names, descriptions, schemas and annotations, in compact
+	// JSON): what a model reads, and pays for, on every turn. It is set
+	// when Content is.
+	ToolsListSize int
 }
 
 // A File is a generated file other than the package's Go file.
@@ -244,10 +255,23 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	return results, nil
 }
 
-// generatePackage runs model, schemas and emit for one package.
-func generatePackage(lp *loadedPackage) *Result {
+// generatePackage runs model, schemas and emit for one package. A panic
+// is a defect of mcpgen, never of the user's package: it becomes an error
+// diagnostic that says so, so that one package cannot stop the others'
+// generation, and the report names where to look.
+func generatePackage(lp *loadedPackage) (res *Result) {
 	p := newPass(lp)
-	res := &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
+	res = &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
+	defer func() {
+		if v := recover(); v != nil {
+			res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
+			res.Diagnostics = append(p.sorted(), Diagnostic{
+				Pos:      token.Position{Filename: lp.output},
+				Severity: Error,
+				Message:  fmt.Sprintf("internal error in mcpgen (a bug: please report it with this message): %v\n%s", v, debug.Stack()),
+			})
+		}
+	}()
 	var install *installInfo
 	m := p.buildModel()
 	if m == nil && !lp.hadGenerated && len(p.diags) == 0 {
@@ -270,6 +294,7 @@ func generatePackage(lp *loadedPackage) *Result {
 	res.Content = emit(m)
 	for _, t := range m.tools {
 		res.Tools = append(res.Tools, t.name)
+		res.ToolsListSize += t.listedSize()
 	}
 	for _, r := range m.resources {
 		res.Resources = append(res.Resources, r.opts.uri)

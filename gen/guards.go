@@ -23,7 +23,7 @@ import (
 //	// A compile error here means that a tool function's signature changed
 //	// after this file was generated: re-run go generate.
 //	var (
-//		_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
+//		_ func(context.Context, CreateTicketInput) (string, error) = mcpimpl.RerunGoGenerate(CreateTicket)
 //	)
 func (e *emitter) signatureGuards() {
 	g := e.g
@@ -42,6 +42,7 @@ func (e *emitter) signatureGuards() {
 		var b strings.Builder
 		b.WriteString("func")
 		g.writeFuncType(&b, params, false, sig.Results(), 1)
+		fn = g.impl("RerunGoGenerate") + "(" + fn + ")"
 		if typ := b.String(); strings.Contains(typ, "\n") {
 			lines = append(lines, cellLine{cells: []string{"_"}, rest: typ + " = " + fn})
 		} else {
@@ -77,9 +78,9 @@ func (e *emitter) varBlock(lines []cellLine, comment ...string) {
 //	// were derived from changed after this file was generated: re-run go
 //	// generate.
 //	var (
-//		_ CreateTicketInput = struct {
+//		_ CreateTicketInput = mcpimpl.RerunGoGenerate(struct {
 //			Title string `json:"title"`
-//		}{}
+//		}{})
 //	)
 //
 // A struct of another package is not guarded: its fields may have types
@@ -92,7 +93,7 @@ func (e *emitter) structGuards() {
 			continue
 		}
 		st := n.Underlying().(*types.Struct)
-		lines = append(lines, cellLine{cells: []string{"_", g.typ(n, 1)}, rest: "= " + g.typ(st, 1) + "{}"})
+		lines = append(lines, cellLine{cells: []string{"_", g.typ(n, 1)}, rest: "= " + g.impl("RerunGoGenerate") + "(" + g.typ(st, 1) + "{})"})
 	}
 	if lines != nil {
 		e.varBlock(lines,

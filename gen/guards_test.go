@@ -53,11 +53,11 @@ func TestGuardsStopStaleBuilds(t *testing.T) {
 		name, old, new string
 		want           string // in the compiler's message
 	}{
-		{"a field added", "Title  string  `", "Due string `json:\"due\"`\n\tTitle  string  `", "cannot use struct"},
-		{"a field retagged", "`json:\"kind\"`", "`json:\"type\"`", "cannot use struct"},
-		{"a nested struct's field retyped", "Name string `", "Name []byte `", "cannot use struct"},
+		{"a field added", "Title  string  `", "Due string `json:\"due\"`\n\tTitle  string  `", "cannot use mcpimpl.RerunGoGenerate(struct"},
+		{"a field retagged", "`json:\"kind\"`", "`json:\"type\"`", "cannot use mcpimpl.RerunGoGenerate(struct"},
+		{"a nested struct's field retyped", "Name string `", "Name []byte `", "cannot use mcpimpl.RerunGoGenerate(struct"},
 		{"a constant's value changed", `Feature Kind = "feature"`, `Feature Kind = "feat"`, "duplicate key false in map literal"},
-		{"a signature changed", "in Input) (string, error)", "in *Input) (string, error)", "cannot use Create"},
+		{"a signature changed", "in Input) (string, error)", "in *Input) (string, error)", "cannot use mcpimpl.RerunGoGenerate(Create)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,11 +1,15 @@
 package gen
 
 import (
+	"cmp"
 	"encoding/json"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
+	"strings"
+	"unicode"
 )
 
 // An index holds what the schema builders of one package look up again
@@ -13,7 +17,7 @@ import (
 // Generation runs on one goroutine, so it needs no lock.
 type index struct {
 	docs         *docIndex
-	enums        enumIndex
+	enums        *enumIndex
 	methods      map[*types.Named]map[string]bool
 	structFields map[*types.Struct][]jsonField
 	syntax       map[*types.Var]fieldSyntax
@@ -30,10 +34,10 @@ type fieldSyntax struct {
 	local bool
 }
 
-func newIndex(docs *docIndex) *index {
+func newIndex(docs *docIndex, enums *enumIndex) *index {
 	return &index{
 		docs:         docs,
-		enums:        enumIndex{},
+		enums:        enums,
 		methods:      map[*types.Named]map[string]bool{},
 		structFields: map[*types.Struct][]jsonField{},
 		syntax:       map[*types.Var]fieldSyntax{},
@@ -111,41 +115,54 @@ func isStandard(pkg *types.Package) bool {
 
 // enumIndex finds the constants of named types, scanning each package's
 // scope once however many fields use its types.
-type enumIndex map[*types.Package]map[*types.TypeName]*enum
+type enumIndex struct {
+	fset  *token.FileSet
+	local *types.Package
+	files []*ast.File // the local package's, for its const blocks
+	enums map[*types.Package]map[*types.TypeName]*enum
+}
 
-// An enum is the constants of a named type, in declaration order, and
-// their distinct values.
+// An enum is the constants of a named type, in source order, and their
+// distinct values.
 type enum struct {
 	consts []*types.Const
 	values []any
+	// untyped are the constants declared in a block with the type's own
+	// that have no type of their own: "B = 2" after "A T = 1" is an untyped
+	// constant, not a value of T, which is rarely what was meant.
+	untyped []*types.Const
+}
+
+func newEnumIndex(fset *token.FileSet, local *types.Package, files []*ast.File) *enumIndex {
+	return &enumIndex{fset: fset, local: local, files: files, enums: map[*types.Package]map[*types.TypeName]*enum{}}
 }
 
 // values returns the values of the constants of type n declared in n's
-// package, in declaration order: the enum of the type.
-func (ix enumIndex) values(n *types.Named) []any {
+// package, in source order: the enum of the type.
+func (ix *enumIndex) values(n *types.Named) []any {
 	if e := ix.enum(n); e != nil {
 		return e.values
 	}
 	return nil
 }
 
-// consts returns the constants of type n, in declaration order.
-func (ix enumIndex) consts(n *types.Named) []*types.Const {
+// consts returns the constants of type n, in source order.
+func (ix *enumIndex) consts(n *types.Named) []*types.Const {
 	if e := ix.enum(n); e != nil {
 		return e.consts
 	}
 	return nil
 }
 
-func (ix enumIndex) enum(n *types.Named) *enum {
+func (ix *enumIndex) enum(n *types.Named) *enum {
 	pkg := n.Obj().Pkg()
-	if _, ok := ix[pkg]; !ok {
+	if _, ok := ix.enums[pkg]; !ok {
 		ix.index(pkg)
 	}
-	return ix[pkg][n.Obj()]
+	return ix.enums[pkg][n.Obj()]
 }
 
-func (ix enumIndex) index(pkg *types.Package) {
+func (ix *enumIndex) index(pkg *types.Package) {
 	consts := map[*types.TypeName][]*types.Const{}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -159,12 +176,82 @@ func (ix enumIndex) index(pkg *types.Package) {
 	}
 	enums := map[*types.TypeName]*enum{}
 	for tn, cs := range consts {
-		slices.SortStableFunc(cs, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
-		if vals := constValues(cs); vals != nil {
-			enums[tn] = &enum{consts: cs, values: vals}
+		slices.SortFunc(cs, ix.sourceOrder)
+		if cs = enumConsts(cs); len(cs) > 0 {
+			enums[tn] = &enum{consts: cs, values: constValues(cs)}
 		}
 	}
-	ix[pkg] = enums
+	if pkg == ix.local {
+		ix.untypedSiblings(enums)
+	}
+	ix.enums[pkg] = enums
+}
+
+// sourceOrder orders objects by file name, then offset in the file. A
+// token.Pos alone orders files as they were parsed, which go/packages
+// does concurrently: the order of constants spread over two files would
+// change from run to run.
+func (ix *enumIndex) sourceOrder(a, b *types.Const) int {
+	pa, pb := ix.fset.Position(a.Pos()), ix.fset.Position(b.Pos())
+	return cmp.Or(strings.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+}
+
+// enumConsts returns the constants of a type that are its values. When a
+// type has exported constants, its unexported ones are not values: they
+// are the package's own (a sentinel such as numConditions at the end of
+// an iota block, a limit), and a client could not name them. When all are
+// unexported, a last constant named like a sentinel (num…, max…, count…)
+// is not a value either.
+func enumConsts(cs []*types.Const) []*types.Const {
+	if slices.ContainsFunc(cs, func(c *types.Const) bool { return c.Exported() }) {
+		return slices.DeleteFunc(slices.Clone(cs), func(c *types.Const) bool { return !c.Exported() })
+	}
+	if n := len(cs); n > 1 && isSentinelName(cs[n-1].Name()) {
+		return cs[:n-1]
+	}
+	return cs
+}
+
+// isSentinelName reports a name that counts or bounds the constants
+// before it rather than being one of them.
+func isSentinelName(name string) bool {
+	for _, prefix := range []string{"num", "max", "count", "last", "end"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok && (rest == "" || unicode.IsUpper(rune(rest[0])) || rest[0] == '_') {
+			return true
+		}
+	}
+	return false
+}
+
+// untypedSiblings notes, for each enum of the local package, the untyped
+// constants declared in the const blocks that declare its constants.
+func (ix *enumIndex) untypedSiblings(enums map[*types.TypeName]*enum) {
+	for _, f := range ix.files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST || !gd.Lparen.IsValid() {
+				continue
+			}
+			var typed *enum
+			var untyped []*types.Const
+			for _, spec := range gd.Specs {
+				for _, name := range spec.(*ast.ValueSpec).Names {
+					c, _ := ix.local.Scope().Lookup(name.Name).(*types.Const)
+					if c == nil || c.Pos() != name.Pos() {
+						continue
+					}
+					if tn, ok := types.Unalias(c.Type()).(*types.Named); ok && enums[tn.Obj()] != nil {
+						typed = cmp.Or(typed, enums[tn.Obj()])
+					} else if b, ok := c.Type().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+						untyped = append(untyped, c)
+					}
+				}
+			}
+			if typed != nil {
+				typed.untyped = append(typed.untyped, untyped...)
+			}
+		}
+	}
 }
 
 // constValues turns constants into enum values, in declaration order.

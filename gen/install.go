@@ -51,7 +51,7 @@ func (p *pass) parseInstallDirective(d ast.Directive, o *installOptions) {
 				p.errorf(a.pos, "//mcp:install: unexpected argument %q: options are key=value (%s)", a.value, installOptionNames)
 			}
 		case !strings.Contains(", "+installOptionNames+",", ", "+key+","):
-			p.errorf(a.pos, "//mcp:install: unknown option %q (options: %s)", a.key, installOptionNames)
+			p.errorf(a.pos, "%s", unknownOption("install", a.key, installOptionNames))
 		case o.values[key] != "":
 			first := p.fset.Position(o.at[key])
 			p.errorf(a.pos, "//mcp:install: %s= is set already, at %s:%d", a.key, filepath.Base(first.Filename), first.Line)

@@ -54,10 +54,11 @@ type loadedPackage struct {
 // so a broken generated file never blocks its own regeneration.
 func load(ctx context.Context, cfg Config) ([]*loadedPackage, error) {
 	pcfg := &packages.Config{
-		Context: ctx,
-		Mode:    loadMode,
-		Dir:     cfg.Dir,
-		Env:     cfg.Env,
+		Context:   ctx,
+		Mode:      loadMode,
+		Dir:       cfg.Dir,
+		Env:       cfg.Env,
+		ParseFile: cfg.parseFile,
 	}
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
@@ -145,10 +146,15 @@ func prepare(pcfg *packages.Config, p *packages.Package, output string) (*loaded
 		}
 	}
 	lp.diags = append(packageErrors(fatal, "", Error),
-		packageErrors(other, "the package does not type-check; the generated file may not either: ", Warning)...)
+		packageErrors(other, typeErrorPrefix, Warning)...)
 	lp.broken = len(fatal) > 0 || lp.pkg.Types == nil || lp.pkg.TypesInfo == nil
 	return lp, nil
 }
+
+// typeErrorPrefix begins the warning for a type error of the package:
+// mcpgen can often generate a correct file all the same (the error is in
+// code the file does not use).
+const typeErrorPrefix = "the package does not type-check; the generated file may not either: "
 
 // goFilesLister returns a function that lists the Go files of a package
 // with the go command, for the doc comments of types mcpgen only knows

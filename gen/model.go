@@ -96,6 +96,7 @@ func (p *pass) buildModel() *model {
 	m := &model{pass: p}
 	found := false
 	var funcs, resourceFuncs, promptFuncs []*ast.FuncDecl
+	var schemaDirs []fileDirective // //mcp:schema in package doc comments
 	for _, f := range p.files {
 		attached := map[*ast.Comment]bool{}
 		m.typeDirs = append(m.typeDirs, p.typeDirectives(f, attached)...)
@@ -133,6 +134,11 @@ func (p *pass) buildModel() *model {
 					}
 					p.parseInstallDirective(d, m.install)
 				}
+				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveSchema {
+					attached[c] = true
+					found = true
+					schemaDirs = append(schemaDirs, fileDirective{d, f})
+				}
 				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveServer {
 					attached[c] = true
 					found = true
@@ -162,7 +168,10 @@ func (p *pass) buildModel() *model {
 			p.errorf(p.pkg.Scope().Lookup(name).Pos(), "%s is declared here, but mcpgen generates a function of that name: rename this one", name)
 		}
 	}
-	p.ix = newIndex(newDocIndex(p.fset, p.files, p.lp.goFiles))
+	for _, sd := range schemaDirs {
+		p.packageSchemaDirective(sd.d, sd.f)
+	}
+	p.ix = newIndex(newDocIndex(p.fset, p.files, p.lp.goFiles), newEnumIndex(p.fset, p.pkg, p.files))
 	m.addTools(funcs)
 	m.addResources(resourceFuncs)
 	m.addPrompts(promptFuncs)
@@ -179,6 +188,13 @@ func (p *pass) buildModel() *model {
 		p.warnf(m.server.pos, "//mcp:server without any //mcp:tool, //mcp:resource or //mcp:prompt function in the package")
 	}
 	return m
+}
+
+// A fileDirective is a directive of a package doc comment, with its file
+// (whose imports name the packages it refers to).
+type fileDirective struct {
+	d ast.Directive
+	f *ast.File
 }
 
 // strayDirectives reports the mcpgen directives of a file that are not
@@ -203,10 +219,12 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
 			case directiveForm, directiveOutput, directiveConfig:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a type declaration", d.Name)
+			case directiveSchema:
+				p.errorf(c.Slash, "//mcp:schema must be in the doc comment of a type declaration, or in the package doc comment naming the type")
 			case directiveServer, directiveInstall:
 				p.errorf(c.Slash, "//mcp:%s must be in the package doc comment, directly above the package clause", d.Name)
 			default:
-				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output, //mcp:config, //mcp:server and //mcp:install)", d.Name)
+				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output, //mcp:config, //mcp:schema, //mcp:server and //mcp:install)", d.Name)
 			}
 		}
 	}

@@ -22,6 +22,8 @@ type pass struct {
 
 	lp    *loadedPackage
 	diags []Diagnostic
+	// statedSchemas are the //mcp:schema statements, by typeKey.
+	statedSchemas map[string]*statedSchema
 }
 
 func newPass(lp *loadedPackage) *pass {
@@ -32,6 +34,20 @@ func newPass(lp *loadedPackage) *pass {
 		}
 	}
 	return p
+}
+
+// ownPackage reports whether pkg is the package being generated or
+// another of its module: its positions are the user's to edit, and its
+// doc comments are the user's own words.
+func (p *pass) ownPackage(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if pkg == p.pkg {
+		return true
+	}
+	mod := p.lp.modulePath
+	return mod != "" && (pkg.Path() == mod || strings.HasPrefix(pkg.Path(), mod+"/"))
 }
 
 // taken reports whether the package declares name at package level, in
@@ -58,6 +74,18 @@ func (p *pass) warnf(pos token.Pos, format string, args ...any) {
 
 func (p *pass) report(pos token.Pos, sev Severity, format string, args ...any) {
 	p.diags = append(p.diags, Diagnostic{Pos: p.fset.Position(pos), Severity: sev, Message: fmt.Sprintf(format, args...)})
+}
+
+// typeErrorsMatter makes the package's type errors errors: a schema needs
+// a type that does not type-check, so the file cannot be right. They are
+// reported in the type checker's words, where it found them, instead of
+// a second message about an "invalid type" at the field.
+func (p *pass) typeErrorsMatter() {
+	for i, d := range p.diags {
+		if msg, ok := strings.CutPrefix(d.Message, typeErrorPrefix); ok && d.Severity == Warning {
+			p.diags[i].Severity, p.diags[i].Message = Error, "the package does not type-check: "+msg
+		}
+	}
 }
 
 func (p *pass) hasErrors() bool {

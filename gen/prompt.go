@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 )
 
 // A prompt is one //mcp:prompt function or method: its input struct's
@@ -36,7 +35,7 @@ func (p *pass) buildPrompt(fd *ast.FuncDecl) *prompt {
 	}
 	pr := &prompt{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}}
 	pr.name = cmp.Or(opts.name, snakeCase(fd.Name.Name))
-	pr.description = cmp.Or(opts.description, strings.TrimSpace(fd.Doc.Text()))
+	pr.description = cmp.Or(opts.description, commentText(fd.Doc))
 	if !validToolName(pr.name) {
 		p.errorf(cmp.Or(opts.namePos, dir.Slash), "invalid prompt name %q: Claude Code offers prompts as slash commands, and requires ^[a-zA-Z0-9_-]{1,64}$", pr.name)
 		return nil

@@ -84,7 +84,7 @@ func (p *pass) buildResource(fd *ast.FuncDecl) *resource {
 	}
 	r := &resource{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}}
 	r.name = cmp.Or(opts.name, snakeCase(fd.Name.Name))
-	r.description = cmp.Or(opts.description, strings.TrimSpace(fd.Doc.Text()))
+	r.description = cmp.Or(opts.description, commentText(fd.Doc))
 	vars, err := parseURITemplate(opts.uri)
 	if err != nil {
 		p.errorf(opts.uriPos, "//mcp:resource: URI template %q: %v", opts.uri, err)

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 // invopop/jsonschema read them.
 type fieldTags struct {
 	name      string // JSON name from the json tag; "" if none
+	hasJSON   bool   // the field has a json tag
 	omitEmpty bool   // ",omitempty" or ",omitzero"
 	quoted    bool   // ",string"
 	inline    bool   // ",inline" (invopop's extension)
@@ -29,6 +31,9 @@ type fieldTags struct {
 	desc     string   // jsonschema_description
 	hasDesc  bool
 	free     string // a jsonschema tag without "=", e.g. google/jsonschema-go's description form
+	// freeAfterValue says that free follows a key=value item: most likely
+	// the rest of a value with an unescaped comma, as in {3,5}.
+	freeAfterValue bool
 	syntax   string // why the tag does not parse, if it does not
 }
 
@@ -43,7 +48,8 @@ func parseTags(tag string) fieldTags {
 	var ft fieldTags
 	ft.syntax = tagSyntax(tag)
 	st := reflect.StructTag(tag)
-	jsonTag, _ := st.Lookup("json")
+	jsonTag, hasJSON := st.Lookup("json")
+	ft.hasJSON = hasJSON
 	parts := strings.Split(jsonTag, ",")
 	if parts[0] == "-" && len(parts) == 1 {
 		ft.skip = true
@@ -65,6 +71,7 @@ func parseTags(tag string) fieldTags {
 		ft.desc, ft.hasDesc = d, true
 	}
 	if js, ok := st.Lookup("jsonschema"); ok && js != "" {
+		prev := ""
 		for _, item := range splitOnUnescapedCommas(js) {
 			switch {
 			case item == "-":
@@ -80,8 +87,10 @@ func parseTags(tag string) fieldTags {
 			default:
 				if ft.free == "" {
 					ft.free = item
+					ft.freeAfterValue = len(ft.keywords) > 0 && ft.keywords[len(ft.keywords)-1].raw == prev
 				}
 			}
+			prev = item
 		}
 	}
 	if ex, ok := st.Lookup("jsonschema_extras"); ok && ex != "" {
@@ -181,6 +190,8 @@ func tagPos(f *ast.Field, text string, fallback token.Pos) token.Pos {
 // a message.
 func applyKeywords(s *jsonschema.Schema, kws []keyVal, report func(kv keyVal, msg string)) {
 	var arrayDefaults []any
+	badDefault := false
+	replaced := map[*jsonschema.Schema]bool{} // whose enum the tag's replaces
 	for _, kv := range kws {
 		switch kv.key {
 		case "title":
@@ -190,46 +201,89 @@ func applyKeywords(s *jsonschema.Schema, kws []keyVal, report func(kv keyVal, ms
 			s.Description = kv.val
 			continue
 		case "type", "anchor", "oneof_required", "anyof_required", "oneof_ref", "anyof_ref", "oneof_type", "anyof_type":
-			report(kv, kv.key+"= is not supported by mcpgen: the schema follows the Go type")
+			report(kv, kv.key+"= is not supported by mcpgen: the schema follows the Go type (state another with //mcp:schema on the type)")
 			continue
 		}
 		target := s
 		if s.Type == "array" && s.Items != nil {
 			switch kv.key {
-			case "minItems", "maxItems", "uniqueItems", "default":
-			case "format", "pattern":
-				target = s.Items
-			default:
-				target = s.Items // invopop passes other keywords on to the items
-			}
-			if target == s {
-				switch kv.key {
-				case "minItems", "maxItems":
-					if n, ok := parseUint(kv.val); ok {
-						if kv.key == "minItems" {
-							s.MinItems = n
-						} else {
-							s.MaxItems = n
-						}
-					} else {
-						report(kv, kv.key+" must be a non-negative integer, not "+strconv.Quote(kv.val))
-					}
-				case "uniqueItems":
-					s.UniqueItems = true
-				case "default":
-					arrayDefaults = append(arrayDefaults, kv.val)
+			case "minItems", "maxItems", "uniqueItems":
+				if msg := applyArrayKeyword(s, kv); msg != "" {
+					report(kv, msg)
 				}
 				continue
+			case "default":
+				v, msg := itemDefault(s.Items, kv.val)
+				if msg != "" {
+					report(kv, msg)
+					badDefault = true
+				}
+				arrayDefaults = append(arrayDefaults, v)
+				continue
 			}
+			target = s.Items // invopop passes other keywords on to the items
+		}
+		if kv.key == "enum" && !replaced[target] {
+			// The tag's enum replaces the constants of the type.
+			replaced[target] = true
+			target.Enum, target.OneOf = nil, nil
 		}
 		if msg := applyScalarKeyword(target, kv); msg != "" {
 			report(kv, msg)
 		}
 	}
-	if arrayDefaults != nil {
+	if arrayDefaults != nil && !badDefault {
 		s.Default = arrayDefaults
 	}
 }
+
+// applyArrayKeyword applies minItems, maxItems or uniqueItems to an array
+// schema.
+func applyArrayKeyword(s *jsonschema.Schema, kv keyVal) string {
+	if kv.key == "uniqueItems" {
+		s.UniqueItems = true
+		return ""
+	}
+	n, ok := parseUint(kv.val)
+	if !ok {
+		return kv.key + " must be a non-negative integer, not " + strconv.Quote(kv.val)
+	}
+	if kv.key == "minItems" {
+		s.MinItems = n
+	} else {
+		s.MaxItems = n
+	}
+	return ""
+}
+
+// itemDefault reads one element of an array's default=, a value of the
+// items' type.
+func itemDefault(items *jsonschema.Schema, val string) (any, string) {
+	switch items.Type {
+	case "string":
+		return val, ""
+	case "integer", "number":
+		n, ok := toJSONNumber(val)
+		if !ok {
+			return nil, "default must be a list of numbers, and " + strconv.Quote(val) + " is not one"
+		}
+		return n, ""
+	case "boolean":
+		if val != "true" && val != "false" {
+			return nil, "default must be a list of true and false, and " + strconv.Quote(val) + " is neither"
+		}
+		return val == "true", ""
+	}
+	return nil, "default is not supported on a list of " + schemaKind(items) + "s"
+}
+
+// The keywords of a jsonschema tag, by the JSON type they apply to.
+var (
+	stringKeywords = []string{"minLength", "maxLength", "pattern", "format"}
+	numberKeywords = []string{"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+	arrayKeywords  = []string{"minItems", "maxItems", "uniqueItems"}
+	anyKeywords    = []string{"title", "description", "default", "example", "enum", "readOnly", "writeOnly"}
+)
 
 // applyScalarKeyword applies one keyword to a string, number, integer or
 // boolean schema and returns a message when it cannot.
@@ -241,8 +295,19 @@ func applyScalarKeyword(s *jsonschema.Schema, kv keyVal) string {
 			typ = "an object"
 		}
 	}
+	if !slices.Contains(slices.Concat(stringKeywords, numberKeywords, arrayKeywords, anyKeywords), kv.key) {
+		return unknownKeyword(kv)
+	}
 	wrong := func(applies string) string {
 		return kv.key + " applies to " + applies + ", but this field is " + article(typ) + " " + typ
+	}
+	switch {
+	case slices.Contains(stringKeywords, kv.key) && typ != "string":
+		return wrong("strings")
+	case slices.Contains(numberKeywords, kv.key) && typ != "number" && typ != "integer":
+		return wrong("numbers")
+	case slices.Contains(arrayKeywords, kv.key):
+		return wrong("arrays")
 	}
 	number := func() (json.Number, string) {
 		if n, ok := toJSONNumber(kv.val); ok {
@@ -286,83 +351,68 @@ func applyScalarKeyword(s *jsonschema.Schema, kv keyVal) string {
 			s.Examples = append(s.Examples, kv.val)
 		case "enum":
 			s.Enum = append(s.Enum, kv.val)
-		case "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			return wrong("numbers")
-		default:
-			return unknownKeyword(kv)
 		}
 	case "number", "integer":
 		switch kv.key {
-		case "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "default", "example", "enum":
-			n, msg := number()
-			if msg != "" {
-				return msg
+		case "readOnly", "writeOnly":
+			return kv.key + " is not supported on " + article(typ) + " " + typ + " field"
+		}
+		n, msg := number()
+		if msg != "" {
+			return msg
+		}
+		if typ == "integer" && (kv.key == "default" || kv.key == "enum" || kv.key == "example") {
+			if _, err := n.Int64(); err != nil {
+				return kv.key + " must be an integer for this field, not " + strconv.Quote(kv.val)
 			}
-			if typ == "integer" && (kv.key == "default" || kv.key == "enum" || kv.key == "example") {
-				if _, err := n.Int64(); err != nil {
-					return kv.key + " must be an integer for this field, not " + strconv.Quote(kv.val)
-				}
+		}
+		switch kv.key {
+		case "multipleOf":
+			if f, _ := n.Float64(); f <= 0 {
+				return "multipleOf must be greater than 0"
 			}
-			switch kv.key {
-			case "multipleOf":
-				if f, _ := n.Float64(); f <= 0 {
-					return "multipleOf must be greater than 0"
-				}
-				s.MultipleOf = n
-			case "minimum":
-				s.Minimum = n
-			case "maximum":
-				s.Maximum = n
-			case "exclusiveMinimum":
-				s.ExclusiveMinimum = n
-			case "exclusiveMaximum":
-				s.ExclusiveMaximum = n
-			case "default":
-				s.Default = n
-			case "example":
-				s.Examples = append(s.Examples, n)
-			case "enum":
-				s.Enum = append(s.Enum, n)
-			}
-		case "minLength", "maxLength", "pattern", "format":
-			return wrong("strings")
-		default:
-			return unknownKeyword(kv)
+			s.MultipleOf = n
+		case "minimum":
+			s.Minimum = n
+		case "maximum":
+			s.Maximum = n
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = n
+		case "exclusiveMaximum":
+			s.ExclusiveMaximum = n
+		case "default":
+			s.Default = n
+		case "example":
+			s.Examples = append(s.Examples, n)
+		case "enum":
+			s.Enum = append(s.Enum, n)
 		}
 	case "boolean":
 		switch kv.key {
 		case "default":
-			b, err := strconv.ParseBool(kv.val)
-			if err != nil || (kv.val != "true" && kv.val != "false") {
+			if kv.val != "true" && kv.val != "false" {
 				return "default must be true or false, not " + strconv.Quote(kv.val)
 			}
-			s.Default = b
-		case "minLength", "maxLength", "pattern", "format", "enum", "example":
-			return wrong("strings")
-		case "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			return wrong("numbers")
+			s.Default = kv.val == "true"
+		case "enum", "example":
+			return kv.key + " applies to strings and numbers, but this field is a boolean"
 		default:
-			return unknownKeyword(kv)
+			return kv.key + " is not supported on a boolean field"
 		}
 	default:
-		switch kv.key {
-		case "minLength", "maxLength", "pattern", "format":
-			return wrong("strings")
-		case "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-			return wrong("numbers")
-		case "minItems", "maxItems", "uniqueItems":
-			return wrong("arrays")
-		case "default", "example", "enum", "readOnly", "writeOnly":
-			return kv.key + " is not supported on " + article(typ) + " " + typ + " field"
-		default:
-			return unknownKeyword(kv)
-		}
+		return kv.key + " is not supported on " + article(typ) + " " + typ + " field"
 	}
 	return ""
 }
 
+// unknownKeyword says that a jsonschema tag keyword is not one mcpgen
+// knows, and which one was probably meant.
 func unknownKeyword(kv keyVal) string {
-	return "unknown jsonschema keyword " + strconv.Quote(kv.key)
+	msg := "unknown jsonschema keyword " + strconv.Quote(kv.key)
+	if near := nearest(kv.key, slices.Concat(stringKeywords, numberKeywords, arrayKeywords, anyKeywords)); near != "" {
+		msg += ": did you mean " + near + "?"
+	}
+	return msg
 }
 
 func article(word string) string {

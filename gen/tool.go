@@ -1,9 +1,10 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/json"
 	"go/ast"
 	"go/types"
-	"strings"
 	"time"
 )
 
@@ -21,7 +22,7 @@ func (p *pass) buildTool(fd *ast.FuncDecl) (*tool, bool) {
 		p.errorf(fd.Name.Pos(), "cannot determine the type of %s", fd.Name.Name)
 		return nil, false
 	}
-	t := &tool{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}, description: strings.TrimSpace(fd.Doc.Text())}
+	t := &tool{opts: opts, pos: dir.Slash, handlerFunc: handlerFunc{fn: fn}, description: commentText(fd.Doc)}
 	t.name = opts.name
 	if t.name == "" {
 		t.name = snakeCase(fd.Name.Name)
@@ -49,7 +50,7 @@ func (p *pass) checkToolOutput(t *tool, fd *ast.FuncDecl) bool {
 		t.out = outNone
 		return true
 	}
-	t.out = classifyOutput(t.output)
+	t.out = p.classifyOutput(t.output)
 	if t.out == outUnsupported {
 		p.errorf(fd.Type.Results.Pos(), "tool %s: cannot return %s: use a concrete type (a string, a struct, a map, a slice, a number) or *runtime.ToolResult", t.name, typeString(t.output, t.fn.Pkg()))
 		return false
@@ -149,9 +150,27 @@ func paramFields(fl *ast.FieldList) []ast.Node {
 	return out
 }
 
-func classifyOutput(t types.Type) outKind {
+// classifyOutput says how a tool's Out becomes a result, by the JSON
+// encoding/json writes for it: a string is text, an object structured
+// content, and any other value (a type that marshals itself to anything
+// but an object included) a structured value.
+func (p *pass) classifyOutput(t types.Type) outKind {
 	if isRuntimeResult(t) {
 		return outResult
+	}
+	if isStringKind(t) {
+		return outText // the string itself, not its JSON
+	}
+	if n, ok := types.Unalias(derefType(t)).(*types.Named); ok {
+		if st := p.stated(n); st != nil && st.schema != nil {
+			if st.schema.Type == "object" {
+				return outStructured
+			}
+			return outValue
+		}
+		if encodeMethod(n, isPointer(t)) != nil {
+			return outValue
+		}
 	}
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Basic:
@@ -219,4 +238,35 @@ func durationUnit(d time.Duration) (n int64, unit string) {
 		}
 	}
 	return int64(d), "Nanosecond"
+}
+
+// listedSize is the size of t's entry in tools/list, in compact JSON:
+// the schemas compacted, the strings quoted, annotations estimated at
+// their longest.
+func (t *tool) listedSize() int {
+	compact := func(s string) int {
+		var b bytes.Buffer
+		if json.Compact(&b, []byte(s)) != nil {
+			return len(s)
+		}
+		return b.Len()
+	}
+	quoted := func(s string) int {
+		data, _ := json.Marshal(s)
+		return len(data)
+	}
+	n := len(`{"name":,"inputSchema":}`) + quoted(t.name) + compact(t.inputSchema)
+	if t.description != "" {
+		n += len(`,"description":`) + quoted(t.description)
+	}
+	if t.opts.title != "" {
+		n += len(`,"title":`) + quoted(t.opts.title)
+	}
+	if t.outputSchema != "" {
+		n += len(`,"outputSchema":`) + compact(t.outputSchema)
+	}
+	if t.opts.readOnly != nil || t.opts.destruct != nil || t.opts.idempotent != nil || t.opts.openWorld != nil {
+		n += len(`,"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}`)
+	}
+	return n
 }

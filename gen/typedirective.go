@@ -52,10 +52,18 @@ func (p *pass) typeDirectives(f *ast.File, attached map[*ast.Comment]bool) []*ty
 			}
 			for _, c := range doc.List {
 				d, ok := ast.ParseDirective(c.Slash, c.Text)
-				if !ok || d.Tool != "mcp" || d.Name != directiveForm && d.Name != directiveOutput && d.Name != directiveConfig {
+				if !ok || d.Tool != "mcp" || d.Name != directiveForm && d.Name != directiveOutput && d.Name != directiveConfig && d.Name != directiveSchema {
 					continue
 				}
 				attached[c] = true
+				if d.Name == directiveSchema {
+					if tn, _ := p.info.Defs[ts.Name].(*types.TypeName); tn != nil {
+						if named, _ := types.Unalias(tn.Type()).(*types.Named); named != nil {
+							p.typeSchemaDirective(d, named)
+						}
+					}
+					continue
+				}
 				if strings.TrimSpace(d.Args) != "" {
 					p.errorf(d.ArgsPos, "//mcp:%s takes no arguments", d.Name)
 					continue
@@ -102,6 +110,7 @@ func (td *typeDirective) buildSchema(p *pass) {
 		td.schema = encodeSchema(s)
 		return
 	}
+	sb.form = true
 	s := sb.expandNamed(td.named, typePath(td.named), td.pos)
 	st := td.named.Underlying().(*types.Struct)
 	fields := sb.jsonFields(st, td.named, typePath(td.named), td.pos)

@@ -137,7 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			case changed:
 				state = "written"
 			}
-			fmt.Fprintln(stderr, describe(r, wd, state))
+			fmt.Fprintln(stderr, describe(r, wd, true, state))
 			for i, f := range r.Install {
 				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file: "+installState[i])
 			}
@@ -147,10 +147,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // describe is the line -v prints for a result: the file, what it serves,
-// and its state.
+// the size of its tools/list (with sizes), and its state.
 //
-//	examples/notes/mcp_gen.go: tools add_note, find_notes, delete_note; resource notes://{id}; prompt summarize_note: written
-func describe(r *gen.Result, wd, state string) string {
+//	examples/notes/mcp_gen.go: tools add_note, find_notes, delete_note; resource notes://{id}; prompt summarize_note: tools/list 2.4 KB: written
+func describe(r *gen.Result, wd string, sizes bool, state string) string {
 	var served []string
 	for _, kind := range []struct {
 		name  string
@@ -168,7 +168,18 @@ func describe(r *gen.Result, wd, state string) string {
 	if len(served) > 0 {
 		line += strings.Join(served, "; ") + ": "
 	}
+	if sizes && r.ToolsListSize > 0 {
+		line += fmt.Sprintf("tools/list %s: ", byteSize(r.ToolsListSize))
+	}
 	return line + state
+}
+
+// byteSize writes a size as people read it: 812 B, 14.2 KB.
+func byteSize(n int) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1000)
 }
 
 // idle is the line -v prints for a package with nothing to generate.
@@ -212,12 +223,12 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			return 2
 		}
 		if current && verbose && (r.Content != nil || r.Stale) {
-			fmt.Fprintln(stderr, describe(r, wd, "current"))
+			fmt.Fprintln(stderr, describe(r, wd, true, "current"))
 		}
 		if current {
 			continue
 		}
-		fmt.Fprintln(stderr, describe(r, wd, "out of date: run go generate"))
+		fmt.Fprintln(stderr, describe(r, wd, verbose, "out of date: run go generate"))
 		status = 1
 		old, err := os.ReadFile(r.OutputPath)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {

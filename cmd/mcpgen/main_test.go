@@ -88,10 +88,10 @@ func TestVerbose(t *testing.T) {
 		want   string
 	}{
 		{[]string{"-check"}, 1, "mcp_gen.go: tool hello: out of date: run go generate\n"},
-		{[]string{"-v", "-check"}, 1, "mcp_gen.go: tool hello: out of date: run go generate\n"},
-		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: written\n"},
-		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: unchanged\n"},
-		{[]string{"-v", "-check"}, 0, "mcp_gen.go: tool hello: current\n"},
+		{[]string{"-v", "-check"}, 1, "mcp_gen.go: tool hello: tools/list 264 B: out of date: run go generate\n"},
+		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: tools/list 264 B: written\n"},
+		{[]string{"-v"}, 0, "mcp_gen.go: tool hello: tools/list 264 B: unchanged\n"},
+		{[]string{"-v", "-check"}, 0, "mcp_gen.go: tool hello: tools/list 264 B: current\n"},
 	} {
 		if status, _, errOut := mcpgen(t, dir, c.args...); status != c.status || errOut != c.want {
 			t.Errorf("mcpgen %s: status %d, stderr %q; want %d and %q", strings.Join(c.args, " "), status, errOut, c.status, c.want)

@@ -11,107 +11,107 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, SamplingInput) (string, error)               = Sampling
-	_ func(context.Context, ElicitationInput) (string, error)            = Elicitation
-	_ func(context.Context) (string, error)                              = ElicitationDefaults
-	_ func(context.Context) (string, error)                              = ElicitationEnums
-	_ func(context.Context) (string, error)                              = InputRequiredElicitation
-	_ func(context.Context) (string, error)                              = InputRequiredSampling
-	_ func(context.Context) (string, error)                              = InputRequiredRoots
-	_ func(context.Context) (string, error)                              = InputRequiredState
-	_ func(context.Context) (string, error)                              = InputRequiredTampered
-	_ func(context.Context) (string, error)                              = InputRequiredMultiple
-	_ func(context.Context) (string, error)                              = InputRequiredRounds
-	_ func(context.Context) (string, error)                              = InputRequiredCapabilities
-	_ func(context.Context) (string, error)                              = MissingCapability
-	_ func(context.Context) (string, error)                              = StreamingElicitation
-	_ func(context.Context) (string, error)                              = LoggingTool
-	_ func(context.Context, HeaderInput) (string, error)                 = XMCPHeader
-	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerToolChange
-	_ func(*Changes, context.Context) (string, error)                    = (*Changes).TriggerPromptChange
-	_ func(context.Context) (string, error)                              = SimpleText
-	_ func(context.Context) (*runtime.ToolResult, error)                 = ImageContent
-	_ func(context.Context) (*runtime.ToolResult, error)                 = AudioContent
-	_ func(context.Context) (*runtime.ToolResult, error)                 = EmbeddedResource
-	_ func(context.Context) (*runtime.ToolResult, error)                 = MultipleContentTypes
-	_ func(context.Context) (string, error)                              = ToolWithLogging
-	_ func(context.Context) (string, error)                              = ErrorHandling
-	_ func(context.Context) (string, error)                              = ToolWithProgress
-	_ func(context.Context, Person) (string, error)                      = JSONSchema202012
-	_ func(context.Context, GreetInput) (string, error)                  = Greet
-	_ func(context.Context, SlowComputeInput) (string, error)            = SlowCompute
-	_ func(context.Context) (string, error)                              = FailingJob
-	_ func(context.Context) (string, error)                              = ProtocolErrorJob
-	_ func(context.Context, DeleteInput) (string, error)                 = ConfirmDelete
-	_ func(context.Context) (string, error)                              = MultiInput
-	_ func(context.Context) (string, error)                              = StaticText
-	_ func(context.Context) ([]byte, error)                              = StaticBinary
-	_ func(context.Context, TemplateID) (map[string]string, error)       = TemplateData
-	_ func(context.Context) (string, error)                              = WatchedResource
-	_ func(context.Context) (string, error)                              = SimplePrompt
-	_ func(context.Context, PromptArgs) (string, error)                  = PromptWithArguments
-	_ func(context.Context, EmbeddedArgs) (*runtime.PromptResult, error) = PromptWithEmbeddedResource
-	_ func(context.Context) (*runtime.PromptResult, error)               = PromptWithImage
-	_ func(context.Context) (string, error)                              = InputRequiredPrompt
+	_ func(context.Context, SamplingInput) (string, error)               = mcpimpl.RerunGoGenerate(Sampling)
+	_ func(context.Context, ElicitationInput) (string, error)            = mcpimpl.RerunGoGenerate(Elicitation)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ElicitationDefaults)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ElicitationEnums)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredElicitation)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredSampling)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredRoots)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredState)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredTampered)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredMultiple)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredRounds)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredCapabilities)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(MissingCapability)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(StreamingElicitation)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(LoggingTool)
+	_ func(context.Context, HeaderInput) (string, error)                 = mcpimpl.RerunGoGenerate(XMCPHeader)
+	_ func(*Changes, context.Context) (string, error)                    = mcpimpl.RerunGoGenerate((*Changes).TriggerToolChange)
+	_ func(*Changes, context.Context) (string, error)                    = mcpimpl.RerunGoGenerate((*Changes).TriggerPromptChange)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(SimpleText)
+	_ func(context.Context) (*runtime.ToolResult, error)                 = mcpimpl.RerunGoGenerate(ImageContent)
+	_ func(context.Context) (*runtime.ToolResult, error)                 = mcpimpl.RerunGoGenerate(AudioContent)
+	_ func(context.Context) (*runtime.ToolResult, error)                 = mcpimpl.RerunGoGenerate(EmbeddedResource)
+	_ func(context.Context) (*runtime.ToolResult, error)                 = mcpimpl.RerunGoGenerate(MultipleContentTypes)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ToolWithLogging)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ErrorHandling)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ToolWithProgress)
+	_ func(context.Context, Person) (string, error)                      = mcpimpl.RerunGoGenerate(JSONSchema202012)
+	_ func(context.Context, GreetInput) (string, error)                  = mcpimpl.RerunGoGenerate(Greet)
+	_ func(context.Context, SlowComputeInput) (string, error)            = mcpimpl.RerunGoGenerate(SlowCompute)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(FailingJob)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(ProtocolErrorJob)
+	_ func(context.Context, DeleteInput) (string, error)                 = mcpimpl.RerunGoGenerate(ConfirmDelete)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(MultiInput)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(StaticText)
+	_ func(context.Context) ([]byte, error)                              = mcpimpl.RerunGoGenerate(StaticBinary)
+	_ func(context.Context, TemplateID) (map[string]string, error)       = mcpimpl.RerunGoGenerate(TemplateData)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(WatchedResource)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(SimplePrompt)
+	_ func(context.Context, PromptArgs) (string, error)                  = mcpimpl.RerunGoGenerate(PromptWithArguments)
+	_ func(context.Context, EmbeddedArgs) (*runtime.PromptResult, error) = mcpimpl.RerunGoGenerate(PromptWithEmbeddedResource)
+	_ func(context.Context) (*runtime.PromptResult, error)               = mcpimpl.RerunGoGenerate(PromptWithImage)
+	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredPrompt)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ SamplingInput = struct {
+	_ SamplingInput = mcpimpl.RerunGoGenerate(struct {
 		Prompt string `json:"prompt"`
-	}{}
-	_ ElicitationInput = struct {
+	}{})
+	_ ElicitationInput = mcpimpl.RerunGoGenerate(struct {
 		Message string `json:"message"`
-	}{}
-	_ UserInfo = struct {
+	}{})
+	_ UserInfo = mcpimpl.RerunGoGenerate(struct {
 		Username string `json:"username"`
 		Email    string `json:"email"`
-	}{}
-	_ Profile = struct {
+	}{})
+	_ Profile = mcpimpl.RerunGoGenerate(struct {
 		Name     string  `json:"name,omitempty" jsonschema:"default=John Doe"`
 		Age      int     `json:"age,omitempty" jsonschema:"default=30"`
 		Score    float64 `json:"score,omitempty" jsonschema:"default=95.5"`
 		Status   Status  `json:"status,omitempty" jsonschema:"default=active"`
 		Verified bool    `json:"verified,omitempty" jsonschema:"default=true"`
-	}{}
-	_ HeaderInput = struct {
+	}{})
+	_ HeaderInput = mcpimpl.RerunGoGenerate(struct {
 		Region string `json:"region,omitempty" jsonschema_extras:"x-mcp-header=Region"`
 		Level  int    `json:"level,omitempty"`
-	}{}
-	_ Person = struct {
+	}{})
+	_ Person = mcpimpl.RerunGoGenerate(struct {
 		Name    string   `json:"name,omitempty"`
 		Address *address `json:"address,omitempty"`
-	}{}
-	_ address = struct {
+	}{})
+	_ address = mcpimpl.RerunGoGenerate(struct {
 		Street string `json:"street,omitempty"`
 		City   string `json:"city,omitempty"`
-	}{}
-	_ TemplateID = struct {
+	}{})
+	_ TemplateID = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
-	_ PromptArgs = struct {
+	}{})
+	_ PromptArgs = mcpimpl.RerunGoGenerate(struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	}{}
-	_ EmbeddedArgs = struct {
+	}{})
+	_ EmbeddedArgs = mcpimpl.RerunGoGenerate(struct {
 		ResourceURI string `json:"resourceUri"`
-	}{}
-	_ GreetInput = struct {
+	}{})
+	_ GreetInput = mcpimpl.RerunGoGenerate(struct {
 		Name string `json:"name"`
-	}{}
-	_ SlowComputeInput = struct {
+	}{})
+	_ SlowComputeInput = mcpimpl.RerunGoGenerate(struct {
 		Seconds float64 `json:"seconds" jsonschema:"minimum=0,maximum=600"`
 		Label   string  `json:"label,omitempty"`
-	}{}
-	_ DeleteInput = struct {
+	}{})
+	_ DeleteInput = mcpimpl.RerunGoGenerate(struct {
 		Filename string `json:"filename"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -171,7 +171,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_elicitation_sep1034_defaults",
-		Description: "ElicitationDefaults asks the user to review a form whose fields have\ndefaults.",
+		Description: "ElicitationDefaults asks the user to review a form whose fields have defaults.",
 		InputSchema: testElicitationSep1034DefaultsInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return ElicitationDefaults(ctx)
@@ -211,7 +211,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_input_required_result_request_state",
-		Description: "InputRequiredState asks for a confirmation; the call's state, sealed by\nthe server, travels with the retry.",
+		Description: "InputRequiredState asks for a confirmation; the call's state, sealed by the server, travels with the retry.",
 		InputSchema: testInputRequiredResultRequestStateInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredState(ctx)
@@ -219,7 +219,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_input_required_result_tampered_state",
-		Description: "InputRequiredTampered asks for a confirmation, like\ntest_input_required_result_request_state: the suite then changes the\nstate it echoes, which the server must refuse.",
+		Description: "InputRequiredTampered asks for a confirmation, like test_input_required_result_request_state: the suite then changes the state it echoes, which the server must refuse.",
 		InputSchema: testInputRequiredResultTamperedStateInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredTampered(ctx)
@@ -235,7 +235,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_input_required_result_multi_round",
-		Description: "InputRequiredRounds asks two questions, the second only once the first\nis answered.",
+		Description: "InputRequiredRounds asks two questions, the second only once the first is answered.",
 		InputSchema: testInputRequiredResultMultiRoundInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredRounds(ctx)
@@ -243,7 +243,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_input_required_result_capabilities",
-		Description: "InputRequiredCapabilities asks only what the client can answer: the\nuser if it can elicit, else its model.",
+		Description: "InputRequiredCapabilities asks only what the client can answer: the user if it can elicit, else its model.",
 		InputSchema: testInputRequiredResultCapabilitiesInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredCapabilities(ctx)
@@ -251,7 +251,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_missing_capability",
-		Description: "MissingCapability asks the client's model, which a client that did not\ndeclare sampling cannot answer: under 2026-07-28 the call then fails\nwith the protocol's missing-capability error.",
+		Description: "MissingCapability asks the client's model, which a client that did not declare sampling cannot answer: under 2026-07-28 the call then fails with the protocol's missing-capability error.",
 		InputSchema: testMissingCapabilityInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return MissingCapability(ctx)
@@ -259,7 +259,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_streaming_elicitation",
-		Description: "StreamingElicitation asks the user a question; the answer never comes\nas a request on the call's stream under 2026-07-28.",
+		Description: "StreamingElicitation asks the user a question; the answer never comes as a request on the call's stream under 2026-07-28.",
 		InputSchema: testStreamingElicitationInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return StreamingElicitation(ctx)
@@ -267,7 +267,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_logging_tool",
-		Description: "LoggingTool logs a message: a request of revision 2026-07-28 gets it\nonly if it asked for a log level.",
+		Description: "LoggingTool logs a message: a request of revision 2026-07-28 gets it only if it asked for a log level.",
 		InputSchema: testLoggingToolInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
 			return LoggingTool(ctx)
@@ -333,7 +333,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_multiple_content_types",
-		Description: "MultipleContentTypes returns text, an image and an embedded resource in\none result.",
+		Description: "MultipleContentTypes returns text, an image and an embedded resource in one result.",
 		InputSchema: testMultipleContentTypesInputSchema,
 		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (*runtime.ToolResult, error) {
@@ -342,7 +342,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_logging",
-		Description: "ToolWithLogging sends three log messages to the client, 50 ms apart,\nwhile it runs.",
+		Description: "ToolWithLogging sends three log messages to the client, 50 ms apart, while it runs.",
 		InputSchema: testToolWithLoggingInputSchema,
 		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
@@ -360,7 +360,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "test_tool_with_progress",
-		Description: "ToolWithProgress reports progress 0, 50 and 100 out of 100, 50 ms apart,\nwhen the client asks for progress.",
+		Description: "ToolWithProgress reports progress 0, 50 and 100 out of 100, 50 ms apart, when the client asks for progress.",
 		InputSchema: testToolWithProgressInputSchema,
 		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (string, error) {
@@ -369,7 +369,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "json_schema_2020_12_tool",
-		Description: "JSONSchema202012 is a tool with JSON Schema 2020-12 features: its input\nschema has $schema, $defs with $ref, and additionalProperties false.",
+		Description: "JSONSchema202012 is a tool with JSON Schema 2020-12 features: its input schema has $schema, $defs with $ref, and additionalProperties false.",
 		InputSchema: jsonSchema202012ToolInputSchema,
 		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Handler:     mcpimpl.Handle(JSONSchema202012, decodePerson, mcpimpl.Text),
@@ -383,7 +383,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:             "slow_compute",
-		Description:      "SlowCompute computes for the given number of seconds; cancelled, it\nstops.",
+		Description:      "SlowCompute computes for the given number of seconds; cancelled, it stops.",
 		InputSchema:      slowComputeInputSchema,
 		Task:             runtime.TaskOptional,
 		TaskTTL:          15 * time.Minute,
@@ -392,7 +392,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:             "failing_job",
-		Description:      "FailingJob works for a second, then fails: the task completes with a\ntool error.",
+		Description:      "FailingJob works for a second, then fails: the task completes with a tool error.",
 		InputSchema:      failingJobInputSchema,
 		Task:             runtime.TaskRequired,
 		TaskPollInterval: 100 * time.Millisecond,
@@ -402,7 +402,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:             "protocol_error_job",
-		Description:      "ProtocolErrorJob fails with a JSON-RPC error, as when the server cannot\ndo its part of the protocol: the task fails.",
+		Description:      "ProtocolErrorJob fails with a JSON-RPC error, as when the server cannot do its part of the protocol: the task fails.",
 		InputSchema:      protocolErrorJobInputSchema,
 		Task:             runtime.TaskOptional,
 		TaskPollInterval: 100 * time.Millisecond,
@@ -421,7 +421,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:             "multi_input",
-		Description:      "MultiInput asks two questions at once, which the client may answer one\nat a time.",
+		Description:      "MultiInput asks two questions at once, which the client may answer one at a time.",
 		InputSchema:      multiInputInputSchema,
 		Task:             runtime.TaskOptional,
 		TaskPollInterval: 100 * time.Millisecond,
@@ -450,7 +450,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	s.AddResourceTemplate(&runtime.ResourceTemplate{
 		URITemplate: "test://template/{id}/data",
 		Name:        "template_data",
-		Description: "TemplateData is a resource template whose contents say which id was\nasked for.",
+		Description: "TemplateData is a resource template whose contents say which id was asked for.",
 		MIMEType:    "application/json",
 		Handler:     mcpimpl.Read(TemplateData, decodeTemplateDataVars, mcpimpl.JSONContents, "application/json"),
 	})
@@ -497,7 +497,7 @@ func Register(s *runtime.Server, changes *Changes) {
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "test_input_required_result_prompt",
-		Description: "InputRequiredPrompt asks the user what context the prompt should use\n(revision 2026-07-28).",
+		Description: "InputRequiredPrompt asks the user what context the prompt should use (revision 2026-07-28).",
 		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredPrompt(ctx)
 		}, mcpimpl.NoInput, mcpimpl.UserMessage),
@@ -549,9 +549,6 @@ func (p *Profile) UnmarshalMCP(data []byte) error {
 // decodeSamplingInput stores validated arguments in in, without reflection.
 func decodeSamplingInput(v mcpimpl.Value, in *SamplingInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "prompt":
@@ -567,9 +564,6 @@ func decodeSamplingInput(v mcpimpl.Value, in *SamplingInput) error {
 // decodeElicitationInput stores validated arguments in in, without reflection.
 func decodeElicitationInput(v mcpimpl.Value, in *ElicitationInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "message":
@@ -585,9 +579,6 @@ func decodeElicitationInput(v mcpimpl.Value, in *ElicitationInput) error {
 // decodeHeaderInput stores validated arguments in in, without reflection.
 func decodeHeaderInput(v mcpimpl.Value, in *HeaderInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "region":
@@ -605,9 +596,6 @@ func decodeHeaderInput(v mcpimpl.Value, in *HeaderInput) error {
 // decodePerson stores validated arguments in in, without reflection.
 func decodePerson(v mcpimpl.Value, in *Person) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -625,9 +613,6 @@ func decodePerson(v mcpimpl.Value, in *Person) error {
 // decodeGreetInput stores validated arguments in in, without reflection.
 func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -643,9 +628,6 @@ func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
 // decodeSlowComputeInput stores validated arguments in in, without reflection.
 func decodeSlowComputeInput(v mcpimpl.Value, in *SlowComputeInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "seconds":
@@ -663,9 +645,6 @@ func decodeSlowComputeInput(v mcpimpl.Value, in *SlowComputeInput) error {
 // decodeDeleteInput stores validated arguments in in, without reflection.
 func decodeDeleteInput(v mcpimpl.Value, in *DeleteInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "filename":
@@ -681,9 +660,6 @@ func decodeDeleteInput(v mcpimpl.Value, in *DeleteInput) error {
 // decodeUserInfo stores validated arguments in in, without reflection.
 func decodeUserInfo(v mcpimpl.Value, in *UserInfo) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "username":
@@ -701,9 +677,6 @@ func decodeUserInfo(v mcpimpl.Value, in *UserInfo) error {
 // decodeProfile stores validated arguments in in, without reflection.
 func decodeProfile(v mcpimpl.Value, in *Profile) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -727,9 +700,6 @@ func decodeProfile(v mcpimpl.Value, in *Profile) error {
 // decodeaddress stores validated arguments in in, without reflection.
 func decodeaddress(v mcpimpl.Value, in *address) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "street":
@@ -894,7 +864,7 @@ const testXMcpHeaderInputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "description": "HeaderInput has arguments that a client of revision 2026-07-28 repeats\nin HTTP headers, for proxies to route on."
+  "description": "HeaderInput has arguments that a client of revision 2026-07-28 repeats in HTTP headers, for proxies to route on."
 }`
 
 // testTriggerToolChangeInputSchema is the JSON Schema of the arguments of test_trigger_tool_change.
@@ -992,7 +962,7 @@ const jsonSchema202012ToolInputSchema = `{
       },
       "additionalProperties": false,
       "type": "object",
-      "description": "address is a postal address. Its type name is its $defs name, which the\nsuite requires to be \"address\"."
+      "description": "address is a postal address. Its type name is its $defs name, which the suite requires to be \"address\"."
     }
   },
   "properties": {

@@ -10,20 +10,20 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, GreetInput) (string, error) = Greet
+	_ func(context.Context, GreetInput) (string, error) = mcpimpl.RerunGoGenerate(Greet)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ GreetInput = struct {
+	_ GreetInput = mcpimpl.RerunGoGenerate(struct {
 		Name string `json:"name"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "demo_tools" that serves the tools of this
@@ -50,9 +50,6 @@ func Register(s *runtime.Server) {
 // decodeGreetInput stores validated arguments in in, without reflection.
 func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":

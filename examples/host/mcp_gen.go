@@ -10,25 +10,25 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, LookupOrderInput) (string, error) = LookupOrder
+	_ func(context.Context, LookupOrderInput) (string, error) = mcpimpl.RerunGoGenerate(LookupOrder)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ LookupOrderInput = struct {
+	_ LookupOrderInput = mcpimpl.RerunGoGenerate(struct {
 		OrderID string `json:"order_id"`
-	}{}
-	_ Reply = struct {
+	}{})
+	_ Reply = mcpimpl.RerunGoGenerate(struct {
 		OrderID string      `json:"order_id"`
 		Status  OrderStatus `json:"status"`
 		Message string      `json:"message"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -69,9 +69,6 @@ func (*Reply) MCPSchema() string { return replyOutputSchema }
 // decodeLookupOrderInput stores validated arguments in in, without reflection.
 func decodeLookupOrderInput(v mcpimpl.Value, in *LookupOrderInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "order_id":
@@ -119,5 +116,5 @@ const replyOutputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["order_id", "status", "message"],
-  "description": "Reply is the desk's answer to a customer: the model's answer must fit\nits JSON Schema, which mcpgen generates as Reply's MCPSchema method."
+  "description": "Reply is the desk's answer to a customer: the model's answer must fit its JSON Schema, which mcpgen generates as Reply's MCPSchema method."
 }`

@@ -11,26 +11,26 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(*Store, context.Context, ExportInput) (string, error)                   = (*Store).ExportNotes
-	_ func(*Store, context.Context, AddNoteInput) (Note, error)                    = (*Store).AddNote
-	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error)            = (*Store).FindNotes
-	_ func(*Store, context.Context, DeleteNoteInput) error                         = (*Store).DeleteNote
-	_ func(*Store, context.Context, NoteRef) (string, error)                       = (*Store).ReadNote
-	_ func(*Store, context.Context, SummarizeInput) (*runtime.PromptResult, error) = (*Store).SummarizeNote
+	_ func(*Store, context.Context, ExportInput) (string, error)                   = mcpimpl.RerunGoGenerate((*Store).ExportNotes)
+	_ func(*Store, context.Context, AddNoteInput) (Note, error)                    = mcpimpl.RerunGoGenerate((*Store).AddNote)
+	_ func(*Store, context.Context, FindNotesInput) (FoundNotes, error)            = mcpimpl.RerunGoGenerate((*Store).FindNotes)
+	_ func(*Store, context.Context, DeleteNoteInput) error                         = mcpimpl.RerunGoGenerate((*Store).DeleteNote)
+	_ func(*Store, context.Context, NoteRef) (string, error)                       = mcpimpl.RerunGoGenerate((*Store).ReadNote)
+	_ func(*Store, context.Context, SummarizeInput) (*runtime.PromptResult, error) = mcpimpl.RerunGoGenerate((*Store).SummarizeNote)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ ExportInput = struct {
+	_ ExportInput = mcpimpl.RerunGoGenerate(struct {
 		Format Format `json:"format,omitempty"`
-	}{}
-	_ Note = struct {
+	}{})
+	_ Note = mcpimpl.RerunGoGenerate(struct {
 		ID       string     `json:"id"`
 		Title    string     `json:"title"`
 		Body     string     `json:"body,omitempty"`
@@ -38,41 +38,41 @@ var (
 		Priority Priority   `json:"priority"`
 		Due      *time.Time `json:"due,omitempty"`
 		Created  time.Time  `json:"created"`
-	}{}
-	_ Config = struct {
+	}{})
+	_ Config = mcpimpl.RerunGoGenerate(struct {
 		Dir string `json:"dir,omitempty" jsonschema:"title=Notes folder" mcp:"directory"`
-	}{}
-	_ AddNoteInput = struct {
+	}{})
+	_ AddNoteInput = mcpimpl.RerunGoGenerate(struct {
 		Title    string     `json:"title" jsonschema:"minLength=1,maxLength=200"`
 		Body     string     `json:"body,omitempty"`
 		Tags     []string   `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems=true"`
 		Priority Priority   `json:"priority,omitempty"`
 		Due      *time.Time `json:"due,omitempty"`
-	}{}
-	_ FindNotesInput = struct {
+	}{})
+	_ FindNotesInput = mcpimpl.RerunGoGenerate(struct {
 		Query  string  `json:"query,omitempty"`
 		Filter *Filter `json:"filter,omitempty"`
 		Limit  int     `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100"`
-	}{}
-	_ Filter = struct {
+	}{})
+	_ Filter = mcpimpl.RerunGoGenerate(struct {
 		Tags        []string   `json:"tags,omitempty"`
 		MinPriority Priority   `json:"minPriority,omitempty"`
 		DueBefore   *time.Time `json:"dueBefore,omitempty"`
-	}{}
-	_ FoundNotes = struct {
+	}{})
+	_ FoundNotes = mcpimpl.RerunGoGenerate(struct {
 		Notes []Note `json:"notes"`
 		Total int    `json:"total"`
-	}{}
-	_ DeleteNoteInput = struct {
+	}{})
+	_ DeleteNoteInput = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
-	_ NoteRef = struct {
+	}{})
+	_ NoteRef = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
-	_ SummarizeInput = struct {
+	}{})
+	_ SummarizeInput = mcpimpl.RerunGoGenerate(struct {
 		ID    string `json:"id"`
 		Style Style  `json:"style,omitempty"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -107,7 +107,7 @@ func NewServer(store *Store) *runtime.Server {
 func Register(s *runtime.Server, store *Store) {
 	s.AddTool(&runtime.Tool{
 		Name:             "export_notes",
-		Description:      "ExportNotes writes every note into one document, Markdown or JSON. It\ntakes a few seconds: a client that declares the tasks extension gets a\ntask, and polls it for the document.",
+		Description:      "ExportNotes writes every note into one document, Markdown or JSON. It takes a few seconds: a client that declares the tasks extension gets a task, and polls it for the document.",
 		InputSchema:      exportNotesInputSchema,
 		Annotations:      &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 		Task:             runtime.TaskOptional,
@@ -147,7 +147,7 @@ func Register(s *runtime.Server, store *Store) {
 	s.AddResourceTemplate(&runtime.ResourceTemplate{
 		URITemplate: "notes://{id}",
 		Name:        "note",
-		Description: "ReadNote is one note as Markdown: its title, priority, tags, due date\nand body.",
+		Description: "ReadNote is one note as Markdown: its title, priority, tags, due date and body.",
 		MIMEType:    "text/markdown",
 		Scopes:      []string{"notes:read"},
 		Handler:     mcpimpl.Read(store.ReadNote, decodeNoteVars, mcpimpl.TextContents, "text/markdown"),
@@ -156,7 +156,7 @@ func Register(s *runtime.Server, store *Store) {
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "summarize_note",
 		Title:       "Summarize a note",
-		Description: "SummarizeNote asks the model to summarize a note, which the prompt\nembeds.",
+		Description: "SummarizeNote asks the model to summarize a note, which the prompt embeds.",
 		Arguments: []runtime.PromptArgument{
 			{Name: "id", Description: "ID is the note to summarize.", Required: true},
 			{Name: "style", Description: "Style is how long the summary should be; brief when left out. One of: brief, detailed."},
@@ -204,9 +204,6 @@ func (c *Config) LoadEnv(getenv func(string) string) error {
 // decodeExportInput stores validated arguments in in, without reflection.
 func decodeExportInput(v mcpimpl.Value, in *ExportInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "format":
@@ -222,9 +219,6 @@ func decodeExportInput(v mcpimpl.Value, in *ExportInput) error {
 // decodeAddNoteInput stores validated arguments in in, without reflection.
 func decodeAddNoteInput(v mcpimpl.Value, in *AddNoteInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "title":
@@ -248,9 +242,6 @@ func decodeAddNoteInput(v mcpimpl.Value, in *AddNoteInput) error {
 // decodeFindNotesInput stores validated arguments in in, without reflection.
 func decodeFindNotesInput(v mcpimpl.Value, in *FindNotesInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "query":
@@ -270,9 +261,6 @@ func decodeFindNotesInput(v mcpimpl.Value, in *FindNotesInput) error {
 // decodeDeleteNoteInput stores validated arguments in in, without reflection.
 func decodeDeleteNoteInput(v mcpimpl.Value, in *DeleteNoteInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "id":
@@ -288,9 +276,6 @@ func decodeDeleteNoteInput(v mcpimpl.Value, in *DeleteNoteInput) error {
 // decodeConfig stores validated arguments in in, without reflection.
 func decodeConfig(v mcpimpl.Value, in *Config) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "dir":
@@ -306,9 +291,6 @@ func decodeConfig(v mcpimpl.Value, in *Config) error {
 // decodeFilter stores validated arguments in in, without reflection.
 func decodeFilter(v mcpimpl.Value, in *Filter) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "tags":
@@ -361,8 +343,21 @@ const addNoteInputSchema = `{
       "uniqueItems": true
     },
     "priority": {
+      "oneOf": [
+        {
+          "const": 1,
+          "title": "Low"
+        },
+        {
+          "const": 2,
+          "title": "Normal"
+        },
+        {
+          "const": 3,
+          "title": "High"
+        }
+      ],
       "type": "integer",
-      "enum": [1, 2, 3],
       "description": "Priority of the note; Normal when left out."
     },
     "due": {
@@ -397,8 +392,21 @@ const addNoteOutputSchema = `{
       "type": "array"
     },
     "priority": {
+      "oneOf": [
+        {
+          "const": 1,
+          "title": "Low"
+        },
+        {
+          "const": 2,
+          "title": "Normal"
+        },
+        {
+          "const": 3,
+          "title": "High"
+        }
+      ],
       "type": "integer",
-      "enum": [1, 2, 3],
       "description": "Priority ranks notes."
     },
     "due": {
@@ -430,8 +438,21 @@ const findNotesInputSchema = `{
           "description": "Notes must carry all of these tags."
         },
         "minPriority": {
+          "oneOf": [
+            {
+              "const": 1,
+              "title": "Low"
+            },
+            {
+              "const": 2,
+              "title": "Normal"
+            },
+            {
+              "const": 3,
+              "title": "High"
+            }
+          ],
           "type": "integer",
-          "enum": [1, 2, 3],
           "description": "Priority ranks notes."
         },
         "dueBefore": {
@@ -486,8 +507,21 @@ const findNotesOutputSchema = `{
           "type": "array"
         },
         "priority": {
+          "oneOf": [
+            {
+              "const": 1,
+              "title": "Low"
+            },
+            {
+              "const": 2,
+              "title": "Normal"
+            },
+            {
+              "const": 3,
+              "title": "High"
+            }
+          ],
           "type": "integer",
-          "enum": [1, 2, 3],
           "description": "Priority ranks notes."
         },
         "due": {
@@ -544,10 +578,10 @@ const configConfigSchema = `{
     "dir": {
       "type": "string",
       "title": "Notes folder",
-      "description": "Dir is the folder that keeps the notes, in notes.json; without it,\nthe notes live in memory until the server exits."
+      "description": "Dir is the folder that keeps the notes, in notes.json; without it, the notes live in memory until the server exits."
     }
   },
   "additionalProperties": false,
   "type": "object",
-  "description": "Config is what a person sets when installing the server: each field is\na question of the MCP bundle's user_config and an environment variable\nof the Registry's entry, read by the generated LoadEnv. Keep it small\nand documented: every field is one more question."
+  "description": "Config is what a person sets when installing the server: each field is a question of the MCP bundle's user_config and an environment variable of the Registry's entry, read by the generated LoadEnv. Keep it small and documented: every field is one more question."
 }`

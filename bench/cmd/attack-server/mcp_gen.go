@@ -10,24 +10,24 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(*Store, context.Context, AddNoteInput) (string, error) = (*Store).AddNote
-	_ func(*Store, context.Context, NoteInput) (string, error)    = (*Store).Note
+	_ func(*Store, context.Context, AddNoteInput) (string, error) = mcpimpl.RerunGoGenerate((*Store).AddNote)
+	_ func(*Store, context.Context, NoteInput) (string, error)    = mcpimpl.RerunGoGenerate((*Store).Note)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ AddNoteInput = struct {
+	_ AddNoteInput = mcpimpl.RerunGoGenerate(struct {
 		Text string `json:"text"`
-	}{}
-	_ NoteInput = struct {
+	}{})
+	_ NoteInput = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "attack-server" that serves the tools
@@ -44,7 +44,7 @@ func NewServer(store *Store) *runtime.Server {
 func Register(s *runtime.Server, store *Store) {
 	s.AddTool(&runtime.Tool{
 		Name:        "add_note",
-		Description: "AddNote adds a note, and tells the clients that the list of resources\nchanged.",
+		Description: "AddNote adds a note, and tells the clients that the list of resources changed.",
 		InputSchema: addNoteInputSchema,
 		Handler:     mcpimpl.Handle(store.AddNote, decodeAddNoteInput, mcpimpl.Text),
 	})
@@ -67,9 +67,6 @@ func decodeNoteVars(vars map[string]string) (NoteInput, error) {
 // decodeAddNoteInput stores validated arguments in in, without reflection.
 func decodeAddNoteInput(v mcpimpl.Value, in *AddNoteInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "text":

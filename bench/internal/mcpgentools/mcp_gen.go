@@ -10,27 +10,27 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, GreetInput) (string, error)        = Greet
-	_ func(context.Context, CreateTicketInput) (string, error) = CreateTicket
+	_ func(context.Context, GreetInput) (string, error)        = mcpimpl.RerunGoGenerate(Greet)
+	_ func(context.Context, CreateTicketInput) (string, error) = mcpimpl.RerunGoGenerate(CreateTicket)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ GreetInput = struct {
+	_ GreetInput = mcpimpl.RerunGoGenerate(struct {
 		Name string `json:"name"`
-	}{}
-	_ CreateTicketInput = struct {
+	}{})
+	_ CreateTicketInput = mcpimpl.RerunGoGenerate(struct {
 		Title       string   `json:"title"`
 		Description string   `json:"description"`
 		Kind        Kind     `json:"kind"`
 		Labels      []string `json:"labels,omitempty" jsonschema:"maxItems=5"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -73,9 +73,6 @@ func Register(s *runtime.Server) {
 // decodeGreetInput stores validated arguments in in, without reflection.
 func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -91,9 +88,6 @@ func decodeGreetInput(v mcpimpl.Value, in *GreetInput) error {
 // decodeCreateTicketInput stores validated arguments in in, without reflection.
 func decodeCreateTicketInput(v mcpimpl.Value, in *CreateTicketInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "title":

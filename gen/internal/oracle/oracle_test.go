@@ -1,14 +1,17 @@
 package oracle_test
 
 import (
+	"encoding"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/invopop/jsonschema"
 
@@ -22,17 +25,21 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
 	"github.com/mcpgen/mcpgen/testdata/golden/decoders"
+	"github.com/mcpgen/mcpgen/testdata/golden/defaults"
 	"github.com/mcpgen/mcpgen/testdata/golden/directive_mistakes"
 	"github.com/mcpgen/mcpgen/testdata/golden/directive_options"
 	"github.com/mcpgen/mcpgen/testdata/golden/docs"
 	"github.com/mcpgen/mcpgen/testdata/golden/embedded"
+	"github.com/mcpgen/mcpgen/testdata/golden/enum_rules"
 	"github.com/mcpgen/mcpgen/testdata/golden/enums"
 	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/generics"
 	"github.com/mcpgen/mcpgen/testdata/golden/import_clash"
 	"github.com/mcpgen/mcpgen/testdata/golden/inline"
 	"github.com/mcpgen/mcpgen/testdata/golden/install"
+	"github.com/mcpgen/mcpgen/testdata/golden/json_methods"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
+	"github.com/mcpgen/mcpgen/testdata/golden/map_keys"
 	"github.com/mcpgen/mcpgen/testdata/golden/naming"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package"
@@ -78,11 +85,26 @@ import (
 //     not show.
 //   - named-containers: invopop puts named slices and maps in $defs;
 //     mcpgen inlines them (also resolved away).
+//   - reflow: a description keeps the paragraphs of its doc comment, each
+//     on one line; invopop keeps the comment's line breaks.
+//   - duration-unit: a time.Duration says that it counts nanoseconds.
+//   - int-enum-titles: the constants of an integer type are listed as
+//     {"const": …, "title": name} alternatives (const-enum, with names).
+//   - own-json: a type that reads (or, in an output, writes) its own JSON
+//     with a method mcpgen cannot see into admits any value; invopop
+//     describes its fields.
 type oracleCase struct {
 	schema string       // file under testdata/golden
 	typ    reflect.Type // the Go type the schema describes
 	value  bool         // an output that is not an object: no "$schema", which the runtime would nest for older clients
 	allow  map[string]string
+}
+
+// defaultsAllowed are the differences of the defaults case.
+var defaultsAllowed = map[string]string{
+	"properties.timeout.maximum":                 "a time.Duration's keywords may be written as Go durations (1m); invopop drops what is not a number",
+	"properties.timeout.default":                 "the same: default=30s is 30000000000 nanoseconds",
+	"properties.filter.properties.sizes.default": "an array's default is a list of its items' type; invopop keeps each as a string",
 }
 
 // instanceDoc explains the description of an instance of a generic type.
@@ -216,6 +238,36 @@ var oracleCases = []oracleCase{
 	{schema: "unexported_fields/searchOutputSchema.json", typ: reflect.TypeFor[unexported_fields.Answer]()},
 	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "defaults/searchInputSchema.json", typ: reflect.TypeFor[defaults.Input](), allow: defaultsAllowed},
+	{schema: "defaults/searchOutputSchema.json", typ: reflect.TypeFor[defaults.Input](), allow: defaultsAllowed},
+	{schema: "enum_rules/stockInputSchema.json", typ: reflect.TypeFor[enum_rules.Input]()},
+	{schema: "json_methods/currentInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "json_methods/currentOutputSchema.json", typ: reflect.TypeFor[json_methods.Code](), value: true},
+	{schema: "json_methods/inspectInputSchema.json", typ: reflect.TypeFor[json_methods.Input]()},
+	{schema: "json_methods/inspectOutputSchema.json", typ: reflect.TypeFor[json_methods.Output](), allow: map[string]string{
+		"properties.tags.items": "a slice's elements are addressable: encoding/json writes them with *Tag's MarshalText",
+	}},
+	{schema: "json_methods/inspectPointerInputSchema.json", typ: reflect.TypeFor[json_methods.Input]()},
+	{schema: "json_methods/inspectPointerOutputSchema.json", typ: reflect.TypeFor[json_methods.Output](), allow: map[string]string{
+		"properties.tags.items":               "a slice's elements are addressable: encoding/json writes them with *Tag's MarshalText",
+		"properties.tag.type":                 "the result is returned through a pointer, so its fields are addressable: *Tag's MarshalText writes the tag as a string",
+		"properties.tag.properties.Name":      "the same",
+		"properties.tag.additionalProperties": "the same",
+	}},
+	{schema: "json_methods/keepInputSchema.json", typ: reflect.TypeFor[json_methods.Raw]()},
+	{schema: "map_keys/indexInputSchema.json", typ: reflect.TypeFor[map_keys.Input](), allow: map[string]string{
+		"properties.byID.propertyNames":        "integer keys: mcpgen's propertyNames reads them as strconv.ParseInt does (a sign, leading zeros); invopop's patternProperties ^[0-9]+$ refuses negative keys",
+		"properties.byID.patternProperties":    "the same",
+		"properties.byID.additionalProperties": "the same: mcpgen's values are additionalProperties under the names propertyNames admits",
+		"properties.byCount.propertyNames":     "integer keys: the names strconv.ParseUint reads; invopop says nothing of them",
+		"properties.byColor.propertyNames":     "keys of an enum type: its constants (const-enum)",
+	}},
+	{schema: "map_keys/indexOutputSchema.json", typ: reflect.TypeFor[map_keys.Output](), allow: map[string]string{
+		"properties.byID.propertyNames":        "integer keys: the names strconv.FormatInt writes; invopop's pattern refuses negative keys",
+		"properties.byID.patternProperties":    "the same",
+		"properties.byID.additionalProperties": "the same",
+		"properties.byCount.propertyNames":     "integer keys: the names strconv.FormatUint writes",
+	}},
 	{schema: "warnings/aVeryLongToolNameThatMakesTheQualifiedNameTooLongInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 }
 
@@ -423,6 +475,15 @@ func (o *oracle) compare(path string, static, reflected any, t reflect.Type) {
 		return
 	}
 	elem := deref(t)
+	switch ownMethods(t, o.encoded) {
+	case "text":
+		if sm["type"] != "string" {
+			o.errorf(path, "a type read or written as text: mcpgen has %s, want a string", canonicalJSON(sm))
+		}
+		return // own-methods
+	case "json":
+		return // own-methods: the method decides, invopop cannot see it
+	}
 	keys := map[string]bool{}
 	for k := range sm {
 		keys[k] = true
@@ -447,6 +508,9 @@ func (o *oracle) compare(path string, static, reflected any, t reflect.Type) {
 		case "additionalProperties":
 			o.compare(at, sv, rv, elemOf(elem))
 		case "oneOf":
+			if !rok && isEnumType(elem) && titledConsts(asList(sv)) {
+				continue // int-enum-titles
+			}
 			sl, rl := asList(sv), asList(rv)
 			if len(sl) != len(rl) {
 				o.errorf(at, "mcpgen has %d alternatives, Reflector %d", len(sl), len(rl))
@@ -461,8 +525,21 @@ func (o *oracle) compare(path string, static, reflected any, t reflect.Type) {
 			}
 			o.equal(at, sv, rv)
 		case "description":
-			if sok && (!rok || sv != rv) && elem != nil && elem.PkgPath() != "" && sv == o.comments[elem.PkgPath()+"."+elem.Name()] {
+			if r, ok := rv.(string); ok {
+				rv = reflowed(r) // reflow
+			}
+			if s, ok := sv.(string); ok && elem == reflect.TypeFor[time.Duration]() {
+				// duration-unit: the field's own words, then the unit.
+				own := strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(s, durationDoc)), ".")
+				if r, _ := rv.(string); own == strings.TrimSuffix(r, ".") {
+					continue
+				}
+			}
+			if sok && (!rok || sv != rv) && elem != nil && elem.PkgPath() != "" && sv == reflowed(o.comments[elem.PkgPath()+"."+elem.Name()]) {
 				continue // type-doc
+			}
+			if !sok && !rok {
+				continue
 			}
 			o.equal(at, sv, rv)
 		case "minimum", "maximum":
@@ -614,6 +691,65 @@ func isSizedInt(t reflect.Type) bool {
 		return true
 	}
 	return false
+}
+
+// durationDoc is the sentence that describes a time.Duration.
+const durationDoc = "A duration in nanoseconds (1000000000 is one second)."
+
+// reflowed joins the lines of each paragraph of a comment, as mcpgen's
+// descriptions do.
+func reflowed(s string) string {
+	paras := strings.Split(s, "\n\n")
+	for i, p := range paras {
+		paras[i] = strings.Join(strings.Fields(p), " ")
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// titledConsts reports whether alts are {"const": …, "title": …} schemas.
+func titledConsts(alts []any) bool {
+	for _, a := range alts {
+		m := asMap(a)
+		if _, ok := m["const"]; !ok || m["title"] == nil {
+			return false
+		}
+	}
+	return len(alts) > 0
+}
+
+// ownMethods says whether encoding/json reads t (or, encoded, writes it)
+// with a method of its own, which invopop knows nothing of: "json" for
+// UnmarshalJSON (MarshalJSON), "text" for UnmarshalText (MarshalText),
+// "" for none. The types invopop knows (time.Time, json.RawMessage) and
+// net.IP, which invopop describes as a string too, are left to the
+// comparison.
+//
+// A value written through a pointer (Marshal(&v), a slice's element) is
+// addressable, and written with the methods of its pointer type too: the
+// oracle does not follow addressability, and considers the value's
+// methods only; a case lists where it matters.
+func ownMethods(t reflect.Type, encoded bool) string {
+	t = deref(t)
+	if t == nil || t == reflect.TypeFor[json.RawMessage]() || t == reflect.TypeFor[time.Time]() || t == reflect.TypeFor[net.IP]() {
+		return ""
+	}
+	has := func(iface reflect.Type) bool {
+		if encoded {
+			return t.Implements(iface)
+		}
+		return reflect.PointerTo(t).Implements(iface)
+	}
+	own, text := reflect.TypeFor[json.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()
+	if encoded {
+		own, text = reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()
+	}
+	switch {
+	case has(own):
+		return "json"
+	case has(text):
+		return "text"
+	}
+	return ""
 }
 
 // statsOutput is the anonymous struct adapters.Stats returns.

@@ -13,16 +13,16 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(shared.Task) (string, error) = Assign
-	_ func(sharedpkg.Move) error        = Move
+	_ func(shared.Task) (string, error) = mcpimpl.RerunGoGenerate(Assign)
+	_ func(sharedpkg.Move) error        = mcpimpl.RerunGoGenerate(Move)
 	_ func() (struct {
 		Count int `json:"count"`
-	}, error) = Stats
+	}, error) = mcpimpl.RerunGoGenerate(Stats)
 )
 
 // NewServer returns a server named "adapters" that serves the tools of this

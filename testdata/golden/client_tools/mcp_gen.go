@@ -10,26 +10,26 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, EchoInput) (string, error)  = Echo
-	_ func(context.Context, CountInput) (string, error) = Count
-	_ func(context.Context) (string, error)             = Wait
+	_ func(context.Context, EchoInput) (string, error)  = mcpimpl.RerunGoGenerate(Echo)
+	_ func(context.Context, CountInput) (string, error) = mcpimpl.RerunGoGenerate(Count)
+	_ func(context.Context) (string, error)             = mcpimpl.RerunGoGenerate(Wait)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ EchoInput = struct {
+	_ EchoInput = mcpimpl.RerunGoGenerate(struct {
 		Text  string `json:"text" jsonschema:"minLength=1"`
 		Times int    `json:"times,omitempty" jsonschema:"minimum=1,maximum=3"`
-	}{}
-	_ CountInput = struct {
+	}{})
+	_ CountInput = mcpimpl.RerunGoGenerate(struct {
 		To int `json:"to" jsonschema:"minimum=1,maximum=10"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "client_tools" that serves the tools of this
@@ -71,9 +71,6 @@ func Register(s *runtime.Server) {
 // decodeEchoInput stores validated arguments in in, without reflection.
 func decodeEchoInput(v mcpimpl.Value, in *EchoInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "text":
@@ -91,9 +88,6 @@ func decodeEchoInput(v mcpimpl.Value, in *EchoInput) error {
 // decodeCountInput stores validated arguments in in, without reflection.
 func decodeCountInput(v mcpimpl.Value, in *CountInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "to":

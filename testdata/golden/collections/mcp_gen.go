@@ -10,18 +10,18 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Collect
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Collect)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Tags     []string            `json:"tags"`
 		Matrix   [][]float64         `json:"matrix"`
 		Pair     [2]int              `json:"pair"`
@@ -34,7 +34,7 @@ var (
 			Y int `json:"y"`
 		} `json:"points"`
 		Named Names `json:"named"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "collections" that serves the tools of this
@@ -62,9 +62,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "tags":

@@ -12,30 +12,27 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Keep
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Keep)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Inner = struct {
+	_ Inner = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name"`
 		Score float32  `json:"score,omitempty"`
 		Next  *Inner   `json:"next,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Page[Inner] = struct {
+	}{})
+	_ Page[Inner] = mcpimpl.RerunGoGenerate(struct {
 		Items []Inner `json:"items"`
-	}{}
-	_ Custom = struct {
-		V string
-	}{}
-	_ Input = struct {
+	}{})
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		S       string            `json:"s,omitempty"`
 		B       bool              `json:"b,omitempty"`
 		I       int               `json:"i,omitempty"`
@@ -63,7 +60,7 @@ var (
 		Bytes   []byte            `json:"bytes,omitempty"`
 		Matrix  [][]float64       `json:"matrix,omitempty"`
 		Skipped string            `json:"-"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -100,9 +97,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "s":
@@ -168,9 +162,6 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 // decodeInner stores validated arguments in in, without reflection.
 func decodeInner(v mcpimpl.Value, in *Inner) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -192,9 +183,6 @@ func decodeInner(v mcpimpl.Value, in *Inner) error {
 // decodePage_Inner stores validated arguments in in, without reflection.
 func decodePage_Inner(v mcpimpl.Value, in *Page[Inner]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "items":
@@ -211,17 +199,6 @@ func decodePage_Inner(v mcpimpl.Value, in *Page[Inner]) error {
 const keepInputSchema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$defs": {
-    "Custom": {
-      "properties": {
-        "V": {
-          "type": "string"
-        }
-      },
-      "additionalProperties": false,
-      "type": "object",
-      "required": ["V"],
-      "description": "Custom decodes itself; the generated decoder leaves it to encoding/json,\nwhich calls UnmarshalJSON."
-    },
     "Inner": {
       "properties": {
         "name": {
@@ -357,7 +334,7 @@ const keepInputSchema = `{
     "raw": true,
     "any": true,
     "custom": {
-      "$ref": "#/$defs/Custom"
+      "description": "Custom decodes itself; the generated decoder leaves it to encoding/json, which calls UnmarshalJSON."
     },
     "bytes": {
       "type": "string",
@@ -375,5 +352,5 @@ const keepInputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "description": "Input has one field of every kind the decoders handle, and some they\nleave to encoding/json."
+  "description": "Input has one field of every kind the decoders handle, and some they leave to encoding/json."
 }`

@@ -10,25 +10,25 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, In) error           = Remove
-	_ func(context.Context, In) (string, error) = Read
-	_ func(context.Context, In) error           = Slow
-	_ func(context.Context, In) (string, error) = Fetch
-	_ func(context.Context, In) error           = Keep
-	_ func(context.Context, In) (string, error) = Kebab
+	_ func(context.Context, In) error           = mcpimpl.RerunGoGenerate(Remove)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(Read)
+	_ func(context.Context, In) error           = mcpimpl.RerunGoGenerate(Slow)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(Fetch)
+	_ func(context.Context, In) error           = mcpimpl.RerunGoGenerate(Keep)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(Kebab)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ In = struct {
+	_ In = mcpimpl.RerunGoGenerate(struct {
 		Path string `json:"path"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "directive_mistakes" that serves the tools of this
@@ -45,7 +45,7 @@ func NewServer() *runtime.Server {
 func Register(s *runtime.Server) {
 	s.AddTool(&runtime.Tool{
 		Name:        "destructve",
-		Description: "Remove removes a file. The directive names it \"destructve\" and gives\nit no destructiveHint.",
+		Description: "Remove removes a file. The directive names it \"destructve\" and gives it no destructiveHint.",
 		InputSchema: destructveInputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, in In) (struct{}, error) {
 			return struct{}{}, Remove(ctx, in)
@@ -90,9 +90,6 @@ func Register(s *runtime.Server) {
 // decodeIn stores validated arguments in in, without reflection.
 func decodeIn(v mcpimpl.Value, in *In) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "path":

@@ -11,22 +11,22 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, Input) (string, error) = Read
-	_ func(context.Context, Input) error           = Remove
-	_ func(context.Context) (string, error)        = Slow
+	_ func(context.Context, Input) (string, error) = mcpimpl.RerunGoGenerate(Read)
+	_ func(context.Context, Input) error           = mcpimpl.RerunGoGenerate(Remove)
+	_ func(context.Context) (string, error)        = mcpimpl.RerunGoGenerate(Slow)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Path string `json:"path"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "directive_options" that serves the tools of this
@@ -76,9 +76,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "path":

@@ -10,18 +10,18 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Document
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Document)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Above  string `json:"above"`
 		Beside string `json:"beside"`
 		Both   string `json:"both"`
@@ -30,7 +30,7 @@ var (
 		Level  Level  `json:"level"`
 		Mode   Mode   `json:"mode"`
 		Plain  string `json:"plain"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "docs" that serves the tools of this
@@ -47,7 +47,7 @@ func NewServer() *runtime.Server {
 func Register(s *runtime.Server) {
 	s.AddTool(&runtime.Tool{
 		Name:        "document",
-		Description: "Document has a description of several paragraphs.\n\nThe second paragraph explains more, with <angle brackets> & ampersands\nleft as they are.",
+		Description: "Document has a description of several paragraphs.\n\nThe second paragraph explains more, with <angle brackets> & ampersands left as they are.",
 		InputSchema: documentInputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Document(in)
@@ -58,9 +58,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "above":
@@ -126,5 +123,5 @@ const documentInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["above", "beside", "both", "tagged", "legacy", "level", "mode", "plain"],
-  "description": "Input is described by this comment,\nwhich spans two lines."
+  "description": "Input is described by this comment, which spans two lines."
 }`

@@ -10,43 +10,43 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Embed
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Embed)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Base = struct {
+	_ Base = mcpimpl.RerunGoGenerate(struct {
 		ID      string `json:"id"`
 		Shadow  string `json:"shadow"`
 		Version int    `json:"version,omitempty"`
-	}{}
-	_ Extra = struct {
+	}{})
+	_ Extra = mcpimpl.RerunGoGenerate(struct {
 		Note string `json:"note,omitempty"`
 		Tie  string `json:"tie"`
-	}{}
-	_ Other = struct {
+	}{})
+	_ Other = mcpimpl.RerunGoGenerate(struct {
 		Tie string `json:"tie"`
-	}{}
-	_ Tagged = struct {
+	}{})
+	_ Tagged = mcpimpl.RerunGoGenerate(struct {
 		Value int `json:"value"`
-	}{}
-	_ hidden = struct {
+	}{})
+	_ hidden = mcpimpl.RerunGoGenerate(struct {
 		Visible string `json:"visible"`
-	}{}
-	_ Input = struct {
+	}{})
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Base
 		*Extra
 		Other
 		hidden
 		Tagged `json:"tagged"`
 		Shadow string `json:"shadow"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "embedded" that serves the tools of this

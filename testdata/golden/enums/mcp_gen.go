@@ -10,18 +10,18 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Paint
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Paint)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Color     Color   `json:"color"`
 		Level     Level   `json:"level"`
 		Size      Size    `json:"size"`
@@ -29,7 +29,7 @@ var (
 		Override  Color   `json:"override" jsonschema:"enum=red,enum=green"`
 		Maybe     *Color  `json:"maybe"`
 		ByTagOnly string  `json:"byTagOnly" jsonschema:"enum=a,enum=b\\,c"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -71,9 +71,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "color":
@@ -108,8 +105,25 @@ const paintInputSchema = `{
       "description": "Color is a color."
     },
     "level": {
+      "oneOf": [
+        {
+          "const": 0,
+          "title": "Debug"
+        },
+        {
+          "const": 1,
+          "title": "Info"
+        },
+        {
+          "const": 2,
+          "title": "Warn"
+        },
+        {
+          "const": 3,
+          "title": "Error"
+        }
+      ],
       "type": "integer",
-      "enum": [0, 1, 2, 3],
       "description": "Level is an integer enum built with iota."
     },
     "size": {

@@ -10,29 +10,29 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context) (string, error) = Signup
+	_ func(context.Context) (string, error) = mcpimpl.RerunGoGenerate(Signup)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Contact = struct {
+	_ Contact = mcpimpl.RerunGoGenerate(struct {
 		Name   string   `json:"name" jsonschema:"title=Your name,minLength=1,maxLength=50"`
 		Email  string   `json:"email" jsonschema:"format=email"`
 		Age    int      `json:"age,omitempty" jsonschema:"minimum=0,maximum=150,default=30"`
 		News   bool     `json:"news,omitempty" jsonschema:"default=false"`
 		Size   Size     `json:"size"`
 		Colors []string `json:"colors,omitempty" jsonschema:"enum=red,enum=green,enum=blue"`
-	}{}
-	_ Reply = struct {
+	}{})
+	_ Reply = mcpimpl.RerunGoGenerate(struct {
 		Summary string   `json:"summary"`
 		Tags    []string `json:"tags"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -84,9 +84,6 @@ func (*Reply) MCPSchema() string { return replyOutputSchema }
 // decodeContact stores validated arguments in in, without reflection.
 func decodeContact(v mcpimpl.Value, in *Contact) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":

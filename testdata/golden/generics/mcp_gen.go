@@ -11,45 +11,45 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (Page[Item], error) = Browse
-	_ func(Counted) (Counted, error)  = Count
-	_ func(Delays) (string, error)    = Wait
+	_ func(Input) (Page[Item], error) = mcpimpl.RerunGoGenerate(Browse)
+	_ func(Counted) (Counted, error)  = mcpimpl.RerunGoGenerate(Count)
+	_ func(Delays) (string, error)    = mcpimpl.RerunGoGenerate(Wait)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Page[Item] = struct {
+	_ Page[Item] = mcpimpl.RerunGoGenerate(struct {
 		Items []Item `json:"items"`
 		Next  string `json:"next,omitempty"`
-	}{}
-	_ Item = struct {
+	}{})
+	_ Item = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
-	_ Input = struct {
+	}{})
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Page Page[Item] `json:"page"`
-	}{}
-	_ Box[int] = struct {
+	}{})
+	_ Box[int] = mcpimpl.RerunGoGenerate(struct {
 		V int `json:"v"`
-	}{}
-	_ Box[string] = struct {
+	}{})
+	_ Box[string] = mcpimpl.RerunGoGenerate(struct {
 		V string `json:"v"`
-	}{}
-	_ Box[[]time.Duration] = struct {
+	}{})
+	_ Box[[]time.Duration] = mcpimpl.RerunGoGenerate(struct {
 		V []time.Duration `json:"v"`
-	}{}
-	_ Counted = struct {
+	}{})
+	_ Counted = mcpimpl.RerunGoGenerate(struct {
 		Count Box[int]    `json:"count"`
 		Label Box[string] `json:"label"`
-	}{}
-	_ Delays = struct {
+	}{})
+	_ Delays = mcpimpl.RerunGoGenerate(struct {
 		Delays Box[[]time.Duration] `json:"delays"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "generics" that serves the tools of this
@@ -95,9 +95,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "page":
@@ -113,9 +110,6 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 // decodeCounted stores validated arguments in in, without reflection.
 func decodeCounted(v mcpimpl.Value, in *Counted) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "count":
@@ -133,9 +127,6 @@ func decodeCounted(v mcpimpl.Value, in *Counted) error {
 // decodeDelays stores validated arguments in in, without reflection.
 func decodeDelays(v mcpimpl.Value, in *Delays) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "delays":
@@ -151,9 +142,6 @@ func decodeDelays(v mcpimpl.Value, in *Delays) error {
 // decodePage_Item stores validated arguments in in, without reflection.
 func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "items":
@@ -171,9 +159,6 @@ func decodePage_Item(v mcpimpl.Value, in *Page[Item]) error {
 // decodeBox_int stores validated arguments in in, without reflection.
 func decodeBox_int(v mcpimpl.Value, in *Box[int]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "v":
@@ -189,9 +174,6 @@ func decodeBox_int(v mcpimpl.Value, in *Box[int]) error {
 // decodeBox_string stores validated arguments in in, without reflection.
 func decodeBox_string(v mcpimpl.Value, in *Box[string]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "v":
@@ -207,9 +189,6 @@ func decodeBox_string(v mcpimpl.Value, in *Box[string]) error {
 // decodeBox_Duration stores validated arguments in in, without reflection.
 func decodeBox_Duration(v mcpimpl.Value, in *Box[[]time.Duration]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "v":
@@ -225,9 +204,6 @@ func decodeBox_Duration(v mcpimpl.Value, in *Box[[]time.Duration]) error {
 // decodeItem stores validated arguments in in, without reflection.
 func decodeItem(v mcpimpl.Value, in *Item) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "id":
@@ -354,7 +330,7 @@ const countInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["count", "label"],
-  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+  "description": "Counted holds a count and a label, each in a box of its own type: the two instantiations of Box have a $defs entry each."
 }`
 
 // countOutputSchema is the JSON Schema of the structured results of count.
@@ -395,7 +371,7 @@ const countOutputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["count", "label"],
-  "description": "Counted holds a count and a label, each in a box of its own type: the\ntwo instantiations of Box have a $defs entry each."
+  "description": "Counted holds a count and a label, each in a box of its own type: the two instantiations of Box have a $defs entry each."
 }`
 
 // waitInputSchema is the JSON Schema of the arguments of wait.
@@ -406,7 +382,8 @@ const waitInputSchema = `{
       "properties": {
         "v": {
           "items": {
-            "type": "integer"
+            "type": "integer",
+            "description": "A duration in nanoseconds (1000000000 is one second)."
           },
           "type": "array"
         }
@@ -425,5 +402,5 @@ const waitInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["delays"],
-  "description": "Delays holds durations in a box: the decoder of Box[[]time.Duration]\nnames package time, which the generated file must import."
+  "description": "Delays holds durations in a box: the decoder of Box[[]time.Duration] names package time, which the generated file must import."
 }`

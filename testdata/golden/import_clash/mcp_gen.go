@@ -11,28 +11,28 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimplpkg.SupportPackageIsVersion2
+const _ = mcpimplpkg.SupportPackageIsVersion3
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error)      = Wait
-	_ func(LaterInput) (string, error) = Schedule
-	_ func() (string, error)           = Status
+	_ func(Input) (string, error)      = mcpimplpkg.RerunGoGenerate(Wait)
+	_ func(LaterInput) (string, error) = mcpimplpkg.RerunGoGenerate(Schedule)
+	_ func() (string, error)           = mcpimplpkg.RerunGoGenerate(Status)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimplpkg.RerunGoGenerate(struct {
 		Seconds int `json:"seconds"`
-	}{}
-	_ Later[[]timepkg.Duration] = struct {
+	}{})
+	_ Later[[]timepkg.Duration] = mcpimplpkg.RerunGoGenerate(struct {
 		At []timepkg.Duration `json:"at"`
-	}{}
-	_ LaterInput = struct {
+	}{})
+	_ LaterInput = mcpimplpkg.RerunGoGenerate(struct {
 		When Later[[]timepkg.Duration] `json:"when"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "import_clash" that serves the tools
@@ -78,9 +78,6 @@ func Register(s *runtimepkg.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimplpkg.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "seconds":
@@ -96,9 +93,6 @@ func decodeInput(v mcpimplpkg.Value, in *Input) error {
 // decodeLaterInput stores validated arguments in in, without reflection.
 func decodeLaterInput(v mcpimplpkg.Value, in *LaterInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "when":
@@ -114,9 +108,6 @@ func decodeLaterInput(v mcpimplpkg.Value, in *LaterInput) error {
 // decodeLater_Duration stores validated arguments in in, without reflection.
 func decodeLater_Duration(v mcpimplpkg.Value, in *Later[[]timepkg.Duration]) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "at":
@@ -152,7 +143,8 @@ const scheduleInputSchema = `{
       "properties": {
         "at": {
           "items": {
-            "type": "integer"
+            "type": "integer",
+            "description": "A duration in nanoseconds (1000000000 is one second)."
           },
           "type": "array"
         }
@@ -171,5 +163,5 @@ const scheduleInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["when"],
-  "description": "LaterInput names durations through a generic type: the file imports\ntime under another name, since the package declares time."
+  "description": "LaterInput names durations through a generic type: the file imports time under another name, since the package declares time."
 }`

@@ -10,30 +10,30 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Save
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Save)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Address = struct {
+	_ Address = mcpimpl.RerunGoGenerate(struct {
 		Street string `json:"street"`
 		City   string `json:"city"`
-	}{}
-	_ Node = struct {
+	}{})
+	_ Node = mcpimpl.RerunGoGenerate(struct {
 		Value    string  `json:"value"`
 		Children []*Node `json:"children,omitempty"`
-	}{}
-	_ Input = struct {
+	}{})
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Home Address  `json:"home"`
 		Work *Address `json:"work,omitempty"`
 		Tree *Node    `json:"tree,omitempty"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "inline" that serves the tools of this
@@ -61,9 +61,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "home":
@@ -83,9 +80,6 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 // decodeAddress stores validated arguments in in, without reflection.
 func decodeAddress(v mcpimpl.Value, in *Address) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "street":
@@ -103,9 +97,6 @@ func decodeAddress(v mcpimpl.Value, in *Address) error {
 // decodeNode stores validated arguments in in, without reflection.
 func decodeNode(v mcpimpl.Value, in *Node) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "value":

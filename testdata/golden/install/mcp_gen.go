@@ -10,31 +10,31 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, ForecastInput) (string, error) = Forecast
-	_ func(context.Context, PackInput) (string, error)     = Pack
+	_ func(context.Context, ForecastInput) (string, error) = mcpimpl.RerunGoGenerate(Forecast)
+	_ func(context.Context, PackInput) (string, error)     = mcpimpl.RerunGoGenerate(Pack)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Config = struct {
+	_ Config = mcpimpl.RerunGoGenerate(struct {
 		APIKey  string `json:"api_key" mcp:"secret"`
 		Cache   string `json:"cache,omitempty" mcp:"directory,env=WEATHER_CACHE_DIR"`
 		Days    int    `json:"days,omitempty" jsonschema:"title=Forecast days,minimum=1,maximum=14,default=3"`
 		Units   Unit   `json:"units,omitempty" jsonschema:"default=celsius"`
 		Verbose bool   `json:"verbose,omitempty"`
-	}{}
-	_ ForecastInput = struct {
+	}{})
+	_ ForecastInput = mcpimpl.RerunGoGenerate(struct {
 		City string `json:"city"`
-	}{}
-	_ PackInput = struct {
+	}{})
+	_ PackInput = mcpimpl.RerunGoGenerate(struct {
 		City string `json:"city"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -104,9 +104,6 @@ func (c *Config) LoadEnv(getenv func(string) string) error {
 // decodeForecastInput stores validated arguments in in, without reflection.
 func decodeForecastInput(v mcpimpl.Value, in *ForecastInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "city":
@@ -122,9 +119,6 @@ func decodeForecastInput(v mcpimpl.Value, in *ForecastInput) error {
 // decodeConfig stores validated arguments in in, without reflection.
 func decodeConfig(v mcpimpl.Value, in *Config) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "api_key":

@@ -11,18 +11,18 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Tags
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Tags)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Renamed    string `json:"renamed_field"`
 		NoTag      string
 		Skipped    string    `json:"-"`
@@ -34,7 +34,7 @@ var (
 		BadName    string    `json:"bad\"name"`
 		Schemaless string    `json:"schemaless" jsonschema:"-"`
 		private    string
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "json_tags" that serves the tools of this

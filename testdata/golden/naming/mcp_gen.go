@@ -10,24 +10,24 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, In) (string, error) = RecentURLs
-	_ func(context.Context, In) (string, error) = ListIDs
-	_ func(context.Context, In) (string, error) = MyAPIs
-	_ func(context.Context, In) (string, error) = OAuthLogin
-	_ func(context.Context, In) (string, error) = IPv6Lookup
-	_ func(context.Context, In) (string, error) = HTMLToPDFs
-	_ func(context.Context) (string, error)     = JSONAPIStatus
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(RecentURLs)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(ListIDs)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(MyAPIs)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(OAuthLogin)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(IPv6Lookup)
+	_ func(context.Context, In) (string, error) = mcpimpl.RerunGoGenerate(HTMLToPDFs)
+	_ func(context.Context) (string, error)     = mcpimpl.RerunGoGenerate(JSONAPIStatus)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ In = struct{}{}
+	_ In = mcpimpl.RerunGoGenerate(struct{}{})
 )
 
 // NewServer returns a server named "naming" that serves the tools
@@ -90,17 +90,6 @@ func Register(s *runtime.Server) {
 
 // decodeIn stores validated arguments in in, without reflection.
 func decodeIn(v mcpimpl.Value, in *In) error {
-	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
-		var err error
-		switch name {
-		}
-		if err != nil {
-			return mcpimpl.FieldError(name, err)
-		}
-	}
 	return nil
 }
 

@@ -10,22 +10,22 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (Person, error) = Save
+	_ func(Input) (Person, error) = mcpimpl.RerunGoGenerate(Save)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Address = struct {
+	_ Address = mcpimpl.RerunGoGenerate(struct {
 		Street string `json:"street"`
 		City   string `json:"city"`
-	}{}
-	_ Person = struct {
+	}{})
+	_ Person = mcpimpl.RerunGoGenerate(struct {
 		Name string    `json:"name"`
 		Home Address   `json:"home"`
 		Work *Address  `json:"work,omitempty"`
@@ -33,11 +33,11 @@ var (
 		Meta struct {
 			Source string `json:"source"`
 		} `json:"meta"`
-	}{}
-	_ Input = struct {
+	}{})
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Person Person   `json:"person"`
 		Extra  []Person `json:"extra,omitempty"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "nested_defs" that serves the tools of this
@@ -66,9 +66,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "person":
@@ -86,9 +83,6 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 // decodePerson stores validated arguments in in, without reflection.
 func decodePerson(v mcpimpl.Value, in *Person) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -112,9 +106,6 @@ func decodePerson(v mcpimpl.Value, in *Person) error {
 // decodeAddress stores validated arguments in in, without reflection.
 func decodeAddress(v mcpimpl.Value, in *Address) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "street":

@@ -11,21 +11,21 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, *Input) (shared.Owner, error) = Assign
+	_ func(context.Context, *Input) (shared.Owner, error) = mcpimpl.RerunGoGenerate(Assign)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Priority shared.Priority `json:"priority"`
 		Owner    shared.Owner    `json:"owner"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -61,9 +61,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "priority":

@@ -10,32 +10,32 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func() (string, error)                             = Text
-	_ func() (Status, error)                             = NamedText
-	_ func() (Report, error)                             = Struct
-	_ func() (*Report, error)                            = StructPointer
-	_ func() (map[string]int, error)                     = Map
-	_ func() ([]Report, error)                           = Slice
-	_ func() (float64, error)                            = Number
-	_ func() (Optional, error)                           = Nils
-	_ func() (*int, error)                               = NilNumber
-	_ func(context.Context) (*runtime.ToolResult, error) = Full
-	_ func() (runtime.ToolResult, error)                 = FullValue
+	_ func() (string, error)                             = mcpimpl.RerunGoGenerate(Text)
+	_ func() (Status, error)                             = mcpimpl.RerunGoGenerate(NamedText)
+	_ func() (Report, error)                             = mcpimpl.RerunGoGenerate(Struct)
+	_ func() (*Report, error)                            = mcpimpl.RerunGoGenerate(StructPointer)
+	_ func() (map[string]int, error)                     = mcpimpl.RerunGoGenerate(Map)
+	_ func() ([]Report, error)                           = mcpimpl.RerunGoGenerate(Slice)
+	_ func() (float64, error)                            = mcpimpl.RerunGoGenerate(Number)
+	_ func() (Optional, error)                           = mcpimpl.RerunGoGenerate(Nils)
+	_ func() (*int, error)                               = mcpimpl.RerunGoGenerate(NilNumber)
+	_ func(context.Context) (*runtime.ToolResult, error) = mcpimpl.RerunGoGenerate(Full)
+	_ func() (runtime.ToolResult, error)                 = mcpimpl.RerunGoGenerate(FullValue)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Report = struct {
+	_ Report = mcpimpl.RerunGoGenerate(struct {
 		Count int      `json:"count"`
 		Names []string `json:"names,omitempty"`
-	}{}
-	_ Optional = struct {
+	}{})
+	_ Optional = mcpimpl.RerunGoGenerate(struct {
 		Note    *string         `json:"note"`
 		Report  *Report         `json:"report"`
 		Skipped *int            `json:"skipped,omitempty"`
@@ -45,7 +45,7 @@ var (
 		Data    []byte          `json:"data"`
 		Any     any             `json:"any"`
 		Tagged  *int            `json:"tagged" jsonschema:"nullable"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "outputs" that serves the tools of this
@@ -410,7 +410,7 @@ const nilsOutputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["reports", "byName", "data", "any"],
-  "description": "Optional has fields that can be nil, which encoding/json writes as\nnull unless omitempty leaves them out."
+  "description": "Optional has fields that can be nil, which encoding/json writes as null unless omitempty leaves them out."
 }`
 
 // nilNumberInputSchema is the JSON Schema of the arguments of nil_number.

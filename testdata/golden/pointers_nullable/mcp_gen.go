@@ -10,25 +10,25 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Pointers
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Pointers)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Plain    string  `json:"plain"`
 		Optional *string `json:"optional"`
 		Nullable *int    `json:"nullable" jsonschema:"nullable"`
 		Insisted *bool   `json:"insisted" jsonschema:"required"`
 		Both     string  `json:"both,omitempty" jsonschema:"required,nullable"`
 		Deep     **int   `json:"deep"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "pointers_nullable" that serves the tools of this
@@ -56,9 +56,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "plain":

@@ -10,23 +10,23 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, SummarizeInput) (string, error) = Summarize
-	_ func() (*runtime.PromptResult, error)                 = Greeting
+	_ func(context.Context, SummarizeInput) (string, error) = mcpimpl.RerunGoGenerate(Summarize)
+	_ func() (*runtime.PromptResult, error)                 = mcpimpl.RerunGoGenerate(Greeting)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ SummarizeInput = struct {
+	_ SummarizeInput = mcpimpl.RerunGoGenerate(struct {
 		ID    string `json:"id"`
 		Style Style  `json:"style,omitempty"`
 		Words int    `json:"words,omitempty"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -66,7 +66,7 @@ func Register(s *runtime.Server) {
 	})
 	s.AddPrompt(&runtime.Prompt{
 		Name:        "hello",
-		Description: "Greeting starts a conversation: a user message and the assistant's\nfirst answer.",
+		Description: "Greeting starts a conversation: a user message and the assistant's first answer.",
 		Handler: mcpimpl.Get(func(_ context.Context, _ struct{}) (*runtime.PromptResult, error) {
 			return Greeting()
 		}, mcpimpl.NoInput, mcpimpl.VerbatimMessages),

@@ -10,32 +10,32 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Tree) (string, error)   = Walk
-	_ func(Folder) (string, error) = List
-	_ func() ([]Tree, error)       = Forest
+	_ func(Tree) (string, error)   = mcpimpl.RerunGoGenerate(Walk)
+	_ func(Folder) (string, error) = mcpimpl.RerunGoGenerate(List)
+	_ func() ([]Tree, error)       = mcpimpl.RerunGoGenerate(Forest)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Tree = struct {
+	_ Tree = mcpimpl.RerunGoGenerate(struct {
 		Label    string `json:"label"`
 		Children []Tree `json:"children,omitempty"`
 		Parent   *Tree  `json:"parent,omitempty"`
-	}{}
-	_ Folder = struct {
+	}{})
+	_ Folder = mcpimpl.RerunGoGenerate(struct {
 		Name  string `json:"name"`
 		Files []File `json:"files,omitempty"`
-	}{}
-	_ File = struct {
+	}{})
+	_ File = mcpimpl.RerunGoGenerate(struct {
 		Name   string  `json:"name"`
 		Folder *Folder `json:"folder,omitempty"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "recursive" that serves the tools of this
@@ -68,7 +68,7 @@ func Register(s *runtime.Server) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "forest",
-		Description:  "Forest returns trees: a list of a recursive type, whose schema needs\n$defs, which a client of a revision before 2026-07-28 cannot resolve\nonce the runtime wraps the list; a warning says so.",
+		Description:  "Forest returns trees: a list of a recursive type, whose schema needs $defs, which a client of a revision before 2026-07-28 cannot resolve once the runtime wraps the list; a warning says so.",
 		InputSchema:  forestInputSchema,
 		OutputSchema: forestOutputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) ([]Tree, error) {
@@ -80,9 +80,6 @@ func Register(s *runtime.Server) {
 // decodeTree stores validated arguments in in, without reflection.
 func decodeTree(v mcpimpl.Value, in *Tree) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "label":
@@ -102,9 +99,6 @@ func decodeTree(v mcpimpl.Value, in *Tree) error {
 // decodeFolder stores validated arguments in in, without reflection.
 func decodeFolder(v mcpimpl.Value, in *Folder) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -122,9 +116,6 @@ func decodeFolder(v mcpimpl.Value, in *Folder) error {
 // decodeFile stores validated arguments in in, without reflection.
 func decodeFile(v mcpimpl.Value, in *File) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":

@@ -10,31 +10,31 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a resource function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context) (string, error)                                     = Status
-	_ func() ([]byte, error)                                                    = Logo
-	_ func(context.Context) (map[string]int, error)                             = Config
-	_ func(context.Context, IssueRef) (*Issue, error)                           = GetIssue
-	_ func(*Files, context.Context, *FilePath) (*runtime.ResourceResult, error) = (*Files).Read
+	_ func(context.Context) (string, error)                                     = mcpimpl.RerunGoGenerate(Status)
+	_ func() ([]byte, error)                                                    = mcpimpl.RerunGoGenerate(Logo)
+	_ func(context.Context) (map[string]int, error)                             = mcpimpl.RerunGoGenerate(Config)
+	_ func(context.Context, IssueRef) (*Issue, error)                           = mcpimpl.RerunGoGenerate(GetIssue)
+	_ func(*Files, context.Context, *FilePath) (*runtime.ResourceResult, error) = mcpimpl.RerunGoGenerate((*Files).Read)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ IssueRef = struct {
+	_ IssueRef = mcpimpl.RerunGoGenerate(struct {
 		Owner   string `json:"owner"`
 		Name    string `json:"name"`
 		Number  int    `json:"number"`
 		State   State  `json:"state"`
 		Verbose bool   `json:"verbose,omitempty"`
-	}{}
-	_ FilePath = struct {
+	}{})
+	_ FilePath = mcpimpl.RerunGoGenerate(struct {
 		Path string `json:"path"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means

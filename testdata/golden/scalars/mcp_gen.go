@@ -13,18 +13,18 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Scalars
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Scalars)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		Bool     bool            `json:"bool"`
 		Int      int             `json:"int"`
 		Int8     int8            `json:"int8"`
@@ -47,7 +47,7 @@ var (
 		Number   json.Number     `json:"number"`
 		Rune     rune            `json:"rune"`
 		IP       net.IP          `json:"ip,omitempty"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "scalars" that serves the tools of this
@@ -75,9 +75,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "bool":
@@ -201,7 +198,8 @@ const scalarsInputSchema = `{
       "format": "date-time"
     },
     "duration": {
-      "type": "integer"
+      "type": "integer",
+      "description": "A duration in nanoseconds (1000000000 is one second)."
     },
     "raw": true,
     "any": true,

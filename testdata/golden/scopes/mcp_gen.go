@@ -10,24 +10,24 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool, resource or prompt function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, NoteInput) error           = DeleteNote
-	_ func(context.Context, NoteInput) (string, error) = FindNotes
-	_ func(context.Context, NoteInput) (string, error) = Note
-	_ func(context.Context) (string, error)            = Index
-	_ func(context.Context, NoteInput) (string, error) = Summarize
+	_ func(context.Context, NoteInput) error           = mcpimpl.RerunGoGenerate(DeleteNote)
+	_ func(context.Context, NoteInput) (string, error) = mcpimpl.RerunGoGenerate(FindNotes)
+	_ func(context.Context, NoteInput) (string, error) = mcpimpl.RerunGoGenerate(Note)
+	_ func(context.Context) (string, error)            = mcpimpl.RerunGoGenerate(Index)
+	_ func(context.Context, NoteInput) (string, error) = mcpimpl.RerunGoGenerate(Summarize)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ NoteInput = struct {
+	_ NoteInput = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "scopes" that serves the tools
@@ -107,9 +107,6 @@ func decodeSummarizeArgs(args map[string]string) (NoteInput, error) {
 // decodeNoteInput stores validated arguments in in, without reflection.
 func decodeNoteInput(v mcpimpl.Value, in *NoteInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "id":

@@ -10,23 +10,23 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(*Store, context.Context, GetInput) (string, error) = (*Store).Get
-	_ func(Store, context.Context) (int, error)               = (Store).Count
-	_ func(Clock) (string, error)                             = (Clock).Now
-	_ func() (string, error)                                  = Version
+	_ func(*Store, context.Context, GetInput) (string, error) = mcpimpl.RerunGoGenerate((*Store).Get)
+	_ func(Store, context.Context) (int, error)               = mcpimpl.RerunGoGenerate((Store).Count)
+	_ func(Clock) (string, error)                             = mcpimpl.RerunGoGenerate((Clock).Now)
+	_ func() (string, error)                                  = mcpimpl.RerunGoGenerate(Version)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ GetInput = struct {
+	_ GetInput = mcpimpl.RerunGoGenerate(struct {
 		ID string `json:"id"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "shapes_methods" that serves the tools of this
@@ -49,7 +49,7 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:         "count",
-		Description:  "Count counts rows; its receiver is a value, but Store is still passed by\npointer because Get needs one.",
+		Description:  "Count counts rows; its receiver is a value, but Store is still passed by pointer because Get needs one.",
 		InputSchema:  countInputSchema,
 		OutputSchema: countOutputSchema,
 		Handler: mcpimpl.Handle(func(ctx context.Context, _ struct{}) (int, error) {
@@ -77,9 +77,6 @@ func Register(s *runtime.Server, store *Store, clock Clock) {
 // decodeGetInput stores validated arguments in in, without reflection.
 func decodeGetInput(v mcpimpl.Value, in *GetInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "id":

@@ -10,25 +10,25 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, Input) (string, error) = WithCtx
-	_ func(Input) (string, error)                  = NoCtx
-	_ func(context.Context) (string, error)        = CtxOnly
-	_ func() (string, error)                       = Nothing
-	_ func(context.Context, Input) error           = ErrorOnly
-	_ func() error                                 = bareError
+	_ func(context.Context, Input) (string, error) = mcpimpl.RerunGoGenerate(WithCtx)
+	_ func(Input) (string, error)                  = mcpimpl.RerunGoGenerate(NoCtx)
+	_ func(context.Context) (string, error)        = mcpimpl.RerunGoGenerate(CtxOnly)
+	_ func() (string, error)                       = mcpimpl.RerunGoGenerate(Nothing)
+	_ func(context.Context, Input) error           = mcpimpl.RerunGoGenerate(ErrorOnly)
+	_ func() error                                 = mcpimpl.RerunGoGenerate(bareError)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		N int `json:"n"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "shapes_plain" that serves the tools of this
@@ -94,9 +94,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "n":

@@ -10,21 +10,21 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, *Options) (string, error) = Search
+	_ func(context.Context, *Options) (string, error) = mcpimpl.RerunGoGenerate(Search)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Options = struct {
+	_ Options = mcpimpl.RerunGoGenerate(struct {
 		Query string `json:"query"`
 		Limit int    `json:"limit,omitempty"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "shapes_pointer_input" that serves the tools of this
@@ -50,9 +50,6 @@ func Register(s *runtime.Server) {
 // decodeOptions stores validated arguments in in, without reflection.
 func decodeOptions(v mcpimpl.Value, in *Options) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "query":

@@ -10,28 +10,28 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Tagged
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Tagged)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Input = struct {
-		Name     string   `json:"name" jsonschema:"title=Name,minLength=1,maxLength=40,pattern=^[a-z]+(\\,[a-z]+)*$,example=alice,default=bob"`
+	_ Input = mcpimpl.RerunGoGenerate(struct {
+		Name     string   `json:"name,omitempty" jsonschema:"title=Name,minLength=1,maxLength=40,pattern=^[a-z]+(\\,[a-z]+)*$,example=alice,default=bob"`
 		Email    string   `json:"email" jsonschema:"format=email"`
-		Age      int      `json:"age" jsonschema:"minimum=0,maximum=150,default=30"`
+		Age      int      `json:"age,omitempty" jsonschema:"minimum=0,maximum=150,default=30"`
 		Ratio    float64  `json:"ratio" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1,multipleOf=0.25"`
 		Tags     []string `json:"tags" jsonschema:"minItems=1,maxItems=3,uniqueItems=true,minLength=2"`
-		Codes    []string `json:"codes" jsonschema:"pattern=^[A-Z]{3}$,default=USD,default=EUR"`
-		Enabled  bool     `json:"enabled" jsonschema:"default=true"`
+		Codes    []string `json:"codes,omitempty" jsonschema:"pattern=^[A-Z]{3}$,default=USD,default=EUR"`
+		Enabled  bool     `json:"enabled,omitempty" jsonschema:"default=true"`
 		Extra    string   `json:"extra" jsonschema_extras:"x-order=1,x-flag=true,x-list=a,x-list=b"`
 		ReadOnly string   `json:"readOnly,omitempty" jsonschema:"readOnly=true"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "tags" that serves the tools of this
@@ -59,9 +59,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -154,5 +151,5 @@ const taggedInputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": ["name", "email", "age", "ratio", "tags", "codes", "enabled", "extra"]
+  "required": ["email", "ratio", "tags", "extra"]
 }`

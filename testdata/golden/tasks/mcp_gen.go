@@ -11,22 +11,22 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, ExportInput) (string, error) = Export
-	_ func(context.Context) (string, error)              = Report
-	_ func(context.Context) (string, error)              = Quick
+	_ func(context.Context, ExportInput) (string, error) = mcpimpl.RerunGoGenerate(Export)
+	_ func(context.Context) (string, error)              = mcpimpl.RerunGoGenerate(Report)
+	_ func(context.Context) (string, error)              = mcpimpl.RerunGoGenerate(Quick)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ ExportInput = struct {
+	_ ExportInput = mcpimpl.RerunGoGenerate(struct {
 		Table string `json:"table"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "tasks" that serves the tools of this
@@ -73,9 +73,6 @@ func Register(s *runtime.Server) {
 // decodeExportInput stores validated arguments in in, without reflection.
 func decodeExportInput(v mcpimpl.Value, in *ExportInput) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "table":

@@ -10,28 +10,28 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, Query) (Answer, error) = Search
-	_ func(context.Context, Hidden) error          = Ping
+	_ func(context.Context, Query) (Answer, error) = mcpimpl.RerunGoGenerate(Search)
+	_ func(context.Context, Hidden) error          = mcpimpl.RerunGoGenerate(Ping)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Query = struct {
+	_ Query = mcpimpl.RerunGoGenerate(struct {
 		text  string
 		limit int
-	}{}
-	_ Hidden = struct {
+	}{})
+	_ Hidden = mcpimpl.RerunGoGenerate(struct {
 		Secret string `json:"-"`
-	}{}
-	_ Answer = struct {
+	}{})
+	_ Answer = mcpimpl.RerunGoGenerate(struct {
 		body string
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "unexported_fields" that serves the tools of this
@@ -65,33 +65,11 @@ func Register(s *runtime.Server) {
 
 // decodeQuery stores validated arguments in in, without reflection.
 func decodeQuery(v mcpimpl.Value, in *Query) error {
-	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
-		var err error
-		switch name {
-		}
-		if err != nil {
-			return mcpimpl.FieldError(name, err)
-		}
-	}
 	return nil
 }
 
 // decodeHidden stores validated arguments in in, without reflection.
 func decodeHidden(v mcpimpl.Value, in *Hidden) error {
-	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
-		var err error
-		switch name {
-		}
-		if err != nil {
-			return mcpimpl.FieldError(name, err)
-		}
-	}
 	return nil
 }
 

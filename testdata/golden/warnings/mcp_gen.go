@@ -10,25 +10,22 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = Undocumented
-	_ func() (string, error)      = Long
-	_ func() (string, error)      = AVeryLongToolNameThatMakesTheQualifiedNameTooLong
+	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Undocumented)
+	_ func() (string, error)      = mcpimpl.RerunGoGenerate(Long)
+	_ func() (string, error)      = mcpimpl.RerunGoGenerate(AVeryLongToolNameThatMakesTheQualifiedNameTooLong)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Custom = struct {
-		V int `json:"v"`
-	}{}
-	_ Input = struct {
+	_ Input = mcpimpl.RerunGoGenerate(struct {
 		C Custom `json:"c"`
-	}{}
+	}{})
 )
 
 // NewServer returns a server named "a_server_name_that_is_rather_long" that serves the tools of this
@@ -52,7 +49,7 @@ func Register(s *runtime.Server) {
 	})
 	s.AddTool(&runtime.Tool{
 		Name:        "long",
-		Description: "Long has a description longer than Claude Code shows. Long has a descr\niption longer than Claude Code shows. Long has a description longer th\nan Claude Code shows. Long has a description longer than Claude Code s\nhows. Long has a description longer than Claude Code shows. Long has a\n\n\tdescription longer than Claude Code shows. Long has a description lon\n\nger than Claude Code shows. Long has a description longer than Claude\nCode shows. Long has a description longer than Claude Code shows. Long\n\n\thas a description longer than Claude Code shows. Long has a descripti\n\non longer than Claude Code shows. Long has a description longer than C\nlaude Code shows. Long has a description longer than Claude Code shows\n. Long has a description longer than Claude Code shows. Long has a des\ncription longer than Claude Code shows. Long has a description longer\nthan Claude Code shows. Long has a description longer than Claude Code\n\n\tshows. Long has a description longer than Claude Code shows. Long has\n\ta description longer than Claude Code shows. Long has a description l\n\nonger than Claude Code shows. Long has a description longer than Claud\ne Code shows. Long has a description longer than Claude Code shows. Lo\nng has a description longer than Claude Code shows. Long has a descrip\ntion longer than Claude Code shows. Long has a description longer than\n\n\tClaude Code shows. Long has a description longer than Claude Code sho\n\nws. Long has a description longer than Claude Code shows. Long has a d\nescription longer than Claude Code shows. Long has a description longe\nr than Claude Code shows. Long has a description longer than Claude Co\nde shows. Long has a description longer than Claude Code shows. Long h\nas a description longer than Claude Code shows. Long has a description\n\n\tlonger than Claude Code shows. Long has a description longer than Cla\n\nude Code shows. Long has a description longer than Claude Code shows.\nLong has a description longer than Claude Code shows. Long has a descr\niption longer than Claude Code shows. Long has a description longer th\nan Claude Code shows. Long has a description longer than Claude Code s\nhows. Long has a description longer than Claude Code shows.",
+		Description: "Long has a description longer than Claude Code shows. Long has a descr iption longer than Claude Code shows. Long has a description longer th an Claude Code shows. Long has a description longer than Claude Code s hows. Long has a description longer than Claude Code shows. Long has a\n\n\tdescription longer than Claude Code shows. Long has a description lon\n\nger than Claude Code shows. Long has a description longer than Claude Code shows. Long has a description longer than Claude Code shows. Long\n\n\thas a description longer than Claude Code shows. Long has a descripti\n\non longer than Claude Code shows. Long has a description longer than C laude Code shows. Long has a description longer than Claude Code shows . Long has a description longer than Claude Code shows. Long has a des cription longer than Claude Code shows. Long has a description longer than Claude Code shows. Long has a description longer than Claude Code\n\n\tshows. Long has a description longer than Claude Code shows. Long has\n\ta description longer than Claude Code shows. Long has a description l\n\nonger than Claude Code shows. Long has a description longer than Claud e Code shows. Long has a description longer than Claude Code shows. Lo ng has a description longer than Claude Code shows. Long has a descrip tion longer than Claude Code shows. Long has a description longer than\n\n\tClaude Code shows. Long has a description longer than Claude Code sho\n\nws. Long has a description longer than Claude Code shows. Long has a d escription longer than Claude Code shows. Long has a description longe r than Claude Code shows. Long has a description longer than Claude Co de shows. Long has a description longer than Claude Code shows. Long h as a description longer than Claude Code shows. Long has a description\n\n\tlonger than Claude Code shows. Long has a description longer than Cla\n\nude Code shows. Long has a description longer than Claude Code shows. Long has a description longer than Claude Code shows. Long has a descr iption longer than Claude Code shows. Long has a description longer th an Claude Code shows. Long has a description longer than Claude Code s hows. Long has a description longer than Claude Code shows.",
 		InputSchema: longInputSchema,
 		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (string, error) {
 			return Long()
@@ -71,9 +68,6 @@ func Register(s *runtime.Server) {
 // decodeInput stores validated arguments in in, without reflection.
 func decodeInput(v mcpimpl.Value, in *Input) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "c":
@@ -89,22 +83,9 @@ func decodeInput(v mcpimpl.Value, in *Input) error {
 // undocumentedInputSchema is the JSON Schema of the arguments of undocumented.
 const undocumentedInputSchema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$defs": {
-    "Custom": {
-      "properties": {
-        "v": {
-          "type": "integer"
-        }
-      },
-      "additionalProperties": false,
-      "type": "object",
-      "required": ["v"],
-      "description": "Custom decodes itself."
-    }
-  },
   "properties": {
     "c": {
-      "$ref": "#/$defs/Custom"
+      "description": "Custom decodes itself."
     }
   },
   "additionalProperties": false,

@@ -10,1620 +10,1620 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion2
+const _ = mcpimpl.SupportPackageIsVersion3
 
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(context.Context, Input0) (string, error)   = Tool0
-	_ func(context.Context, Input1) (string, error)   = Tool1
-	_ func(context.Context, Input2) (string, error)   = Tool2
-	_ func(context.Context, Input3) (string, error)   = Tool3
-	_ func(context.Context, Input4) (string, error)   = Tool4
-	_ func(context.Context, Input5) (string, error)   = Tool5
-	_ func(context.Context, Input6) (string, error)   = Tool6
-	_ func(context.Context, Input7) (string, error)   = Tool7
-	_ func(context.Context, Input8) (string, error)   = Tool8
-	_ func(context.Context, Input9) (string, error)   = Tool9
-	_ func(context.Context, Input10) (string, error)  = Tool10
-	_ func(context.Context, Input11) (string, error)  = Tool11
-	_ func(context.Context, Input12) (string, error)  = Tool12
-	_ func(context.Context, Input13) (string, error)  = Tool13
-	_ func(context.Context, Input14) (string, error)  = Tool14
-	_ func(context.Context, Input15) (string, error)  = Tool15
-	_ func(context.Context, Input16) (string, error)  = Tool16
-	_ func(context.Context, Input17) (string, error)  = Tool17
-	_ func(context.Context, Input18) (string, error)  = Tool18
-	_ func(context.Context, Input19) (string, error)  = Tool19
-	_ func(context.Context, Input20) (string, error)  = Tool20
-	_ func(context.Context, Input21) (string, error)  = Tool21
-	_ func(context.Context, Input22) (string, error)  = Tool22
-	_ func(context.Context, Input23) (string, error)  = Tool23
-	_ func(context.Context, Input24) (string, error)  = Tool24
-	_ func(context.Context, Input25) (string, error)  = Tool25
-	_ func(context.Context, Input26) (string, error)  = Tool26
-	_ func(context.Context, Input27) (string, error)  = Tool27
-	_ func(context.Context, Input28) (string, error)  = Tool28
-	_ func(context.Context, Input29) (string, error)  = Tool29
-	_ func(context.Context, Input30) (string, error)  = Tool30
-	_ func(context.Context, Input31) (string, error)  = Tool31
-	_ func(context.Context, Input32) (string, error)  = Tool32
-	_ func(context.Context, Input33) (string, error)  = Tool33
-	_ func(context.Context, Input34) (string, error)  = Tool34
-	_ func(context.Context, Input35) (string, error)  = Tool35
-	_ func(context.Context, Input36) (string, error)  = Tool36
-	_ func(context.Context, Input37) (string, error)  = Tool37
-	_ func(context.Context, Input38) (string, error)  = Tool38
-	_ func(context.Context, Input39) (string, error)  = Tool39
-	_ func(context.Context, Input40) (string, error)  = Tool40
-	_ func(context.Context, Input41) (string, error)  = Tool41
-	_ func(context.Context, Input42) (string, error)  = Tool42
-	_ func(context.Context, Input43) (string, error)  = Tool43
-	_ func(context.Context, Input44) (string, error)  = Tool44
-	_ func(context.Context, Input45) (string, error)  = Tool45
-	_ func(context.Context, Input46) (string, error)  = Tool46
-	_ func(context.Context, Input47) (string, error)  = Tool47
-	_ func(context.Context, Input48) (string, error)  = Tool48
-	_ func(context.Context, Input49) (string, error)  = Tool49
-	_ func(context.Context, Input50) (string, error)  = Tool50
-	_ func(context.Context, Input51) (string, error)  = Tool51
-	_ func(context.Context, Input52) (string, error)  = Tool52
-	_ func(context.Context, Input53) (string, error)  = Tool53
-	_ func(context.Context, Input54) (string, error)  = Tool54
-	_ func(context.Context, Input55) (string, error)  = Tool55
-	_ func(context.Context, Input56) (string, error)  = Tool56
-	_ func(context.Context, Input57) (string, error)  = Tool57
-	_ func(context.Context, Input58) (string, error)  = Tool58
-	_ func(context.Context, Input59) (string, error)  = Tool59
-	_ func(context.Context, Input60) (string, error)  = Tool60
-	_ func(context.Context, Input61) (string, error)  = Tool61
-	_ func(context.Context, Input62) (string, error)  = Tool62
-	_ func(context.Context, Input63) (string, error)  = Tool63
-	_ func(context.Context, Input64) (string, error)  = Tool64
-	_ func(context.Context, Input65) (string, error)  = Tool65
-	_ func(context.Context, Input66) (string, error)  = Tool66
-	_ func(context.Context, Input67) (string, error)  = Tool67
-	_ func(context.Context, Input68) (string, error)  = Tool68
-	_ func(context.Context, Input69) (string, error)  = Tool69
-	_ func(context.Context, Input70) (string, error)  = Tool70
-	_ func(context.Context, Input71) (string, error)  = Tool71
-	_ func(context.Context, Input72) (string, error)  = Tool72
-	_ func(context.Context, Input73) (string, error)  = Tool73
-	_ func(context.Context, Input74) (string, error)  = Tool74
-	_ func(context.Context, Input75) (string, error)  = Tool75
-	_ func(context.Context, Input76) (string, error)  = Tool76
-	_ func(context.Context, Input77) (string, error)  = Tool77
-	_ func(context.Context, Input78) (string, error)  = Tool78
-	_ func(context.Context, Input79) (string, error)  = Tool79
-	_ func(context.Context, Input80) (string, error)  = Tool80
-	_ func(context.Context, Input81) (string, error)  = Tool81
-	_ func(context.Context, Input82) (string, error)  = Tool82
-	_ func(context.Context, Input83) (string, error)  = Tool83
-	_ func(context.Context, Input84) (string, error)  = Tool84
-	_ func(context.Context, Input85) (string, error)  = Tool85
-	_ func(context.Context, Input86) (string, error)  = Tool86
-	_ func(context.Context, Input87) (string, error)  = Tool87
-	_ func(context.Context, Input88) (string, error)  = Tool88
-	_ func(context.Context, Input89) (string, error)  = Tool89
-	_ func(context.Context, Input90) (string, error)  = Tool90
-	_ func(context.Context, Input91) (string, error)  = Tool91
-	_ func(context.Context, Input92) (string, error)  = Tool92
-	_ func(context.Context, Input93) (string, error)  = Tool93
-	_ func(context.Context, Input94) (string, error)  = Tool94
-	_ func(context.Context, Input95) (string, error)  = Tool95
-	_ func(context.Context, Input96) (string, error)  = Tool96
-	_ func(context.Context, Input97) (string, error)  = Tool97
-	_ func(context.Context, Input98) (string, error)  = Tool98
-	_ func(context.Context, Input99) (string, error)  = Tool99
-	_ func(context.Context, Input100) (string, error) = Tool100
-	_ func(context.Context, Input101) (string, error) = Tool101
-	_ func(context.Context, Input102) (string, error) = Tool102
-	_ func(context.Context, Input103) (string, error) = Tool103
-	_ func(context.Context, Input104) (string, error) = Tool104
-	_ func(context.Context, Input105) (string, error) = Tool105
-	_ func(context.Context, Input106) (string, error) = Tool106
-	_ func(context.Context, Input107) (string, error) = Tool107
-	_ func(context.Context, Input108) (string, error) = Tool108
-	_ func(context.Context, Input109) (string, error) = Tool109
-	_ func(context.Context, Input110) (string, error) = Tool110
-	_ func(context.Context, Input111) (string, error) = Tool111
-	_ func(context.Context, Input112) (string, error) = Tool112
-	_ func(context.Context, Input113) (string, error) = Tool113
-	_ func(context.Context, Input114) (string, error) = Tool114
-	_ func(context.Context, Input115) (string, error) = Tool115
-	_ func(context.Context, Input116) (string, error) = Tool116
-	_ func(context.Context, Input117) (string, error) = Tool117
-	_ func(context.Context, Input118) (string, error) = Tool118
-	_ func(context.Context, Input119) (string, error) = Tool119
-	_ func(context.Context, Input120) (string, error) = Tool120
-	_ func(context.Context, Input121) (string, error) = Tool121
-	_ func(context.Context, Input122) (string, error) = Tool122
-	_ func(context.Context, Input123) (string, error) = Tool123
-	_ func(context.Context, Input124) (string, error) = Tool124
-	_ func(context.Context, Input125) (string, error) = Tool125
-	_ func(context.Context, Input126) (string, error) = Tool126
-	_ func(context.Context, Input127) (string, error) = Tool127
-	_ func(context.Context, Input128) (string, error) = Tool128
-	_ func(context.Context, Input129) (string, error) = Tool129
-	_ func(context.Context, Input130) (string, error) = Tool130
-	_ func(context.Context, Input131) (string, error) = Tool131
-	_ func(context.Context, Input132) (string, error) = Tool132
-	_ func(context.Context, Input133) (string, error) = Tool133
-	_ func(context.Context, Input134) (string, error) = Tool134
-	_ func(context.Context, Input135) (string, error) = Tool135
-	_ func(context.Context, Input136) (string, error) = Tool136
-	_ func(context.Context, Input137) (string, error) = Tool137
-	_ func(context.Context, Input138) (string, error) = Tool138
-	_ func(context.Context, Input139) (string, error) = Tool139
-	_ func(context.Context, Input140) (string, error) = Tool140
-	_ func(context.Context, Input141) (string, error) = Tool141
-	_ func(context.Context, Input142) (string, error) = Tool142
-	_ func(context.Context, Input143) (string, error) = Tool143
-	_ func(context.Context, Input144) (string, error) = Tool144
-	_ func(context.Context, Input145) (string, error) = Tool145
-	_ func(context.Context, Input146) (string, error) = Tool146
-	_ func(context.Context, Input147) (string, error) = Tool147
-	_ func(context.Context, Input148) (string, error) = Tool148
-	_ func(context.Context, Input149) (string, error) = Tool149
-	_ func(context.Context, Input150) (string, error) = Tool150
-	_ func(context.Context, Input151) (string, error) = Tool151
-	_ func(context.Context, Input152) (string, error) = Tool152
-	_ func(context.Context, Input153) (string, error) = Tool153
-	_ func(context.Context, Input154) (string, error) = Tool154
-	_ func(context.Context, Input155) (string, error) = Tool155
-	_ func(context.Context, Input156) (string, error) = Tool156
-	_ func(context.Context, Input157) (string, error) = Tool157
-	_ func(context.Context, Input158) (string, error) = Tool158
-	_ func(context.Context, Input159) (string, error) = Tool159
-	_ func(context.Context, Input160) (string, error) = Tool160
-	_ func(context.Context, Input161) (string, error) = Tool161
-	_ func(context.Context, Input162) (string, error) = Tool162
-	_ func(context.Context, Input163) (string, error) = Tool163
-	_ func(context.Context, Input164) (string, error) = Tool164
-	_ func(context.Context, Input165) (string, error) = Tool165
-	_ func(context.Context, Input166) (string, error) = Tool166
-	_ func(context.Context, Input167) (string, error) = Tool167
-	_ func(context.Context, Input168) (string, error) = Tool168
-	_ func(context.Context, Input169) (string, error) = Tool169
-	_ func(context.Context, Input170) (string, error) = Tool170
-	_ func(context.Context, Input171) (string, error) = Tool171
-	_ func(context.Context, Input172) (string, error) = Tool172
-	_ func(context.Context, Input173) (string, error) = Tool173
-	_ func(context.Context, Input174) (string, error) = Tool174
-	_ func(context.Context, Input175) (string, error) = Tool175
-	_ func(context.Context, Input176) (string, error) = Tool176
-	_ func(context.Context, Input177) (string, error) = Tool177
-	_ func(context.Context, Input178) (string, error) = Tool178
-	_ func(context.Context, Input179) (string, error) = Tool179
-	_ func(context.Context, Input180) (string, error) = Tool180
-	_ func(context.Context, Input181) (string, error) = Tool181
-	_ func(context.Context, Input182) (string, error) = Tool182
-	_ func(context.Context, Input183) (string, error) = Tool183
-	_ func(context.Context, Input184) (string, error) = Tool184
-	_ func(context.Context, Input185) (string, error) = Tool185
-	_ func(context.Context, Input186) (string, error) = Tool186
-	_ func(context.Context, Input187) (string, error) = Tool187
-	_ func(context.Context, Input188) (string, error) = Tool188
-	_ func(context.Context, Input189) (string, error) = Tool189
-	_ func(context.Context, Input190) (string, error) = Tool190
-	_ func(context.Context, Input191) (string, error) = Tool191
-	_ func(context.Context, Input192) (string, error) = Tool192
-	_ func(context.Context, Input193) (string, error) = Tool193
-	_ func(context.Context, Input194) (string, error) = Tool194
-	_ func(context.Context, Input195) (string, error) = Tool195
-	_ func(context.Context, Input196) (string, error) = Tool196
-	_ func(context.Context, Input197) (string, error) = Tool197
-	_ func(context.Context, Input198) (string, error) = Tool198
-	_ func(context.Context, Input199) (string, error) = Tool199
+	_ func(context.Context, Input0) (string, error)   = mcpimpl.RerunGoGenerate(Tool0)
+	_ func(context.Context, Input1) (string, error)   = mcpimpl.RerunGoGenerate(Tool1)
+	_ func(context.Context, Input2) (string, error)   = mcpimpl.RerunGoGenerate(Tool2)
+	_ func(context.Context, Input3) (string, error)   = mcpimpl.RerunGoGenerate(Tool3)
+	_ func(context.Context, Input4) (string, error)   = mcpimpl.RerunGoGenerate(Tool4)
+	_ func(context.Context, Input5) (string, error)   = mcpimpl.RerunGoGenerate(Tool5)
+	_ func(context.Context, Input6) (string, error)   = mcpimpl.RerunGoGenerate(Tool6)
+	_ func(context.Context, Input7) (string, error)   = mcpimpl.RerunGoGenerate(Tool7)
+	_ func(context.Context, Input8) (string, error)   = mcpimpl.RerunGoGenerate(Tool8)
+	_ func(context.Context, Input9) (string, error)   = mcpimpl.RerunGoGenerate(Tool9)
+	_ func(context.Context, Input10) (string, error)  = mcpimpl.RerunGoGenerate(Tool10)
+	_ func(context.Context, Input11) (string, error)  = mcpimpl.RerunGoGenerate(Tool11)
+	_ func(context.Context, Input12) (string, error)  = mcpimpl.RerunGoGenerate(Tool12)
+	_ func(context.Context, Input13) (string, error)  = mcpimpl.RerunGoGenerate(Tool13)
+	_ func(context.Context, Input14) (string, error)  = mcpimpl.RerunGoGenerate(Tool14)
+	_ func(context.Context, Input15) (string, error)  = mcpimpl.RerunGoGenerate(Tool15)
+	_ func(context.Context, Input16) (string, error)  = mcpimpl.RerunGoGenerate(Tool16)
+	_ func(context.Context, Input17) (string, error)  = mcpimpl.RerunGoGenerate(Tool17)
+	_ func(context.Context, Input18) (string, error)  = mcpimpl.RerunGoGenerate(Tool18)
+	_ func(context.Context, Input19) (string, error)  = mcpimpl.RerunGoGenerate(Tool19)
+	_ func(context.Context, Input20) (string, error)  = mcpimpl.RerunGoGenerate(Tool20)
+	_ func(context.Context, Input21) (string, error)  = mcpimpl.RerunGoGenerate(Tool21)
+	_ func(context.Context, Input22) (string, error)  = mcpimpl.RerunGoGenerate(Tool22)
+	_ func(context.Context, Input23) (string, error)  = mcpimpl.RerunGoGenerate(Tool23)
+	_ func(context.Context, Input24) (string, error)  = mcpimpl.RerunGoGenerate(Tool24)
+	_ func(context.Context, Input25) (string, error)  = mcpimpl.RerunGoGenerate(Tool25)
+	_ func(context.Context, Input26) (string, error)  = mcpimpl.RerunGoGenerate(Tool26)
+	_ func(context.Context, Input27) (string, error)  = mcpimpl.RerunGoGenerate(Tool27)
+	_ func(context.Context, Input28) (string, error)  = mcpimpl.RerunGoGenerate(Tool28)
+	_ func(context.Context, Input29) (string, error)  = mcpimpl.RerunGoGenerate(Tool29)
+	_ func(context.Context, Input30) (string, error)  = mcpimpl.RerunGoGenerate(Tool30)
+	_ func(context.Context, Input31) (string, error)  = mcpimpl.RerunGoGenerate(Tool31)
+	_ func(context.Context, Input32) (string, error)  = mcpimpl.RerunGoGenerate(Tool32)
+	_ func(context.Context, Input33) (string, error)  = mcpimpl.RerunGoGenerate(Tool33)
+	_ func(context.Context, Input34) (string, error)  = mcpimpl.RerunGoGenerate(Tool34)
+	_ func(context.Context, Input35) (string, error)  = mcpimpl.RerunGoGenerate(Tool35)
+	_ func(context.Context, Input36) (string, error)  = mcpimpl.RerunGoGenerate(Tool36)
+	_ func(context.Context, Input37) (string, error)  = mcpimpl.RerunGoGenerate(Tool37)
+	_ func(context.Context, Input38) (string, error)  = mcpimpl.RerunGoGenerate(Tool38)
+	_ func(context.Context, Input39) (string, error)  = mcpimpl.RerunGoGenerate(Tool39)
+	_ func(context.Context, Input40) (string, error)  = mcpimpl.RerunGoGenerate(Tool40)
+	_ func(context.Context, Input41) (string, error)  = mcpimpl.RerunGoGenerate(Tool41)
+	_ func(context.Context, Input42) (string, error)  = mcpimpl.RerunGoGenerate(Tool42)
+	_ func(context.Context, Input43) (string, error)  = mcpimpl.RerunGoGenerate(Tool43)
+	_ func(context.Context, Input44) (string, error)  = mcpimpl.RerunGoGenerate(Tool44)
+	_ func(context.Context, Input45) (string, error)  = mcpimpl.RerunGoGenerate(Tool45)
+	_ func(context.Context, Input46) (string, error)  = mcpimpl.RerunGoGenerate(Tool46)
+	_ func(context.Context, Input47) (string, error)  = mcpimpl.RerunGoGenerate(Tool47)
+	_ func(context.Context, Input48) (string, error)  = mcpimpl.RerunGoGenerate(Tool48)
+	_ func(context.Context, Input49) (string, error)  = mcpimpl.RerunGoGenerate(Tool49)
+	_ func(context.Context, Input50) (string, error)  = mcpimpl.RerunGoGenerate(Tool50)
+	_ func(context.Context, Input51) (string, error)  = mcpimpl.RerunGoGenerate(Tool51)
+	_ func(context.Context, Input52) (string, error)  = mcpimpl.RerunGoGenerate(Tool52)
+	_ func(context.Context, Input53) (string, error)  = mcpimpl.RerunGoGenerate(Tool53)
+	_ func(context.Context, Input54) (string, error)  = mcpimpl.RerunGoGenerate(Tool54)
+	_ func(context.Context, Input55) (string, error)  = mcpimpl.RerunGoGenerate(Tool55)
+	_ func(context.Context, Input56) (string, error)  = mcpimpl.RerunGoGenerate(Tool56)
+	_ func(context.Context, Input57) (string, error)  = mcpimpl.RerunGoGenerate(Tool57)
+	_ func(context.Context, Input58) (string, error)  = mcpimpl.RerunGoGenerate(Tool58)
+	_ func(context.Context, Input59) (string, error)  = mcpimpl.RerunGoGenerate(Tool59)
+	_ func(context.Context, Input60) (string, error)  = mcpimpl.RerunGoGenerate(Tool60)
+	_ func(context.Context, Input61) (string, error)  = mcpimpl.RerunGoGenerate(Tool61)
+	_ func(context.Context, Input62) (string, error)  = mcpimpl.RerunGoGenerate(Tool62)
+	_ func(context.Context, Input63) (string, error)  = mcpimpl.RerunGoGenerate(Tool63)
+	_ func(context.Context, Input64) (string, error)  = mcpimpl.RerunGoGenerate(Tool64)
+	_ func(context.Context, Input65) (string, error)  = mcpimpl.RerunGoGenerate(Tool65)
+	_ func(context.Context, Input66) (string, error)  = mcpimpl.RerunGoGenerate(Tool66)
+	_ func(context.Context, Input67) (string, error)  = mcpimpl.RerunGoGenerate(Tool67)
+	_ func(context.Context, Input68) (string, error)  = mcpimpl.RerunGoGenerate(Tool68)
+	_ func(context.Context, Input69) (string, error)  = mcpimpl.RerunGoGenerate(Tool69)
+	_ func(context.Context, Input70) (string, error)  = mcpimpl.RerunGoGenerate(Tool70)
+	_ func(context.Context, Input71) (string, error)  = mcpimpl.RerunGoGenerate(Tool71)
+	_ func(context.Context, Input72) (string, error)  = mcpimpl.RerunGoGenerate(Tool72)
+	_ func(context.Context, Input73) (string, error)  = mcpimpl.RerunGoGenerate(Tool73)
+	_ func(context.Context, Input74) (string, error)  = mcpimpl.RerunGoGenerate(Tool74)
+	_ func(context.Context, Input75) (string, error)  = mcpimpl.RerunGoGenerate(Tool75)
+	_ func(context.Context, Input76) (string, error)  = mcpimpl.RerunGoGenerate(Tool76)
+	_ func(context.Context, Input77) (string, error)  = mcpimpl.RerunGoGenerate(Tool77)
+	_ func(context.Context, Input78) (string, error)  = mcpimpl.RerunGoGenerate(Tool78)
+	_ func(context.Context, Input79) (string, error)  = mcpimpl.RerunGoGenerate(Tool79)
+	_ func(context.Context, Input80) (string, error)  = mcpimpl.RerunGoGenerate(Tool80)
+	_ func(context.Context, Input81) (string, error)  = mcpimpl.RerunGoGenerate(Tool81)
+	_ func(context.Context, Input82) (string, error)  = mcpimpl.RerunGoGenerate(Tool82)
+	_ func(context.Context, Input83) (string, error)  = mcpimpl.RerunGoGenerate(Tool83)
+	_ func(context.Context, Input84) (string, error)  = mcpimpl.RerunGoGenerate(Tool84)
+	_ func(context.Context, Input85) (string, error)  = mcpimpl.RerunGoGenerate(Tool85)
+	_ func(context.Context, Input86) (string, error)  = mcpimpl.RerunGoGenerate(Tool86)
+	_ func(context.Context, Input87) (string, error)  = mcpimpl.RerunGoGenerate(Tool87)
+	_ func(context.Context, Input88) (string, error)  = mcpimpl.RerunGoGenerate(Tool88)
+	_ func(context.Context, Input89) (string, error)  = mcpimpl.RerunGoGenerate(Tool89)
+	_ func(context.Context, Input90) (string, error)  = mcpimpl.RerunGoGenerate(Tool90)
+	_ func(context.Context, Input91) (string, error)  = mcpimpl.RerunGoGenerate(Tool91)
+	_ func(context.Context, Input92) (string, error)  = mcpimpl.RerunGoGenerate(Tool92)
+	_ func(context.Context, Input93) (string, error)  = mcpimpl.RerunGoGenerate(Tool93)
+	_ func(context.Context, Input94) (string, error)  = mcpimpl.RerunGoGenerate(Tool94)
+	_ func(context.Context, Input95) (string, error)  = mcpimpl.RerunGoGenerate(Tool95)
+	_ func(context.Context, Input96) (string, error)  = mcpimpl.RerunGoGenerate(Tool96)
+	_ func(context.Context, Input97) (string, error)  = mcpimpl.RerunGoGenerate(Tool97)
+	_ func(context.Context, Input98) (string, error)  = mcpimpl.RerunGoGenerate(Tool98)
+	_ func(context.Context, Input99) (string, error)  = mcpimpl.RerunGoGenerate(Tool99)
+	_ func(context.Context, Input100) (string, error) = mcpimpl.RerunGoGenerate(Tool100)
+	_ func(context.Context, Input101) (string, error) = mcpimpl.RerunGoGenerate(Tool101)
+	_ func(context.Context, Input102) (string, error) = mcpimpl.RerunGoGenerate(Tool102)
+	_ func(context.Context, Input103) (string, error) = mcpimpl.RerunGoGenerate(Tool103)
+	_ func(context.Context, Input104) (string, error) = mcpimpl.RerunGoGenerate(Tool104)
+	_ func(context.Context, Input105) (string, error) = mcpimpl.RerunGoGenerate(Tool105)
+	_ func(context.Context, Input106) (string, error) = mcpimpl.RerunGoGenerate(Tool106)
+	_ func(context.Context, Input107) (string, error) = mcpimpl.RerunGoGenerate(Tool107)
+	_ func(context.Context, Input108) (string, error) = mcpimpl.RerunGoGenerate(Tool108)
+	_ func(context.Context, Input109) (string, error) = mcpimpl.RerunGoGenerate(Tool109)
+	_ func(context.Context, Input110) (string, error) = mcpimpl.RerunGoGenerate(Tool110)
+	_ func(context.Context, Input111) (string, error) = mcpimpl.RerunGoGenerate(Tool111)
+	_ func(context.Context, Input112) (string, error) = mcpimpl.RerunGoGenerate(Tool112)
+	_ func(context.Context, Input113) (string, error) = mcpimpl.RerunGoGenerate(Tool113)
+	_ func(context.Context, Input114) (string, error) = mcpimpl.RerunGoGenerate(Tool114)
+	_ func(context.Context, Input115) (string, error) = mcpimpl.RerunGoGenerate(Tool115)
+	_ func(context.Context, Input116) (string, error) = mcpimpl.RerunGoGenerate(Tool116)
+	_ func(context.Context, Input117) (string, error) = mcpimpl.RerunGoGenerate(Tool117)
+	_ func(context.Context, Input118) (string, error) = mcpimpl.RerunGoGenerate(Tool118)
+	_ func(context.Context, Input119) (string, error) = mcpimpl.RerunGoGenerate(Tool119)
+	_ func(context.Context, Input120) (string, error) = mcpimpl.RerunGoGenerate(Tool120)
+	_ func(context.Context, Input121) (string, error) = mcpimpl.RerunGoGenerate(Tool121)
+	_ func(context.Context, Input122) (string, error) = mcpimpl.RerunGoGenerate(Tool122)
+	_ func(context.Context, Input123) (string, error) = mcpimpl.RerunGoGenerate(Tool123)
+	_ func(context.Context, Input124) (string, error) = mcpimpl.RerunGoGenerate(Tool124)
+	_ func(context.Context, Input125) (string, error) = mcpimpl.RerunGoGenerate(Tool125)
+	_ func(context.Context, Input126) (string, error) = mcpimpl.RerunGoGenerate(Tool126)
+	_ func(context.Context, Input127) (string, error) = mcpimpl.RerunGoGenerate(Tool127)
+	_ func(context.Context, Input128) (string, error) = mcpimpl.RerunGoGenerate(Tool128)
+	_ func(context.Context, Input129) (string, error) = mcpimpl.RerunGoGenerate(Tool129)
+	_ func(context.Context, Input130) (string, error) = mcpimpl.RerunGoGenerate(Tool130)
+	_ func(context.Context, Input131) (string, error) = mcpimpl.RerunGoGenerate(Tool131)
+	_ func(context.Context, Input132) (string, error) = mcpimpl.RerunGoGenerate(Tool132)
+	_ func(context.Context, Input133) (string, error) = mcpimpl.RerunGoGenerate(Tool133)
+	_ func(context.Context, Input134) (string, error) = mcpimpl.RerunGoGenerate(Tool134)
+	_ func(context.Context, Input135) (string, error) = mcpimpl.RerunGoGenerate(Tool135)
+	_ func(context.Context, Input136) (string, error) = mcpimpl.RerunGoGenerate(Tool136)
+	_ func(context.Context, Input137) (string, error) = mcpimpl.RerunGoGenerate(Tool137)
+	_ func(context.Context, Input138) (string, error) = mcpimpl.RerunGoGenerate(Tool138)
+	_ func(context.Context, Input139) (string, error) = mcpimpl.RerunGoGenerate(Tool139)
+	_ func(context.Context, Input140) (string, error) = mcpimpl.RerunGoGenerate(Tool140)
+	_ func(context.Context, Input141) (string, error) = mcpimpl.RerunGoGenerate(Tool141)
+	_ func(context.Context, Input142) (string, error) = mcpimpl.RerunGoGenerate(Tool142)
+	_ func(context.Context, Input143) (string, error) = mcpimpl.RerunGoGenerate(Tool143)
+	_ func(context.Context, Input144) (string, error) = mcpimpl.RerunGoGenerate(Tool144)
+	_ func(context.Context, Input145) (string, error) = mcpimpl.RerunGoGenerate(Tool145)
+	_ func(context.Context, Input146) (string, error) = mcpimpl.RerunGoGenerate(Tool146)
+	_ func(context.Context, Input147) (string, error) = mcpimpl.RerunGoGenerate(Tool147)
+	_ func(context.Context, Input148) (string, error) = mcpimpl.RerunGoGenerate(Tool148)
+	_ func(context.Context, Input149) (string, error) = mcpimpl.RerunGoGenerate(Tool149)
+	_ func(context.Context, Input150) (string, error) = mcpimpl.RerunGoGenerate(Tool150)
+	_ func(context.Context, Input151) (string, error) = mcpimpl.RerunGoGenerate(Tool151)
+	_ func(context.Context, Input152) (string, error) = mcpimpl.RerunGoGenerate(Tool152)
+	_ func(context.Context, Input153) (string, error) = mcpimpl.RerunGoGenerate(Tool153)
+	_ func(context.Context, Input154) (string, error) = mcpimpl.RerunGoGenerate(Tool154)
+	_ func(context.Context, Input155) (string, error) = mcpimpl.RerunGoGenerate(Tool155)
+	_ func(context.Context, Input156) (string, error) = mcpimpl.RerunGoGenerate(Tool156)
+	_ func(context.Context, Input157) (string, error) = mcpimpl.RerunGoGenerate(Tool157)
+	_ func(context.Context, Input158) (string, error) = mcpimpl.RerunGoGenerate(Tool158)
+	_ func(context.Context, Input159) (string, error) = mcpimpl.RerunGoGenerate(Tool159)
+	_ func(context.Context, Input160) (string, error) = mcpimpl.RerunGoGenerate(Tool160)
+	_ func(context.Context, Input161) (string, error) = mcpimpl.RerunGoGenerate(Tool161)
+	_ func(context.Context, Input162) (string, error) = mcpimpl.RerunGoGenerate(Tool162)
+	_ func(context.Context, Input163) (string, error) = mcpimpl.RerunGoGenerate(Tool163)
+	_ func(context.Context, Input164) (string, error) = mcpimpl.RerunGoGenerate(Tool164)
+	_ func(context.Context, Input165) (string, error) = mcpimpl.RerunGoGenerate(Tool165)
+	_ func(context.Context, Input166) (string, error) = mcpimpl.RerunGoGenerate(Tool166)
+	_ func(context.Context, Input167) (string, error) = mcpimpl.RerunGoGenerate(Tool167)
+	_ func(context.Context, Input168) (string, error) = mcpimpl.RerunGoGenerate(Tool168)
+	_ func(context.Context, Input169) (string, error) = mcpimpl.RerunGoGenerate(Tool169)
+	_ func(context.Context, Input170) (string, error) = mcpimpl.RerunGoGenerate(Tool170)
+	_ func(context.Context, Input171) (string, error) = mcpimpl.RerunGoGenerate(Tool171)
+	_ func(context.Context, Input172) (string, error) = mcpimpl.RerunGoGenerate(Tool172)
+	_ func(context.Context, Input173) (string, error) = mcpimpl.RerunGoGenerate(Tool173)
+	_ func(context.Context, Input174) (string, error) = mcpimpl.RerunGoGenerate(Tool174)
+	_ func(context.Context, Input175) (string, error) = mcpimpl.RerunGoGenerate(Tool175)
+	_ func(context.Context, Input176) (string, error) = mcpimpl.RerunGoGenerate(Tool176)
+	_ func(context.Context, Input177) (string, error) = mcpimpl.RerunGoGenerate(Tool177)
+	_ func(context.Context, Input178) (string, error) = mcpimpl.RerunGoGenerate(Tool178)
+	_ func(context.Context, Input179) (string, error) = mcpimpl.RerunGoGenerate(Tool179)
+	_ func(context.Context, Input180) (string, error) = mcpimpl.RerunGoGenerate(Tool180)
+	_ func(context.Context, Input181) (string, error) = mcpimpl.RerunGoGenerate(Tool181)
+	_ func(context.Context, Input182) (string, error) = mcpimpl.RerunGoGenerate(Tool182)
+	_ func(context.Context, Input183) (string, error) = mcpimpl.RerunGoGenerate(Tool183)
+	_ func(context.Context, Input184) (string, error) = mcpimpl.RerunGoGenerate(Tool184)
+	_ func(context.Context, Input185) (string, error) = mcpimpl.RerunGoGenerate(Tool185)
+	_ func(context.Context, Input186) (string, error) = mcpimpl.RerunGoGenerate(Tool186)
+	_ func(context.Context, Input187) (string, error) = mcpimpl.RerunGoGenerate(Tool187)
+	_ func(context.Context, Input188) (string, error) = mcpimpl.RerunGoGenerate(Tool188)
+	_ func(context.Context, Input189) (string, error) = mcpimpl.RerunGoGenerate(Tool189)
+	_ func(context.Context, Input190) (string, error) = mcpimpl.RerunGoGenerate(Tool190)
+	_ func(context.Context, Input191) (string, error) = mcpimpl.RerunGoGenerate(Tool191)
+	_ func(context.Context, Input192) (string, error) = mcpimpl.RerunGoGenerate(Tool192)
+	_ func(context.Context, Input193) (string, error) = mcpimpl.RerunGoGenerate(Tool193)
+	_ func(context.Context, Input194) (string, error) = mcpimpl.RerunGoGenerate(Tool194)
+	_ func(context.Context, Input195) (string, error) = mcpimpl.RerunGoGenerate(Tool195)
+	_ func(context.Context, Input196) (string, error) = mcpimpl.RerunGoGenerate(Tool196)
+	_ func(context.Context, Input197) (string, error) = mcpimpl.RerunGoGenerate(Tool197)
+	_ func(context.Context, Input198) (string, error) = mcpimpl.RerunGoGenerate(Tool198)
+	_ func(context.Context, Input199) (string, error) = mcpimpl.RerunGoGenerate(Tool199)
 )
 
 // A compile error here means that a struct whose fields the schemas were
 // derived from changed after this file was generated: re-run go generate.
 var (
-	_ Address = struct {
+	_ Address = mcpimpl.RerunGoGenerate(struct {
 		Street string `json:"street"`
 		City   string `json:"city"`
-	}{}
-	_ Input0 = struct {
+	}{})
+	_ Input0 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input1 = struct {
+	}{})
+	_ Input1 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input2 = struct {
+	}{})
+	_ Input2 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input3 = struct {
+	}{})
+	_ Input3 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input4 = struct {
+	}{})
+	_ Input4 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input5 = struct {
+	}{})
+	_ Input5 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input6 = struct {
+	}{})
+	_ Input6 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input7 = struct {
+	}{})
+	_ Input7 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input8 = struct {
+	}{})
+	_ Input8 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input9 = struct {
+	}{})
+	_ Input9 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input10 = struct {
+	}{})
+	_ Input10 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input11 = struct {
+	}{})
+	_ Input11 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input12 = struct {
+	}{})
+	_ Input12 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input13 = struct {
+	}{})
+	_ Input13 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input14 = struct {
+	}{})
+	_ Input14 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input15 = struct {
+	}{})
+	_ Input15 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input16 = struct {
+	}{})
+	_ Input16 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input17 = struct {
+	}{})
+	_ Input17 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input18 = struct {
+	}{})
+	_ Input18 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input19 = struct {
+	}{})
+	_ Input19 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input20 = struct {
+	}{})
+	_ Input20 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input21 = struct {
+	}{})
+	_ Input21 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input22 = struct {
+	}{})
+	_ Input22 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input23 = struct {
+	}{})
+	_ Input23 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input24 = struct {
+	}{})
+	_ Input24 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input25 = struct {
+	}{})
+	_ Input25 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input26 = struct {
+	}{})
+	_ Input26 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input27 = struct {
+	}{})
+	_ Input27 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input28 = struct {
+	}{})
+	_ Input28 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input29 = struct {
+	}{})
+	_ Input29 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input30 = struct {
+	}{})
+	_ Input30 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input31 = struct {
+	}{})
+	_ Input31 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input32 = struct {
+	}{})
+	_ Input32 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input33 = struct {
+	}{})
+	_ Input33 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input34 = struct {
+	}{})
+	_ Input34 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input35 = struct {
+	}{})
+	_ Input35 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input36 = struct {
+	}{})
+	_ Input36 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input37 = struct {
+	}{})
+	_ Input37 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input38 = struct {
+	}{})
+	_ Input38 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input39 = struct {
+	}{})
+	_ Input39 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input40 = struct {
+	}{})
+	_ Input40 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input41 = struct {
+	}{})
+	_ Input41 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input42 = struct {
+	}{})
+	_ Input42 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input43 = struct {
+	}{})
+	_ Input43 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input44 = struct {
+	}{})
+	_ Input44 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input45 = struct {
+	}{})
+	_ Input45 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input46 = struct {
+	}{})
+	_ Input46 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input47 = struct {
+	}{})
+	_ Input47 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input48 = struct {
+	}{})
+	_ Input48 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input49 = struct {
+	}{})
+	_ Input49 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input50 = struct {
+	}{})
+	_ Input50 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input51 = struct {
+	}{})
+	_ Input51 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input52 = struct {
+	}{})
+	_ Input52 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input53 = struct {
+	}{})
+	_ Input53 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input54 = struct {
+	}{})
+	_ Input54 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input55 = struct {
+	}{})
+	_ Input55 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input56 = struct {
+	}{})
+	_ Input56 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input57 = struct {
+	}{})
+	_ Input57 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input58 = struct {
+	}{})
+	_ Input58 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input59 = struct {
+	}{})
+	_ Input59 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input60 = struct {
+	}{})
+	_ Input60 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input61 = struct {
+	}{})
+	_ Input61 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input62 = struct {
+	}{})
+	_ Input62 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input63 = struct {
+	}{})
+	_ Input63 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input64 = struct {
+	}{})
+	_ Input64 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input65 = struct {
+	}{})
+	_ Input65 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input66 = struct {
+	}{})
+	_ Input66 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input67 = struct {
+	}{})
+	_ Input67 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input68 = struct {
+	}{})
+	_ Input68 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input69 = struct {
+	}{})
+	_ Input69 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input70 = struct {
+	}{})
+	_ Input70 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input71 = struct {
+	}{})
+	_ Input71 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input72 = struct {
+	}{})
+	_ Input72 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input73 = struct {
+	}{})
+	_ Input73 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input74 = struct {
+	}{})
+	_ Input74 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input75 = struct {
+	}{})
+	_ Input75 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input76 = struct {
+	}{})
+	_ Input76 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input77 = struct {
+	}{})
+	_ Input77 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input78 = struct {
+	}{})
+	_ Input78 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input79 = struct {
+	}{})
+	_ Input79 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input80 = struct {
+	}{})
+	_ Input80 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input81 = struct {
+	}{})
+	_ Input81 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input82 = struct {
+	}{})
+	_ Input82 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input83 = struct {
+	}{})
+	_ Input83 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input84 = struct {
+	}{})
+	_ Input84 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input85 = struct {
+	}{})
+	_ Input85 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input86 = struct {
+	}{})
+	_ Input86 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input87 = struct {
+	}{})
+	_ Input87 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input88 = struct {
+	}{})
+	_ Input88 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input89 = struct {
+	}{})
+	_ Input89 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input90 = struct {
+	}{})
+	_ Input90 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input91 = struct {
+	}{})
+	_ Input91 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input92 = struct {
+	}{})
+	_ Input92 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input93 = struct {
+	}{})
+	_ Input93 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input94 = struct {
+	}{})
+	_ Input94 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input95 = struct {
+	}{})
+	_ Input95 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input96 = struct {
+	}{})
+	_ Input96 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input97 = struct {
+	}{})
+	_ Input97 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input98 = struct {
+	}{})
+	_ Input98 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input99 = struct {
+	}{})
+	_ Input99 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input100 = struct {
+	}{})
+	_ Input100 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input101 = struct {
+	}{})
+	_ Input101 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input102 = struct {
+	}{})
+	_ Input102 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input103 = struct {
+	}{})
+	_ Input103 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input104 = struct {
+	}{})
+	_ Input104 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input105 = struct {
+	}{})
+	_ Input105 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input106 = struct {
+	}{})
+	_ Input106 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input107 = struct {
+	}{})
+	_ Input107 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input108 = struct {
+	}{})
+	_ Input108 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input109 = struct {
+	}{})
+	_ Input109 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input110 = struct {
+	}{})
+	_ Input110 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input111 = struct {
+	}{})
+	_ Input111 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input112 = struct {
+	}{})
+	_ Input112 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input113 = struct {
+	}{})
+	_ Input113 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input114 = struct {
+	}{})
+	_ Input114 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input115 = struct {
+	}{})
+	_ Input115 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input116 = struct {
+	}{})
+	_ Input116 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input117 = struct {
+	}{})
+	_ Input117 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input118 = struct {
+	}{})
+	_ Input118 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input119 = struct {
+	}{})
+	_ Input119 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input120 = struct {
+	}{})
+	_ Input120 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input121 = struct {
+	}{})
+	_ Input121 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input122 = struct {
+	}{})
+	_ Input122 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input123 = struct {
+	}{})
+	_ Input123 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input124 = struct {
+	}{})
+	_ Input124 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input125 = struct {
+	}{})
+	_ Input125 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input126 = struct {
+	}{})
+	_ Input126 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input127 = struct {
+	}{})
+	_ Input127 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input128 = struct {
+	}{})
+	_ Input128 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input129 = struct {
+	}{})
+	_ Input129 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input130 = struct {
+	}{})
+	_ Input130 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input131 = struct {
+	}{})
+	_ Input131 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input132 = struct {
+	}{})
+	_ Input132 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input133 = struct {
+	}{})
+	_ Input133 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input134 = struct {
+	}{})
+	_ Input134 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input135 = struct {
+	}{})
+	_ Input135 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input136 = struct {
+	}{})
+	_ Input136 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input137 = struct {
+	}{})
+	_ Input137 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input138 = struct {
+	}{})
+	_ Input138 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input139 = struct {
+	}{})
+	_ Input139 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input140 = struct {
+	}{})
+	_ Input140 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input141 = struct {
+	}{})
+	_ Input141 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input142 = struct {
+	}{})
+	_ Input142 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input143 = struct {
+	}{})
+	_ Input143 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input144 = struct {
+	}{})
+	_ Input144 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input145 = struct {
+	}{})
+	_ Input145 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input146 = struct {
+	}{})
+	_ Input146 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input147 = struct {
+	}{})
+	_ Input147 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input148 = struct {
+	}{})
+	_ Input148 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input149 = struct {
+	}{})
+	_ Input149 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input150 = struct {
+	}{})
+	_ Input150 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input151 = struct {
+	}{})
+	_ Input151 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input152 = struct {
+	}{})
+	_ Input152 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input153 = struct {
+	}{})
+	_ Input153 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input154 = struct {
+	}{})
+	_ Input154 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input155 = struct {
+	}{})
+	_ Input155 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input156 = struct {
+	}{})
+	_ Input156 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input157 = struct {
+	}{})
+	_ Input157 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input158 = struct {
+	}{})
+	_ Input158 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input159 = struct {
+	}{})
+	_ Input159 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input160 = struct {
+	}{})
+	_ Input160 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input161 = struct {
+	}{})
+	_ Input161 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input162 = struct {
+	}{})
+	_ Input162 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input163 = struct {
+	}{})
+	_ Input163 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input164 = struct {
+	}{})
+	_ Input164 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input165 = struct {
+	}{})
+	_ Input165 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input166 = struct {
+	}{})
+	_ Input166 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input167 = struct {
+	}{})
+	_ Input167 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input168 = struct {
+	}{})
+	_ Input168 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input169 = struct {
+	}{})
+	_ Input169 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input170 = struct {
+	}{})
+	_ Input170 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input171 = struct {
+	}{})
+	_ Input171 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input172 = struct {
+	}{})
+	_ Input172 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input173 = struct {
+	}{})
+	_ Input173 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input174 = struct {
+	}{})
+	_ Input174 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input175 = struct {
+	}{})
+	_ Input175 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input176 = struct {
+	}{})
+	_ Input176 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input177 = struct {
+	}{})
+	_ Input177 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input178 = struct {
+	}{})
+	_ Input178 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input179 = struct {
+	}{})
+	_ Input179 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input180 = struct {
+	}{})
+	_ Input180 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input181 = struct {
+	}{})
+	_ Input181 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input182 = struct {
+	}{})
+	_ Input182 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input183 = struct {
+	}{})
+	_ Input183 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input184 = struct {
+	}{})
+	_ Input184 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input185 = struct {
+	}{})
+	_ Input185 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input186 = struct {
+	}{})
+	_ Input186 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input187 = struct {
+	}{})
+	_ Input187 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input188 = struct {
+	}{})
+	_ Input188 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input189 = struct {
+	}{})
+	_ Input189 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input190 = struct {
+	}{})
+	_ Input190 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input191 = struct {
+	}{})
+	_ Input191 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input192 = struct {
+	}{})
+	_ Input192 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input193 = struct {
+	}{})
+	_ Input193 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input194 = struct {
+	}{})
+	_ Input194 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input195 = struct {
+	}{})
+	_ Input195 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input196 = struct {
+	}{})
+	_ Input196 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input197 = struct {
+	}{})
+	_ Input197 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input198 = struct {
+	}{})
+	_ Input198 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
-	_ Input199 = struct {
+	}{})
+	_ Input199 = mcpimpl.RerunGoGenerate(struct {
 		Name  string   `json:"name" jsonschema:"minLength=1"`
 		Count int      `json:"count,omitempty" jsonschema:"minimum=0,maximum=100"`
 		Level Level    `json:"level"`
 		Home  *Address `json:"home,omitempty"`
 		Tags  []string `json:"tags,omitempty"`
-	}{}
+	}{})
 )
 
 // A compile error here ("duplicate key false in map literal") means
@@ -2852,9 +2852,6 @@ func Register(s *runtime.Server) {
 // decodeInput0 stores validated arguments in in, without reflection.
 func decodeInput0(v mcpimpl.Value, in *Input0) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -2878,9 +2875,6 @@ func decodeInput0(v mcpimpl.Value, in *Input0) error {
 // decodeInput1 stores validated arguments in in, without reflection.
 func decodeInput1(v mcpimpl.Value, in *Input1) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -2904,9 +2898,6 @@ func decodeInput1(v mcpimpl.Value, in *Input1) error {
 // decodeInput2 stores validated arguments in in, without reflection.
 func decodeInput2(v mcpimpl.Value, in *Input2) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -2930,9 +2921,6 @@ func decodeInput2(v mcpimpl.Value, in *Input2) error {
 // decodeInput3 stores validated arguments in in, without reflection.
 func decodeInput3(v mcpimpl.Value, in *Input3) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -2956,9 +2944,6 @@ func decodeInput3(v mcpimpl.Value, in *Input3) error {
 // decodeInput4 stores validated arguments in in, without reflection.
 func decodeInput4(v mcpimpl.Value, in *Input4) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -2982,9 +2967,6 @@ func decodeInput4(v mcpimpl.Value, in *Input4) error {
 // decodeInput5 stores validated arguments in in, without reflection.
 func decodeInput5(v mcpimpl.Value, in *Input5) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3008,9 +2990,6 @@ func decodeInput5(v mcpimpl.Value, in *Input5) error {
 // decodeInput6 stores validated arguments in in, without reflection.
 func decodeInput6(v mcpimpl.Value, in *Input6) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3034,9 +3013,6 @@ func decodeInput6(v mcpimpl.Value, in *Input6) error {
 // decodeInput7 stores validated arguments in in, without reflection.
 func decodeInput7(v mcpimpl.Value, in *Input7) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3060,9 +3036,6 @@ func decodeInput7(v mcpimpl.Value, in *Input7) error {
 // decodeInput8 stores validated arguments in in, without reflection.
 func decodeInput8(v mcpimpl.Value, in *Input8) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3086,9 +3059,6 @@ func decodeInput8(v mcpimpl.Value, in *Input8) error {
 // decodeInput9 stores validated arguments in in, without reflection.
 func decodeInput9(v mcpimpl.Value, in *Input9) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3112,9 +3082,6 @@ func decodeInput9(v mcpimpl.Value, in *Input9) error {
 // decodeInput10 stores validated arguments in in, without reflection.
 func decodeInput10(v mcpimpl.Value, in *Input10) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3138,9 +3105,6 @@ func decodeInput10(v mcpimpl.Value, in *Input10) error {
 // decodeInput11 stores validated arguments in in, without reflection.
 func decodeInput11(v mcpimpl.Value, in *Input11) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3164,9 +3128,6 @@ func decodeInput11(v mcpimpl.Value, in *Input11) error {
 // decodeInput12 stores validated arguments in in, without reflection.
 func decodeInput12(v mcpimpl.Value, in *Input12) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3190,9 +3151,6 @@ func decodeInput12(v mcpimpl.Value, in *Input12) error {
 // decodeInput13 stores validated arguments in in, without reflection.
 func decodeInput13(v mcpimpl.Value, in *Input13) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3216,9 +3174,6 @@ func decodeInput13(v mcpimpl.Value, in *Input13) error {
 // decodeInput14 stores validated arguments in in, without reflection.
 func decodeInput14(v mcpimpl.Value, in *Input14) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3242,9 +3197,6 @@ func decodeInput14(v mcpimpl.Value, in *Input14) error {
 // decodeInput15 stores validated arguments in in, without reflection.
 func decodeInput15(v mcpimpl.Value, in *Input15) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3268,9 +3220,6 @@ func decodeInput15(v mcpimpl.Value, in *Input15) error {
 // decodeInput16 stores validated arguments in in, without reflection.
 func decodeInput16(v mcpimpl.Value, in *Input16) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3294,9 +3243,6 @@ func decodeInput16(v mcpimpl.Value, in *Input16) error {
 // decodeInput17 stores validated arguments in in, without reflection.
 func decodeInput17(v mcpimpl.Value, in *Input17) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3320,9 +3266,6 @@ func decodeInput17(v mcpimpl.Value, in *Input17) error {
 // decodeInput18 stores validated arguments in in, without reflection.
 func decodeInput18(v mcpimpl.Value, in *Input18) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3346,9 +3289,6 @@ func decodeInput18(v mcpimpl.Value, in *Input18) error {
 // decodeInput19 stores validated arguments in in, without reflection.
 func decodeInput19(v mcpimpl.Value, in *Input19) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3372,9 +3312,6 @@ func decodeInput19(v mcpimpl.Value, in *Input19) error {
 // decodeInput20 stores validated arguments in in, without reflection.
 func decodeInput20(v mcpimpl.Value, in *Input20) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3398,9 +3335,6 @@ func decodeInput20(v mcpimpl.Value, in *Input20) error {
 // decodeInput21 stores validated arguments in in, without reflection.
 func decodeInput21(v mcpimpl.Value, in *Input21) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3424,9 +3358,6 @@ func decodeInput21(v mcpimpl.Value, in *Input21) error {
 // decodeInput22 stores validated arguments in in, without reflection.
 func decodeInput22(v mcpimpl.Value, in *Input22) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3450,9 +3381,6 @@ func decodeInput22(v mcpimpl.Value, in *Input22) error {
 // decodeInput23 stores validated arguments in in, without reflection.
 func decodeInput23(v mcpimpl.Value, in *Input23) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3476,9 +3404,6 @@ func decodeInput23(v mcpimpl.Value, in *Input23) error {
 // decodeInput24 stores validated arguments in in, without reflection.
 func decodeInput24(v mcpimpl.Value, in *Input24) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3502,9 +3427,6 @@ func decodeInput24(v mcpimpl.Value, in *Input24) error {
 // decodeInput25 stores validated arguments in in, without reflection.
 func decodeInput25(v mcpimpl.Value, in *Input25) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3528,9 +3450,6 @@ func decodeInput25(v mcpimpl.Value, in *Input25) error {
 // decodeInput26 stores validated arguments in in, without reflection.
 func decodeInput26(v mcpimpl.Value, in *Input26) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3554,9 +3473,6 @@ func decodeInput26(v mcpimpl.Value, in *Input26) error {
 // decodeInput27 stores validated arguments in in, without reflection.
 func decodeInput27(v mcpimpl.Value, in *Input27) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3580,9 +3496,6 @@ func decodeInput27(v mcpimpl.Value, in *Input27) error {
 // decodeInput28 stores validated arguments in in, without reflection.
 func decodeInput28(v mcpimpl.Value, in *Input28) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3606,9 +3519,6 @@ func decodeInput28(v mcpimpl.Value, in *Input28) error {
 // decodeInput29 stores validated arguments in in, without reflection.
 func decodeInput29(v mcpimpl.Value, in *Input29) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3632,9 +3542,6 @@ func decodeInput29(v mcpimpl.Value, in *Input29) error {
 // decodeInput30 stores validated arguments in in, without reflection.
 func decodeInput30(v mcpimpl.Value, in *Input30) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3658,9 +3565,6 @@ func decodeInput30(v mcpimpl.Value, in *Input30) error {
 // decodeInput31 stores validated arguments in in, without reflection.
 func decodeInput31(v mcpimpl.Value, in *Input31) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3684,9 +3588,6 @@ func decodeInput31(v mcpimpl.Value, in *Input31) error {
 // decodeInput32 stores validated arguments in in, without reflection.
 func decodeInput32(v mcpimpl.Value, in *Input32) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3710,9 +3611,6 @@ func decodeInput32(v mcpimpl.Value, in *Input32) error {
 // decodeInput33 stores validated arguments in in, without reflection.
 func decodeInput33(v mcpimpl.Value, in *Input33) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3736,9 +3634,6 @@ func decodeInput33(v mcpimpl.Value, in *Input33) error {
 // decodeInput34 stores validated arguments in in, without reflection.
 func decodeInput34(v mcpimpl.Value, in *Input34) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3762,9 +3657,6 @@ func decodeInput34(v mcpimpl.Value, in *Input34) error {
 // decodeInput35 stores validated arguments in in, without reflection.
 func decodeInput35(v mcpimpl.Value, in *Input35) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3788,9 +3680,6 @@ func decodeInput35(v mcpimpl.Value, in *Input35) error {
 // decodeInput36 stores validated arguments in in, without reflection.
 func decodeInput36(v mcpimpl.Value, in *Input36) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3814,9 +3703,6 @@ func decodeInput36(v mcpimpl.Value, in *Input36) error {
 // decodeInput37 stores validated arguments in in, without reflection.
 func decodeInput37(v mcpimpl.Value, in *Input37) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3840,9 +3726,6 @@ func decodeInput37(v mcpimpl.Value, in *Input37) error {
 // decodeInput38 stores validated arguments in in, without reflection.
 func decodeInput38(v mcpimpl.Value, in *Input38) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3866,9 +3749,6 @@ func decodeInput38(v mcpimpl.Value, in *Input38) error {
 // decodeInput39 stores validated arguments in in, without reflection.
 func decodeInput39(v mcpimpl.Value, in *Input39) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3892,9 +3772,6 @@ func decodeInput39(v mcpimpl.Value, in *Input39) error {
 // decodeInput40 stores validated arguments in in, without reflection.
 func decodeInput40(v mcpimpl.Value, in *Input40) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3918,9 +3795,6 @@ func decodeInput40(v mcpimpl.Value, in *Input40) error {
 // decodeInput41 stores validated arguments in in, without reflection.
 func decodeInput41(v mcpimpl.Value, in *Input41) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3944,9 +3818,6 @@ func decodeInput41(v mcpimpl.Value, in *Input41) error {
 // decodeInput42 stores validated arguments in in, without reflection.
 func decodeInput42(v mcpimpl.Value, in *Input42) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3970,9 +3841,6 @@ func decodeInput42(v mcpimpl.Value, in *Input42) error {
 // decodeInput43 stores validated arguments in in, without reflection.
 func decodeInput43(v mcpimpl.Value, in *Input43) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -3996,9 +3864,6 @@ func decodeInput43(v mcpimpl.Value, in *Input43) error {
 // decodeInput44 stores validated arguments in in, without reflection.
 func decodeInput44(v mcpimpl.Value, in *Input44) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4022,9 +3887,6 @@ func decodeInput44(v mcpimpl.Value, in *Input44) error {
 // decodeInput45 stores validated arguments in in, without reflection.
 func decodeInput45(v mcpimpl.Value, in *Input45) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4048,9 +3910,6 @@ func decodeInput45(v mcpimpl.Value, in *Input45) error {
 // decodeInput46 stores validated arguments in in, without reflection.
 func decodeInput46(v mcpimpl.Value, in *Input46) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4074,9 +3933,6 @@ func decodeInput46(v mcpimpl.Value, in *Input46) error {
 // decodeInput47 stores validated arguments in in, without reflection.
 func decodeInput47(v mcpimpl.Value, in *Input47) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4100,9 +3956,6 @@ func decodeInput47(v mcpimpl.Value, in *Input47) error {
 // decodeInput48 stores validated arguments in in, without reflection.
 func decodeInput48(v mcpimpl.Value, in *Input48) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4126,9 +3979,6 @@ func decodeInput48(v mcpimpl.Value, in *Input48) error {
 // decodeInput49 stores validated arguments in in, without reflection.
 func decodeInput49(v mcpimpl.Value, in *Input49) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4152,9 +4002,6 @@ func decodeInput49(v mcpimpl.Value, in *Input49) error {
 // decodeInput50 stores validated arguments in in, without reflection.
 func decodeInput50(v mcpimpl.Value, in *Input50) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4178,9 +4025,6 @@ func decodeInput50(v mcpimpl.Value, in *Input50) error {
 // decodeInput51 stores validated arguments in in, without reflection.
 func decodeInput51(v mcpimpl.Value, in *Input51) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4204,9 +4048,6 @@ func decodeInput51(v mcpimpl.Value, in *Input51) error {
 // decodeInput52 stores validated arguments in in, without reflection.
 func decodeInput52(v mcpimpl.Value, in *Input52) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4230,9 +4071,6 @@ func decodeInput52(v mcpimpl.Value, in *Input52) error {
 // decodeInput53 stores validated arguments in in, without reflection.
 func decodeInput53(v mcpimpl.Value, in *Input53) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4256,9 +4094,6 @@ func decodeInput53(v mcpimpl.Value, in *Input53) error {
 // decodeInput54 stores validated arguments in in, without reflection.
 func decodeInput54(v mcpimpl.Value, in *Input54) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4282,9 +4117,6 @@ func decodeInput54(v mcpimpl.Value, in *Input54) error {
 // decodeInput55 stores validated arguments in in, without reflection.
 func decodeInput55(v mcpimpl.Value, in *Input55) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4308,9 +4140,6 @@ func decodeInput55(v mcpimpl.Value, in *Input55) error {
 // decodeInput56 stores validated arguments in in, without reflection.
 func decodeInput56(v mcpimpl.Value, in *Input56) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4334,9 +4163,6 @@ func decodeInput56(v mcpimpl.Value, in *Input56) error {
 // decodeInput57 stores validated arguments in in, without reflection.
 func decodeInput57(v mcpimpl.Value, in *Input57) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4360,9 +4186,6 @@ func decodeInput57(v mcpimpl.Value, in *Input57) error {
 // decodeInput58 stores validated arguments in in, without reflection.
 func decodeInput58(v mcpimpl.Value, in *Input58) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4386,9 +4209,6 @@ func decodeInput58(v mcpimpl.Value, in *Input58) error {
 // decodeInput59 stores validated arguments in in, without reflection.
 func decodeInput59(v mcpimpl.Value, in *Input59) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4412,9 +4232,6 @@ func decodeInput59(v mcpimpl.Value, in *Input59) error {
 // decodeInput60 stores validated arguments in in, without reflection.
 func decodeInput60(v mcpimpl.Value, in *Input60) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4438,9 +4255,6 @@ func decodeInput60(v mcpimpl.Value, in *Input60) error {
 // decodeInput61 stores validated arguments in in, without reflection.
 func decodeInput61(v mcpimpl.Value, in *Input61) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4464,9 +4278,6 @@ func decodeInput61(v mcpimpl.Value, in *Input61) error {
 // decodeInput62 stores validated arguments in in, without reflection.
 func decodeInput62(v mcpimpl.Value, in *Input62) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4490,9 +4301,6 @@ func decodeInput62(v mcpimpl.Value, in *Input62) error {
 // decodeInput63 stores validated arguments in in, without reflection.
 func decodeInput63(v mcpimpl.Value, in *Input63) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4516,9 +4324,6 @@ func decodeInput63(v mcpimpl.Value, in *Input63) error {
 // decodeInput64 stores validated arguments in in, without reflection.
 func decodeInput64(v mcpimpl.Value, in *Input64) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4542,9 +4347,6 @@ func decodeInput64(v mcpimpl.Value, in *Input64) error {
 // decodeInput65 stores validated arguments in in, without reflection.
 func decodeInput65(v mcpimpl.Value, in *Input65) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4568,9 +4370,6 @@ func decodeInput65(v mcpimpl.Value, in *Input65) error {
 // decodeInput66 stores validated arguments in in, without reflection.
 func decodeInput66(v mcpimpl.Value, in *Input66) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4594,9 +4393,6 @@ func decodeInput66(v mcpimpl.Value, in *Input66) error {
 // decodeInput67 stores validated arguments in in, without reflection.
 func decodeInput67(v mcpimpl.Value, in *Input67) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4620,9 +4416,6 @@ func decodeInput67(v mcpimpl.Value, in *Input67) error {
 // decodeInput68 stores validated arguments in in, without reflection.
 func decodeInput68(v mcpimpl.Value, in *Input68) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4646,9 +4439,6 @@ func decodeInput68(v mcpimpl.Value, in *Input68) error {
 // decodeInput69 stores validated arguments in in, without reflection.
 func decodeInput69(v mcpimpl.Value, in *Input69) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4672,9 +4462,6 @@ func decodeInput69(v mcpimpl.Value, in *Input69) error {
 // decodeInput70 stores validated arguments in in, without reflection.
 func decodeInput70(v mcpimpl.Value, in *Input70) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4698,9 +4485,6 @@ func decodeInput70(v mcpimpl.Value, in *Input70) error {
 // decodeInput71 stores validated arguments in in, without reflection.
 func decodeInput71(v mcpimpl.Value, in *Input71) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4724,9 +4508,6 @@ func decodeInput71(v mcpimpl.Value, in *Input71) error {
 // decodeInput72 stores validated arguments in in, without reflection.
 func decodeInput72(v mcpimpl.Value, in *Input72) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4750,9 +4531,6 @@ func decodeInput72(v mcpimpl.Value, in *Input72) error {
 // decodeInput73 stores validated arguments in in, without reflection.
 func decodeInput73(v mcpimpl.Value, in *Input73) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4776,9 +4554,6 @@ func decodeInput73(v mcpimpl.Value, in *Input73) error {
 // decodeInput74 stores validated arguments in in, without reflection.
 func decodeInput74(v mcpimpl.Value, in *Input74) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4802,9 +4577,6 @@ func decodeInput74(v mcpimpl.Value, in *Input74) error {
 // decodeInput75 stores validated arguments in in, without reflection.
 func decodeInput75(v mcpimpl.Value, in *Input75) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4828,9 +4600,6 @@ func decodeInput75(v mcpimpl.Value, in *Input75) error {
 // decodeInput76 stores validated arguments in in, without reflection.
 func decodeInput76(v mcpimpl.Value, in *Input76) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4854,9 +4623,6 @@ func decodeInput76(v mcpimpl.Value, in *Input76) error {
 // decodeInput77 stores validated arguments in in, without reflection.
 func decodeInput77(v mcpimpl.Value, in *Input77) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4880,9 +4646,6 @@ func decodeInput77(v mcpimpl.Value, in *Input77) error {
 // decodeInput78 stores validated arguments in in, without reflection.
 func decodeInput78(v mcpimpl.Value, in *Input78) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4906,9 +4669,6 @@ func decodeInput78(v mcpimpl.Value, in *Input78) error {
 // decodeInput79 stores validated arguments in in, without reflection.
 func decodeInput79(v mcpimpl.Value, in *Input79) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4932,9 +4692,6 @@ func decodeInput79(v mcpimpl.Value, in *Input79) error {
 // decodeInput80 stores validated arguments in in, without reflection.
 func decodeInput80(v mcpimpl.Value, in *Input80) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4958,9 +4715,6 @@ func decodeInput80(v mcpimpl.Value, in *Input80) error {
 // decodeInput81 stores validated arguments in in, without reflection.
 func decodeInput81(v mcpimpl.Value, in *Input81) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -4984,9 +4738,6 @@ func decodeInput81(v mcpimpl.Value, in *Input81) error {
 // decodeInput82 stores validated arguments in in, without reflection.
 func decodeInput82(v mcpimpl.Value, in *Input82) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5010,9 +4761,6 @@ func decodeInput82(v mcpimpl.Value, in *Input82) error {
 // decodeInput83 stores validated arguments in in, without reflection.
 func decodeInput83(v mcpimpl.Value, in *Input83) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5036,9 +4784,6 @@ func decodeInput83(v mcpimpl.Value, in *Input83) error {
 // decodeInput84 stores validated arguments in in, without reflection.
 func decodeInput84(v mcpimpl.Value, in *Input84) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5062,9 +4807,6 @@ func decodeInput84(v mcpimpl.Value, in *Input84) error {
 // decodeInput85 stores validated arguments in in, without reflection.
 func decodeInput85(v mcpimpl.Value, in *Input85) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5088,9 +4830,6 @@ func decodeInput85(v mcpimpl.Value, in *Input85) error {
 // decodeInput86 stores validated arguments in in, without reflection.
 func decodeInput86(v mcpimpl.Value, in *Input86) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5114,9 +4853,6 @@ func decodeInput86(v mcpimpl.Value, in *Input86) error {
 // decodeInput87 stores validated arguments in in, without reflection.
 func decodeInput87(v mcpimpl.Value, in *Input87) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5140,9 +4876,6 @@ func decodeInput87(v mcpimpl.Value, in *Input87) error {
 // decodeInput88 stores validated arguments in in, without reflection.
 func decodeInput88(v mcpimpl.Value, in *Input88) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5166,9 +4899,6 @@ func decodeInput88(v mcpimpl.Value, in *Input88) error {
 // decodeInput89 stores validated arguments in in, without reflection.
 func decodeInput89(v mcpimpl.Value, in *Input89) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5192,9 +4922,6 @@ func decodeInput89(v mcpimpl.Value, in *Input89) error {
 // decodeInput90 stores validated arguments in in, without reflection.
 func decodeInput90(v mcpimpl.Value, in *Input90) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5218,9 +4945,6 @@ func decodeInput90(v mcpimpl.Value, in *Input90) error {
 // decodeInput91 stores validated arguments in in, without reflection.
 func decodeInput91(v mcpimpl.Value, in *Input91) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5244,9 +4968,6 @@ func decodeInput91(v mcpimpl.Value, in *Input91) error {
 // decodeInput92 stores validated arguments in in, without reflection.
 func decodeInput92(v mcpimpl.Value, in *Input92) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5270,9 +4991,6 @@ func decodeInput92(v mcpimpl.Value, in *Input92) error {
 // decodeInput93 stores validated arguments in in, without reflection.
 func decodeInput93(v mcpimpl.Value, in *Input93) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5296,9 +5014,6 @@ func decodeInput93(v mcpimpl.Value, in *Input93) error {
 // decodeInput94 stores validated arguments in in, without reflection.
 func decodeInput94(v mcpimpl.Value, in *Input94) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5322,9 +5037,6 @@ func decodeInput94(v mcpimpl.Value, in *Input94) error {
 // decodeInput95 stores validated arguments in in, without reflection.
 func decodeInput95(v mcpimpl.Value, in *Input95) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5348,9 +5060,6 @@ func decodeInput95(v mcpimpl.Value, in *Input95) error {
 // decodeInput96 stores validated arguments in in, without reflection.
 func decodeInput96(v mcpimpl.Value, in *Input96) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5374,9 +5083,6 @@ func decodeInput96(v mcpimpl.Value, in *Input96) error {
 // decodeInput97 stores validated arguments in in, without reflection.
 func decodeInput97(v mcpimpl.Value, in *Input97) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5400,9 +5106,6 @@ func decodeInput97(v mcpimpl.Value, in *Input97) error {
 // decodeInput98 stores validated arguments in in, without reflection.
 func decodeInput98(v mcpimpl.Value, in *Input98) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5426,9 +5129,6 @@ func decodeInput98(v mcpimpl.Value, in *Input98) error {
 // decodeInput99 stores validated arguments in in, without reflection.
 func decodeInput99(v mcpimpl.Value, in *Input99) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5452,9 +5152,6 @@ func decodeInput99(v mcpimpl.Value, in *Input99) error {
 // decodeInput100 stores validated arguments in in, without reflection.
 func decodeInput100(v mcpimpl.Value, in *Input100) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5478,9 +5175,6 @@ func decodeInput100(v mcpimpl.Value, in *Input100) error {
 // decodeInput101 stores validated arguments in in, without reflection.
 func decodeInput101(v mcpimpl.Value, in *Input101) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5504,9 +5198,6 @@ func decodeInput101(v mcpimpl.Value, in *Input101) error {
 // decodeInput102 stores validated arguments in in, without reflection.
 func decodeInput102(v mcpimpl.Value, in *Input102) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5530,9 +5221,6 @@ func decodeInput102(v mcpimpl.Value, in *Input102) error {
 // decodeInput103 stores validated arguments in in, without reflection.
 func decodeInput103(v mcpimpl.Value, in *Input103) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5556,9 +5244,6 @@ func decodeInput103(v mcpimpl.Value, in *Input103) error {
 // decodeInput104 stores validated arguments in in, without reflection.
 func decodeInput104(v mcpimpl.Value, in *Input104) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5582,9 +5267,6 @@ func decodeInput104(v mcpimpl.Value, in *Input104) error {
 // decodeInput105 stores validated arguments in in, without reflection.
 func decodeInput105(v mcpimpl.Value, in *Input105) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5608,9 +5290,6 @@ func decodeInput105(v mcpimpl.Value, in *Input105) error {
 // decodeInput106 stores validated arguments in in, without reflection.
 func decodeInput106(v mcpimpl.Value, in *Input106) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5634,9 +5313,6 @@ func decodeInput106(v mcpimpl.Value, in *Input106) error {
 // decodeInput107 stores validated arguments in in, without reflection.
 func decodeInput107(v mcpimpl.Value, in *Input107) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5660,9 +5336,6 @@ func decodeInput107(v mcpimpl.Value, in *Input107) error {
 // decodeInput108 stores validated arguments in in, without reflection.
 func decodeInput108(v mcpimpl.Value, in *Input108) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5686,9 +5359,6 @@ func decodeInput108(v mcpimpl.Value, in *Input108) error {
 // decodeInput109 stores validated arguments in in, without reflection.
 func decodeInput109(v mcpimpl.Value, in *Input109) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5712,9 +5382,6 @@ func decodeInput109(v mcpimpl.Value, in *Input109) error {
 // decodeInput110 stores validated arguments in in, without reflection.
 func decodeInput110(v mcpimpl.Value, in *Input110) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5738,9 +5405,6 @@ func decodeInput110(v mcpimpl.Value, in *Input110) error {
 // decodeInput111 stores validated arguments in in, without reflection.
 func decodeInput111(v mcpimpl.Value, in *Input111) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5764,9 +5428,6 @@ func decodeInput111(v mcpimpl.Value, in *Input111) error {
 // decodeInput112 stores validated arguments in in, without reflection.
 func decodeInput112(v mcpimpl.Value, in *Input112) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5790,9 +5451,6 @@ func decodeInput112(v mcpimpl.Value, in *Input112) error {
 // decodeInput113 stores validated arguments in in, without reflection.
 func decodeInput113(v mcpimpl.Value, in *Input113) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5816,9 +5474,6 @@ func decodeInput113(v mcpimpl.Value, in *Input113) error {
 // decodeInput114 stores validated arguments in in, without reflection.
 func decodeInput114(v mcpimpl.Value, in *Input114) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5842,9 +5497,6 @@ func decodeInput114(v mcpimpl.Value, in *Input114) error {
 // decodeInput115 stores validated arguments in in, without reflection.
 func decodeInput115(v mcpimpl.Value, in *Input115) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5868,9 +5520,6 @@ func decodeInput115(v mcpimpl.Value, in *Input115) error {
 // decodeInput116 stores validated arguments in in, without reflection.
 func decodeInput116(v mcpimpl.Value, in *Input116) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5894,9 +5543,6 @@ func decodeInput116(v mcpimpl.Value, in *Input116) error {
 // decodeInput117 stores validated arguments in in, without reflection.
 func decodeInput117(v mcpimpl.Value, in *Input117) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5920,9 +5566,6 @@ func decodeInput117(v mcpimpl.Value, in *Input117) error {
 // decodeInput118 stores validated arguments in in, without reflection.
 func decodeInput118(v mcpimpl.Value, in *Input118) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5946,9 +5589,6 @@ func decodeInput118(v mcpimpl.Value, in *Input118) error {
 // decodeInput119 stores validated arguments in in, without reflection.
 func decodeInput119(v mcpimpl.Value, in *Input119) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5972,9 +5612,6 @@ func decodeInput119(v mcpimpl.Value, in *Input119) error {
 // decodeInput120 stores validated arguments in in, without reflection.
 func decodeInput120(v mcpimpl.Value, in *Input120) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -5998,9 +5635,6 @@ func decodeInput120(v mcpimpl.Value, in *Input120) error {
 // decodeInput121 stores validated arguments in in, without reflection.
 func decodeInput121(v mcpimpl.Value, in *Input121) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6024,9 +5658,6 @@ func decodeInput121(v mcpimpl.Value, in *Input121) error {
 // decodeInput122 stores validated arguments in in, without reflection.
 func decodeInput122(v mcpimpl.Value, in *Input122) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6050,9 +5681,6 @@ func decodeInput122(v mcpimpl.Value, in *Input122) error {
 // decodeInput123 stores validated arguments in in, without reflection.
 func decodeInput123(v mcpimpl.Value, in *Input123) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6076,9 +5704,6 @@ func decodeInput123(v mcpimpl.Value, in *Input123) error {
 // decodeInput124 stores validated arguments in in, without reflection.
 func decodeInput124(v mcpimpl.Value, in *Input124) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6102,9 +5727,6 @@ func decodeInput124(v mcpimpl.Value, in *Input124) error {
 // decodeInput125 stores validated arguments in in, without reflection.
 func decodeInput125(v mcpimpl.Value, in *Input125) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6128,9 +5750,6 @@ func decodeInput125(v mcpimpl.Value, in *Input125) error {
 // decodeInput126 stores validated arguments in in, without reflection.
 func decodeInput126(v mcpimpl.Value, in *Input126) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6154,9 +5773,6 @@ func decodeInput126(v mcpimpl.Value, in *Input126) error {
 // decodeInput127 stores validated arguments in in, without reflection.
 func decodeInput127(v mcpimpl.Value, in *Input127) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6180,9 +5796,6 @@ func decodeInput127(v mcpimpl.Value, in *Input127) error {
 // decodeInput128 stores validated arguments in in, without reflection.
 func decodeInput128(v mcpimpl.Value, in *Input128) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6206,9 +5819,6 @@ func decodeInput128(v mcpimpl.Value, in *Input128) error {
 // decodeInput129 stores validated arguments in in, without reflection.
 func decodeInput129(v mcpimpl.Value, in *Input129) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6232,9 +5842,6 @@ func decodeInput129(v mcpimpl.Value, in *Input129) error {
 // decodeInput130 stores validated arguments in in, without reflection.
 func decodeInput130(v mcpimpl.Value, in *Input130) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6258,9 +5865,6 @@ func decodeInput130(v mcpimpl.Value, in *Input130) error {
 // decodeInput131 stores validated arguments in in, without reflection.
 func decodeInput131(v mcpimpl.Value, in *Input131) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6284,9 +5888,6 @@ func decodeInput131(v mcpimpl.Value, in *Input131) error {
 // decodeInput132 stores validated arguments in in, without reflection.
 func decodeInput132(v mcpimpl.Value, in *Input132) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6310,9 +5911,6 @@ func decodeInput132(v mcpimpl.Value, in *Input132) error {
 // decodeInput133 stores validated arguments in in, without reflection.
 func decodeInput133(v mcpimpl.Value, in *Input133) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6336,9 +5934,6 @@ func decodeInput133(v mcpimpl.Value, in *Input133) error {
 // decodeInput134 stores validated arguments in in, without reflection.
 func decodeInput134(v mcpimpl.Value, in *Input134) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6362,9 +5957,6 @@ func decodeInput134(v mcpimpl.Value, in *Input134) error {
 // decodeInput135 stores validated arguments in in, without reflection.
 func decodeInput135(v mcpimpl.Value, in *Input135) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6388,9 +5980,6 @@ func decodeInput135(v mcpimpl.Value, in *Input135) error {
 // decodeInput136 stores validated arguments in in, without reflection.
 func decodeInput136(v mcpimpl.Value, in *Input136) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6414,9 +6003,6 @@ func decodeInput136(v mcpimpl.Value, in *Input136) error {
 // decodeInput137 stores validated arguments in in, without reflection.
 func decodeInput137(v mcpimpl.Value, in *Input137) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6440,9 +6026,6 @@ func decodeInput137(v mcpimpl.Value, in *Input137) error {
 // decodeInput138 stores validated arguments in in, without reflection.
 func decodeInput138(v mcpimpl.Value, in *Input138) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6466,9 +6049,6 @@ func decodeInput138(v mcpimpl.Value, in *Input138) error {
 // decodeInput139 stores validated arguments in in, without reflection.
 func decodeInput139(v mcpimpl.Value, in *Input139) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6492,9 +6072,6 @@ func decodeInput139(v mcpimpl.Value, in *Input139) error {
 // decodeInput140 stores validated arguments in in, without reflection.
 func decodeInput140(v mcpimpl.Value, in *Input140) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6518,9 +6095,6 @@ func decodeInput140(v mcpimpl.Value, in *Input140) error {
 // decodeInput141 stores validated arguments in in, without reflection.
 func decodeInput141(v mcpimpl.Value, in *Input141) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6544,9 +6118,6 @@ func decodeInput141(v mcpimpl.Value, in *Input141) error {
 // decodeInput142 stores validated arguments in in, without reflection.
 func decodeInput142(v mcpimpl.Value, in *Input142) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6570,9 +6141,6 @@ func decodeInput142(v mcpimpl.Value, in *Input142) error {
 // decodeInput143 stores validated arguments in in, without reflection.
 func decodeInput143(v mcpimpl.Value, in *Input143) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6596,9 +6164,6 @@ func decodeInput143(v mcpimpl.Value, in *Input143) error {
 // decodeInput144 stores validated arguments in in, without reflection.
 func decodeInput144(v mcpimpl.Value, in *Input144) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6622,9 +6187,6 @@ func decodeInput144(v mcpimpl.Value, in *Input144) error {
 // decodeInput145 stores validated arguments in in, without reflection.
 func decodeInput145(v mcpimpl.Value, in *Input145) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6648,9 +6210,6 @@ func decodeInput145(v mcpimpl.Value, in *Input145) error {
 // decodeInput146 stores validated arguments in in, without reflection.
 func decodeInput146(v mcpimpl.Value, in *Input146) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6674,9 +6233,6 @@ func decodeInput146(v mcpimpl.Value, in *Input146) error {
 // decodeInput147 stores validated arguments in in, without reflection.
 func decodeInput147(v mcpimpl.Value, in *Input147) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6700,9 +6256,6 @@ func decodeInput147(v mcpimpl.Value, in *Input147) error {
 // decodeInput148 stores validated arguments in in, without reflection.
 func decodeInput148(v mcpimpl.Value, in *Input148) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6726,9 +6279,6 @@ func decodeInput148(v mcpimpl.Value, in *Input148) error {
 // decodeInput149 stores validated arguments in in, without reflection.
 func decodeInput149(v mcpimpl.Value, in *Input149) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6752,9 +6302,6 @@ func decodeInput149(v mcpimpl.Value, in *Input149) error {
 // decodeInput150 stores validated arguments in in, without reflection.
 func decodeInput150(v mcpimpl.Value, in *Input150) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6778,9 +6325,6 @@ func decodeInput150(v mcpimpl.Value, in *Input150) error {
 // decodeInput151 stores validated arguments in in, without reflection.
 func decodeInput151(v mcpimpl.Value, in *Input151) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6804,9 +6348,6 @@ func decodeInput151(v mcpimpl.Value, in *Input151) error {
 // decodeInput152 stores validated arguments in in, without reflection.
 func decodeInput152(v mcpimpl.Value, in *Input152) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6830,9 +6371,6 @@ func decodeInput152(v mcpimpl.Value, in *Input152) error {
 // decodeInput153 stores validated arguments in in, without reflection.
 func decodeInput153(v mcpimpl.Value, in *Input153) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6856,9 +6394,6 @@ func decodeInput153(v mcpimpl.Value, in *Input153) error {
 // decodeInput154 stores validated arguments in in, without reflection.
 func decodeInput154(v mcpimpl.Value, in *Input154) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6882,9 +6417,6 @@ func decodeInput154(v mcpimpl.Value, in *Input154) error {
 // decodeInput155 stores validated arguments in in, without reflection.
 func decodeInput155(v mcpimpl.Value, in *Input155) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6908,9 +6440,6 @@ func decodeInput155(v mcpimpl.Value, in *Input155) error {
 // decodeInput156 stores validated arguments in in, without reflection.
 func decodeInput156(v mcpimpl.Value, in *Input156) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6934,9 +6463,6 @@ func decodeInput156(v mcpimpl.Value, in *Input156) error {
 // decodeInput157 stores validated arguments in in, without reflection.
 func decodeInput157(v mcpimpl.Value, in *Input157) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6960,9 +6486,6 @@ func decodeInput157(v mcpimpl.Value, in *Input157) error {
 // decodeInput158 stores validated arguments in in, without reflection.
 func decodeInput158(v mcpimpl.Value, in *Input158) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -6986,9 +6509,6 @@ func decodeInput158(v mcpimpl.Value, in *Input158) error {
 // decodeInput159 stores validated arguments in in, without reflection.
 func decodeInput159(v mcpimpl.Value, in *Input159) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7012,9 +6532,6 @@ func decodeInput159(v mcpimpl.Value, in *Input159) error {
 // decodeInput160 stores validated arguments in in, without reflection.
 func decodeInput160(v mcpimpl.Value, in *Input160) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7038,9 +6555,6 @@ func decodeInput160(v mcpimpl.Value, in *Input160) error {
 // decodeInput161 stores validated arguments in in, without reflection.
 func decodeInput161(v mcpimpl.Value, in *Input161) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7064,9 +6578,6 @@ func decodeInput161(v mcpimpl.Value, in *Input161) error {
 // decodeInput162 stores validated arguments in in, without reflection.
 func decodeInput162(v mcpimpl.Value, in *Input162) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7090,9 +6601,6 @@ func decodeInput162(v mcpimpl.Value, in *Input162) error {
 // decodeInput163 stores validated arguments in in, without reflection.
 func decodeInput163(v mcpimpl.Value, in *Input163) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7116,9 +6624,6 @@ func decodeInput163(v mcpimpl.Value, in *Input163) error {
 // decodeInput164 stores validated arguments in in, without reflection.
 func decodeInput164(v mcpimpl.Value, in *Input164) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7142,9 +6647,6 @@ func decodeInput164(v mcpimpl.Value, in *Input164) error {
 // decodeInput165 stores validated arguments in in, without reflection.
 func decodeInput165(v mcpimpl.Value, in *Input165) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7168,9 +6670,6 @@ func decodeInput165(v mcpimpl.Value, in *Input165) error {
 // decodeInput166 stores validated arguments in in, without reflection.
 func decodeInput166(v mcpimpl.Value, in *Input166) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7194,9 +6693,6 @@ func decodeInput166(v mcpimpl.Value, in *Input166) error {
 // decodeInput167 stores validated arguments in in, without reflection.
 func decodeInput167(v mcpimpl.Value, in *Input167) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7220,9 +6716,6 @@ func decodeInput167(v mcpimpl.Value, in *Input167) error {
 // decodeInput168 stores validated arguments in in, without reflection.
 func decodeInput168(v mcpimpl.Value, in *Input168) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7246,9 +6739,6 @@ func decodeInput168(v mcpimpl.Value, in *Input168) error {
 // decodeInput169 stores validated arguments in in, without reflection.
 func decodeInput169(v mcpimpl.Value, in *Input169) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7272,9 +6762,6 @@ func decodeInput169(v mcpimpl.Value, in *Input169) error {
 // decodeInput170 stores validated arguments in in, without reflection.
 func decodeInput170(v mcpimpl.Value, in *Input170) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7298,9 +6785,6 @@ func decodeInput170(v mcpimpl.Value, in *Input170) error {
 // decodeInput171 stores validated arguments in in, without reflection.
 func decodeInput171(v mcpimpl.Value, in *Input171) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7324,9 +6808,6 @@ func decodeInput171(v mcpimpl.Value, in *Input171) error {
 // decodeInput172 stores validated arguments in in, without reflection.
 func decodeInput172(v mcpimpl.Value, in *Input172) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7350,9 +6831,6 @@ func decodeInput172(v mcpimpl.Value, in *Input172) error {
 // decodeInput173 stores validated arguments in in, without reflection.
 func decodeInput173(v mcpimpl.Value, in *Input173) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7376,9 +6854,6 @@ func decodeInput173(v mcpimpl.Value, in *Input173) error {
 // decodeInput174 stores validated arguments in in, without reflection.
 func decodeInput174(v mcpimpl.Value, in *Input174) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7402,9 +6877,6 @@ func decodeInput174(v mcpimpl.Value, in *Input174) error {
 // decodeInput175 stores validated arguments in in, without reflection.
 func decodeInput175(v mcpimpl.Value, in *Input175) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7428,9 +6900,6 @@ func decodeInput175(v mcpimpl.Value, in *Input175) error {
 // decodeInput176 stores validated arguments in in, without reflection.
 func decodeInput176(v mcpimpl.Value, in *Input176) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7454,9 +6923,6 @@ func decodeInput176(v mcpimpl.Value, in *Input176) error {
 // decodeInput177 stores validated arguments in in, without reflection.
 func decodeInput177(v mcpimpl.Value, in *Input177) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7480,9 +6946,6 @@ func decodeInput177(v mcpimpl.Value, in *Input177) error {
 // decodeInput178 stores validated arguments in in, without reflection.
 func decodeInput178(v mcpimpl.Value, in *Input178) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7506,9 +6969,6 @@ func decodeInput178(v mcpimpl.Value, in *Input178) error {
 // decodeInput179 stores validated arguments in in, without reflection.
 func decodeInput179(v mcpimpl.Value, in *Input179) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7532,9 +6992,6 @@ func decodeInput179(v mcpimpl.Value, in *Input179) error {
 // decodeInput180 stores validated arguments in in, without reflection.
 func decodeInput180(v mcpimpl.Value, in *Input180) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7558,9 +7015,6 @@ func decodeInput180(v mcpimpl.Value, in *Input180) error {
 // decodeInput181 stores validated arguments in in, without reflection.
 func decodeInput181(v mcpimpl.Value, in *Input181) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7584,9 +7038,6 @@ func decodeInput181(v mcpimpl.Value, in *Input181) error {
 // decodeInput182 stores validated arguments in in, without reflection.
 func decodeInput182(v mcpimpl.Value, in *Input182) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7610,9 +7061,6 @@ func decodeInput182(v mcpimpl.Value, in *Input182) error {
 // decodeInput183 stores validated arguments in in, without reflection.
 func decodeInput183(v mcpimpl.Value, in *Input183) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7636,9 +7084,6 @@ func decodeInput183(v mcpimpl.Value, in *Input183) error {
 // decodeInput184 stores validated arguments in in, without reflection.
 func decodeInput184(v mcpimpl.Value, in *Input184) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7662,9 +7107,6 @@ func decodeInput184(v mcpimpl.Value, in *Input184) error {
 // decodeInput185 stores validated arguments in in, without reflection.
 func decodeInput185(v mcpimpl.Value, in *Input185) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7688,9 +7130,6 @@ func decodeInput185(v mcpimpl.Value, in *Input185) error {
 // decodeInput186 stores validated arguments in in, without reflection.
 func decodeInput186(v mcpimpl.Value, in *Input186) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7714,9 +7153,6 @@ func decodeInput186(v mcpimpl.Value, in *Input186) error {
 // decodeInput187 stores validated arguments in in, without reflection.
 func decodeInput187(v mcpimpl.Value, in *Input187) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7740,9 +7176,6 @@ func decodeInput187(v mcpimpl.Value, in *Input187) error {
 // decodeInput188 stores validated arguments in in, without reflection.
 func decodeInput188(v mcpimpl.Value, in *Input188) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7766,9 +7199,6 @@ func decodeInput188(v mcpimpl.Value, in *Input188) error {
 // decodeInput189 stores validated arguments in in, without reflection.
 func decodeInput189(v mcpimpl.Value, in *Input189) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7792,9 +7222,6 @@ func decodeInput189(v mcpimpl.Value, in *Input189) error {
 // decodeInput190 stores validated arguments in in, without reflection.
 func decodeInput190(v mcpimpl.Value, in *Input190) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7818,9 +7245,6 @@ func decodeInput190(v mcpimpl.Value, in *Input190) error {
 // decodeInput191 stores validated arguments in in, without reflection.
 func decodeInput191(v mcpimpl.Value, in *Input191) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7844,9 +7268,6 @@ func decodeInput191(v mcpimpl.Value, in *Input191) error {
 // decodeInput192 stores validated arguments in in, without reflection.
 func decodeInput192(v mcpimpl.Value, in *Input192) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7870,9 +7291,6 @@ func decodeInput192(v mcpimpl.Value, in *Input192) error {
 // decodeInput193 stores validated arguments in in, without reflection.
 func decodeInput193(v mcpimpl.Value, in *Input193) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7896,9 +7314,6 @@ func decodeInput193(v mcpimpl.Value, in *Input193) error {
 // decodeInput194 stores validated arguments in in, without reflection.
 func decodeInput194(v mcpimpl.Value, in *Input194) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7922,9 +7337,6 @@ func decodeInput194(v mcpimpl.Value, in *Input194) error {
 // decodeInput195 stores validated arguments in in, without reflection.
 func decodeInput195(v mcpimpl.Value, in *Input195) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7948,9 +7360,6 @@ func decodeInput195(v mcpimpl.Value, in *Input195) error {
 // decodeInput196 stores validated arguments in in, without reflection.
 func decodeInput196(v mcpimpl.Value, in *Input196) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -7974,9 +7383,6 @@ func decodeInput196(v mcpimpl.Value, in *Input196) error {
 // decodeInput197 stores validated arguments in in, without reflection.
 func decodeInput197(v mcpimpl.Value, in *Input197) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -8000,9 +7406,6 @@ func decodeInput197(v mcpimpl.Value, in *Input197) error {
 // decodeInput198 stores validated arguments in in, without reflection.
 func decodeInput198(v mcpimpl.Value, in *Input198) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -8026,9 +7429,6 @@ func decodeInput198(v mcpimpl.Value, in *Input198) error {
 // decodeInput199 stores validated arguments in in, without reflection.
 func decodeInput199(v mcpimpl.Value, in *Input199) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "name":
@@ -8052,9 +7452,6 @@ func decodeInput199(v mcpimpl.Value, in *Input199) error {
 // decodeAddress stores validated arguments in in, without reflection.
 func decodeAddress(v mcpimpl.Value, in *Address) error {
 	for name, f := range v.Members() {
-		if f.IsNull() {
-			continue
-		}
 		var err error
 		switch name {
 		case "street":
