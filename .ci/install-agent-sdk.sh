@@ -7,7 +7,7 @@
 # hundred MB), its peer dependencies and install scripts are left out.
 set -euo pipefail
 
-version=0.3.330
+version=0.3.332
 dir="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/claude-agent-sdk-$version"
 dts="$dir/node_modules/@anthropic-ai/claude-agent-sdk/sdk.d.ts"
 
