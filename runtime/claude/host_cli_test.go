@@ -292,6 +292,69 @@ func TestCLIHookFailuresGoOn(t *testing.T) {
 	}
 }
 
+// TestCLISkillShellCommandHook: a PreSkillShellCommand hook sees each
+// shell command of a skill as the skill loads (here typed as a slash
+// command). The command it denies does not run, and the model reads the
+// hook's reason where the command's output would have been; the one it
+// allows runs.
+func TestCLISkillShellCommandHook(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`, fakeapi.EachPrompt())
+	h.allowAll()
+	for _, name := range []string{"guarded", "open"} {
+		dir := filepath.Join(h.opts.Dir, ".claude", "skills", name)
+		os.MkdirAll(dir, 0o755)
+		skill := "---\nname: " + name + "\ndescription: Stamps the folder\nallowed-tools: Bash(touch:*)\n---\nStamped: !`touch " + name + ".txt`\n"
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(skill), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var seen []*claude.PreSkillShellCommandInput
+	h.opts.Hooks = map[claude.HookEvent][]claude.HookMatcher{
+		claude.HookPreSkillShellCommand: {{
+			Matcher: "Bash",
+			Hooks: []claude.HookFunc{func(ctx context.Context, in claude.HookInput) (claude.HookOutput, error) {
+				cmd := in.(*claude.PreSkillShellCommandInput)
+				mu.Lock()
+				seen = append(seen, cmd)
+				mu.Unlock()
+				if cmd.CommandName != "guarded" {
+					return claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{PermissionDecision: claude.HookAllow}}, nil
+				}
+				return claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{
+					PermissionDecision:       claude.HookDeny,
+					PermissionDecisionReason: "no stamping on Sundays",
+				}}, nil
+			}},
+		}},
+	}
+	s := h.start()
+	h.turn(s, "/guarded")
+	h.turn(s, "/open")
+
+	if _, err := os.Stat(filepath.Join(h.opts.Dir, "guarded.txt")); err == nil {
+		t.Errorf("the command the hook denied ran")
+	}
+	if _, err := os.Stat(filepath.Join(h.opts.Dir, "open.txt")); err != nil {
+		t.Errorf("the command the hook allowed did not run: %v", err)
+	}
+	if len(requestsWith(h.api, jsonText("Stamped: [not run: blocked by hook: no stamping on Sundays]"))) == 0 {
+		t.Errorf("no request tells the model the hook's reason")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 {
+		t.Fatalf("the hook ran %d times, want 2 (one per command)", len(seen))
+	}
+	for i, name := range []string{"guarded", "open"} {
+		in := seen[i]
+		if in.HookEventName != claude.HookPreSkillShellCommand || in.ToolName != "Bash" || in.ToolInput.Command != "touch "+name+".txt" ||
+			in.CommandName != name || in.CommandSource == "" || in.InvokedBy != "user" || in.ToolUseID == "" || in.SessionID == "" {
+			t.Errorf("the hook saw %+v", in)
+		}
+	}
+}
+
 // TestCLISetModel: after SetModel the next API request names the new
 // model; the PreModelSwitch hook sees the switch.
 func TestCLISetModel(t *testing.T) {
