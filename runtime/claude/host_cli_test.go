@@ -355,6 +355,35 @@ func TestCLISkillShellCommandHook(t *testing.T) {
 	}
 }
 
+// TestCLISetPermissionMode: SetPermissionMode returns the mode the CLI
+// put in effect, which the next turn runs in; asked for "manual", the
+// CLI's other name for the default mode, the CLI answers default.
+func TestCLISetPermissionMode(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`, fakeapi.EachPrompt())
+	h.allowAll()
+	s := h.start()
+	ctx := context.Background()
+	for _, c := range []struct{ ask, want claude.PermissionMode }{
+		{claude.PermissionPlan, claude.PermissionPlan},
+		{"manual", claude.PermissionDefault},
+	} {
+		mode, err := s.SetPermissionMode(ctx, c.ask)
+		if err != nil || mode != c.want {
+			t.Errorf("SetPermissionMode(%s): %q, %v; want %q", c.ask, mode, err, c.want)
+		}
+		_, msgs := h.turn(s, "Please greet Alice.")
+		var ran []string
+		for _, m := range msgs {
+			if init, ok := m.(*claude.SystemMessage); ok && init.Subtype == "init" {
+				ran = append(ran, init.PermissionMode)
+			}
+		}
+		if len(ran) != 1 || ran[0] != string(c.want) {
+			t.Errorf("after SetPermissionMode(%s), the turn ran in %q, want %q", c.ask, ran, c.want)
+		}
+	}
+}
+
 // TestCLISetModel: after SetModel the next API request names the new
 // model; the PreModelSwitch hook sees the switch.
 func TestCLISetModel(t *testing.T) {
@@ -456,10 +485,10 @@ func TestCLIMCPStatus(t *testing.T) {
 	if u.TotalTokens <= 0 || u.MaxTokens <= 0 || len(u.Categories) == 0 {
 		t.Errorf("ContextUsage: %+v", u)
 	}
-	if err := s.SetPermissionMode(ctx, claude.PermissionPlan); err != nil {
-		t.Errorf("SetPermissionMode(plan): %v", err)
+	if mode, err := s.SetPermissionMode(ctx, claude.PermissionPlan); err != nil || mode != claude.PermissionPlan {
+		t.Errorf("SetPermissionMode(plan): %q, %v", mode, err)
 	}
-	if err := s.SetPermissionMode(ctx, "sometimes"); !errors.As(err, &ce) || ce.Code != "invalid_mode" {
+	if _, err := s.SetPermissionMode(ctx, "sometimes"); !errors.As(err, &ce) || ce.Code != "invalid_mode" {
 		t.Errorf("SetPermissionMode(sometimes): %v, want a ControlError with code invalid_mode", err)
 	}
 	// The CLI's answer to a request it does not know, which the host
@@ -1025,8 +1054,8 @@ func TestCLIOptionFlags(t *testing.T) {
 		h.opts.Env = append(h.opts.Env, "IS_SANDBOX=1")
 		h.opts.AllowDangerouslySkipPermissions = true
 		s := h.start()
-		if err := s.SetPermissionMode(context.Background(), claude.PermissionBypass); err != nil {
-			t.Fatalf("SetPermissionMode(bypassPermissions): %v", err)
+		if mode, err := s.SetPermissionMode(context.Background(), claude.PermissionBypass); err != nil || mode != claude.PermissionBypass {
+			t.Fatalf("SetPermissionMode(bypassPermissions): %q, %v", mode, err)
 		}
 		h.turn(s, "Please greet Alice.")
 		if len(h.g.calls()) != 1 || len(h.permissionRequests()) != 0 {
