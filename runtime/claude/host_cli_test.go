@@ -599,6 +599,69 @@ func TestCLIResumeUnknown(t *testing.T) {
 	}
 }
 
+// TestCLISideloadFlagsDisabled: under a managed policy that sets
+// disableSideloadFlags, the CLI refuses a launch that brings plugins or
+// MCP servers of its own on the command line. Start fails at once with a
+// *StartupError whose reason is sideload_flags_disabled and whose message
+// says what the policy forbids, not with a timeout. The servers of this
+// process are not refused, nor are Options.Agents (the initialize
+// request carries them): a session with both starts and its tool runs.
+func TestCLISideloadFlagsDisabled(t *testing.T) {
+	const policy = `{"disableSideloadFlags":true}`
+	for _, c := range []struct {
+		name string
+		flag string // what the CLI says it refuses
+		set  func(*host)
+	}{
+		{"Plugins", "--plugin-dir", func(h *host) { h.opts.Plugins = []claude.Plugin{{Path: testPlugin(t, "sideloaded")}} }},
+		{"PluginsInInitialize", "plugins (initialize request)", func(h *host) {
+			h.opts.Plugins = []claude.Plugin{{Path: testPlugin(t, "sideloaded")}}
+			h.opts.PluginDelivery = claude.DeliverInInitialize
+		}},
+		{"MCPServers", "--mcp-config", func(h *host) { h.opts.MCPServers = map[string]claude.MCPServerConfig{"st": stdioServer(t)} }},
+		{"MCPServersInInitialize", "--mcp-config", func(h *host) {
+			h.opts.MCPServers = map[string]claude.MCPServerConfig{"st": stdioServer(t)}
+			h.opts.MCPServersDelivery = claude.DeliverInInitialize
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+			h.opts.ManagedSettings = policy
+			c.set(h)
+			ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+			defer cancel()
+			s, err := claude.Start(ctx, h.opts)
+			if err == nil {
+				s.Close()
+				t.Fatalf("Start succeeded under a policy that forbids %s", c.flag)
+			}
+			var refused *claude.StartupError
+			var cliErr *claude.CLIError
+			if !errors.As(err, &refused) || refused.Reason != claude.StartupSideloadFlagsDisabled || !errors.As(err, &cliErr) {
+				t.Fatalf("Start: %v, want a *StartupError (sideload_flags_disabled) wrapping a *CLIError", err)
+			}
+			for _, want := range []string{
+				c.flag + " is disabled by your organization's managed settings (disableSideloadFlags)",
+				"Plugins, custom agents, and MCP servers can only be loaded from sources your administrator has approved",
+			} {
+				if !strings.Contains(refused.Message, want) || !strings.Contains(err.Error(), want) {
+					t.Errorf("the error does not say %q: %v", want, err)
+				}
+			}
+		})
+	}
+	t.Run("ServersAndAgents", func(t *testing.T) {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		h.opts.ManagedSettings = policy
+		h.opts.Agents = map[string]claude.AgentDefinition{"greeter": {Description: "Greets people", Prompt: "You greet."}}
+		h.query("Please greet Alice.")
+		if got := h.g.calls(); !slices.Equal(got, []string{"Alice"}) {
+			t.Errorf("the tool of this process ran with %q", got)
+		}
+	})
+}
+
 // TestCLISessionID: Options.SessionID names a new session.
 func TestCLISessionID(t *testing.T) {
 	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)

@@ -825,6 +825,9 @@ func (opts *Options) environ() []string {
 	if !slices.ContainsFunc(opts.Env, func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_CODE_ENTRYPOINT=") }) {
 		env = append(env, "CLAUDE_CODE_ENTRYPOINT=sdk-go")
 	}
+	// A CLI that refuses to start then says why in a result (see
+	// StartupError), not only on its stderr.
+	env = append(env, "CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1")
 	if opts.FileCheckpointing {
 		// The CLI takes this one only from its environment.
 		env = append(env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
