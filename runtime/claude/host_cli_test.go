@@ -1008,9 +1008,53 @@ func TestCLIPartialMessages(t *testing.T) {
 	}
 }
 
-// TestCLIRewindFiles: with file checkpointing, RewindFiles undoes what
-// the Write tool did during a turn.
+// TestCLIRewindFiles: with FileCheckpointing, RewindFiles undoes what
+// the model wrote since a user message (a dry run only says what it
+// would undo). An administrator's managed fileCheckpointingEnabled false
+// keeps checkpointing off; the host's own Options.ManagedSettings does
+// not.
 func TestCLIRewindFiles(t *testing.T) {
+	t.Run("on", func(t *testing.T) {
+		h, s, id, path := writeNotes(t, "", nil)
+		ctx := context.Background()
+		dry, err := s.RewindFiles(ctx, id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
+			t.Errorf("dry run: %+v", dry)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("a dry run changed the file: %v", err)
+		}
+		done, err := s.RewindFiles(ctx, id, false)
+		if err != nil || !done.CanRewind {
+			t.Fatalf("RewindFiles: %+v %v (stderr %s)", done, err, h.err.String())
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("after RewindFiles the file is still there: %v", err)
+		}
+	})
+	t.Run("ManagedSettings false", func(t *testing.T) {
+		_, s, id, path := writeNotes(t, `{"fileCheckpointingEnabled":false}`, nil)
+		if dry, err := s.RewindFiles(context.Background(), id, true); err != nil || !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
+			t.Errorf("under the host's managed settings: %+v, %v; want checkpointing on", dry, err)
+		}
+	})
+	t.Run("administrator's false", func(t *testing.T) {
+		_, s, id, _ := writeNotes(t, "", []byte(`{"fileCheckpointingEnabled":false}`))
+		if dry, err := s.RewindFiles(context.Background(), id, true); err != nil || dry.CanRewind || dry.Error != "File rewinding is not enabled." {
+			t.Errorf("under an administrator's managed settings: %+v, %v; want checkpointing off", dry, err)
+		}
+	})
+}
+
+// writeNotes starts a session with FileCheckpointing, managed (the host's
+// Options.ManagedSettings) and, if set, admin as the machine's
+// managed-settings.json, and has the model write a file. It returns the
+// session, the id of the user message, and the file's path.
+func writeNotes(t *testing.T, managed string, admin []byte) (*host, *claude.Session, string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "notes.txt")
 	input, _ := json.Marshal(map[string]string{"file_path": path, "content": "written by the model\n"})
@@ -1018,6 +1062,10 @@ func TestCLIRewindFiles(t *testing.T) {
 	h.opts.Dir = dir
 	h.opts.FileCheckpointing = true
 	h.opts.PermissionMode = claude.PermissionAcceptEdits
+	h.opts.ManagedSettings = managed
+	if admin != nil {
+		h.opts.Path = withAdminSettings(t, h.opts.Path, admin)
+	}
 	s := h.start()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -1029,23 +1077,35 @@ func TestCLIRewindFiles(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the Write tool did not write: %v", err)
 	}
-	dry, err := s.RewindFiles(ctx, id, true)
-	if err != nil {
+	return h, s, id, path
+}
+
+// withAdminSettings returns a wrapper of the CLI at cli that runs it with
+// settings as the machine's managed-settings.json, which only an
+// administrator writes (/etc/claude-code on Linux): in a mount namespace
+// of its own, /etc is an overlay that holds the file, so that nothing
+// else on the machine sees it. It needs root, as .ci/run has.
+func withAdminSettings(t *testing.T, cli string, settings []byte) string {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("an administrator's managed settings need root (a mount namespace of the CLI's own)")
+	}
+	dir := t.TempDir()
+	upper := filepath.Join(dir, "upper")
+	if err := os.MkdirAll(filepath.Join(upper, "claude-code"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
-		t.Errorf("dry run: %+v", dry)
+	if err := os.WriteFile(filepath.Join(upper, "claude-code", "managed-settings.json"), settings, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("a dry run changed the file: %v", err)
+	os.Mkdir(filepath.Join(dir, "work"), 0o755)
+	script := "#!/bin/sh\nexec unshare -m sh -c 'mount -t overlay overlay -o lowerdir=/etc,upperdir=" + upper + ",workdir=" + filepath.Join(dir, "work") +
+		" /etc && exec \"$0\" \"$@\"' " + cli + " \"$@\"\n"
+	wrapper := filepath.Join(dir, "claude")
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	done, err := s.RewindFiles(ctx, id, false)
-	if err != nil || !done.CanRewind {
-		t.Fatalf("RewindFiles: %+v %v", done, err)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("after RewindFiles the file is still there: %v", err)
-	}
+	return wrapper
 }
 
 // TestCLIOptionFlags: options the CLI takes as flags take effect: the

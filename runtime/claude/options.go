@@ -157,7 +157,10 @@ type Options struct {
 	// AddDirs are more folders, besides Dir, that the tools may use.
 	AddDirs []string
 	// FileCheckpointing makes the CLI keep a checkpoint of the files it
-	// changes at each user message, for Session.RewindFiles.
+	// changes at each user message, for Session.RewindFiles. An
+	// administrator's managed settings with fileCheckpointingEnabled
+	// false (the machine's managed-settings.json, say) keep it off;
+	// ManagedSettings, the host's own, do not.
 	FileCheckpointing bool
 
 	// Dir is the CLI's working directory; empty means the current one.
