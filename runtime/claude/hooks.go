@@ -20,13 +20,13 @@ import (
 type HookEvent string
 
 // The events of the pinned CLI (the TypeScript SDK's HOOK_EVENTS). The
-// CLI 2.1.332 was seen to call an SDK host's hooks at PreToolUse,
+// CLI 2.1.330 was seen to call an SDK host's hooks at PreToolUse,
 // PostToolUse, PostToolUseFailure, PostToolBatch, PermissionRequest,
 // UserPromptSubmit, Stop, SubagentStart, SubagentStop, PreCompact,
 // PostCompact, SessionStart (after /clear and /compact, not at start-up:
 // the hooks are registered after that), SessionEnd (after /clear),
-// PreModelSwitch, PostModelSwitch, MessageDisplay, Elicitation,
-// ElicitationResult and PreSkillShellCommand.
+// PreModelSwitch, PostModelSwitch, MessageDisplay, Elicitation and
+// ElicitationResult; 2.1.332 also at PreSkillShellCommand.
 const (
 	HookPreToolUse          HookEvent = "PreToolUse"
 	HookPostToolUse         HookEvent = "PostToolUse"
