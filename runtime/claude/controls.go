@@ -14,10 +14,11 @@ import (
 // SetPermissionMode changes how the CLI asks before it runs a tool, and
 // returns the mode now in effect, which is not always the mode asked for:
 // record the answer, not mode. The CLI takes "manual" for
-// PermissionDefault, say, and answers PermissionDefault. The answer is
-// "" when the CLI's answer names no mode (sdk.d.ts allows it of hosts
-// other than the CLI); mode is then only a best guess. The CLI refuses PermissionBypass (a *ControlError with
-// Code "bypass_not_launched") unless the session started in it or with
+// PermissionDefault, say, and answers PermissionDefault. The answer is ""
+// when the CLI's answer names no mode (sdk.d.ts allows that of hosts other
+// than the CLI); mode is then only a best guess. The CLI refuses
+// PermissionBypass (a *ControlError with Code "bypass_not_launched")
+// unless the session started in it or with
 // Options.AllowDangerouslySkipPermissions, and a mode it does not know
 // (Code "invalid_mode").
 func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) (PermissionMode, error) {

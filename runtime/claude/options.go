@@ -370,7 +370,7 @@ type MCPServerConfig struct {
 }
 
 // MarshalJSON writes c as the CLI reads it. A stdio server always
-// carries its type and "args": the CLI 2.1.332 fails an mcp_set_servers
+// carries its type and "args": the CLI 2.1.330 failed an mcp_set_servers
 // entry without args ("Spread syntax requires ...iterable not be null or
 // undefined"), though --mcp-config accepts one.
 func (c MCPServerConfig) MarshalJSON() ([]byte, error) {

@@ -81,7 +81,7 @@ func TestInitializeRequest(t *testing.T) {
 // TestUserDialog: a request_user_dialog is answered by OnUserDialog, a
 // completion or a cancellation; without it the host refuses it, which
 // the CLI discards, leaving the dialog to its deadline (the TypeScript
-// SDK stays silent). The CLI 2.1.332 shows no dialog offline.
+// SDK stays silent). The CLI 2.1.330 showed no dialog offline.
 func TestUserDialog(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	req := `{"type":"control_request","request_id":"%s","request":{"subtype":"request_user_dialog","dialog_kind":"%s","payload":{"q":1},"tool_use_id":"toolu_1"}}`
