@@ -5,9 +5,11 @@
 # options, Query methods and functions against them. Only the declarations
 # are needed: the SDK's bundled CLI (an optional dependency of several
 # hundred MB), its peer dependencies and install scripts are left out.
+# Given a version, it installs that one instead (.ci/sdk-diff.sh does).
 set -euo pipefail
 
-version=0.3.330
+pinned=0.3.332
+version="${1:-$pinned}"
 dir="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/claude-agent-sdk-$version"
 dts="$dir/node_modules/@anthropic-ai/claude-agent-sdk/sdk.d.ts"
 

@@ -4,13 +4,13 @@
 # it offline, against a fake Messages API on 127.0.0.1.
 set -euo pipefail
 
-version=2.1.330
+version=2.1.332
 dir="${MCPGEN_CACHE:-$HOME/.cache/mcpgen}/claude-code-$version"
 bin="$dir/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
 
 if [ ! -x "$bin" ] || ! "$bin" --version 2>/dev/null | grep -q "^$version "; then
 	mkdir -p "$dir"
-	# npm on Node 20 warns that 2.1.330 wants Node 22 (EBADENGINE): the CLI
+	# npm on Node 20 warns that 2.1.332 wants Node 22 (EBADENGINE): the CLI
 	# is a native binary and does not use Node.
 	npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
 		"@anthropic-ai/claude-code@$version" >&2

@@ -16,7 +16,7 @@ import (
 
 // Version is the CLI version the tests are pinned to; .ci/install-claude.sh
 // installs it.
-const Version = "2.1.330"
+const Version = "2.1.332"
 
 // CLI returns the path of the CLI: $MCPGEN_CLAUDE, then the copy
 // .ci/install-claude.sh puts in the cache ($MCPGEN_CACHE, default
@@ -43,7 +43,7 @@ func CLI(t testing.TB) string {
 
 // AgentSDKVersion is the TypeScript Agent SDK whose API the host mirrors;
 // .ci/install-agent-sdk.sh installs it.
-const AgentSDKVersion = "0.3.330"
+const AgentSDKVersion = "0.3.332"
 
 // AgentSDK returns the path of the TypeScript Agent SDK's type
 // declarations, sdk.d.ts: $MCPGEN_AGENT_SDK, then the copy

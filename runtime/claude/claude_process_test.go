@@ -56,6 +56,16 @@ func fakeCLI(mode string) int {
 		fmt.Fprintln(os.Stderr, "Error: no credentials found; run claude /login")
 		return 3
 	}
+	if mode == "refuse-to-start" {
+		// As the CLI refuses to start: the reason in a result, when the
+		// host asks for one, and the message on stderr.
+		const why = "Your organization requires its managed settings, and Anthropic refused them for this sign-in."
+		if os.Getenv("CLAUDE_CODE_STARTUP_FAILURE_RESULTS") == "1" {
+			fmt.Printf(`{"type":"result","subtype":"error_during_execution","is_error":true,"num_turns":0,"errors":[%q],"startup_failure_reason":"org_config_refused"}`+"\n", why)
+		}
+		fmt.Fprintln(os.Stderr, why)
+		return 1
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
 	if mode == "mute" {
@@ -197,6 +207,25 @@ func TestCLIExitsEarly(t *testing.T) {
 	}
 	if !strings.Contains(cliErr.Stderr, "no credentials found") || !strings.Contains(err.Error(), "exit status 3") {
 		t.Errorf("the error does not carry the exit status and stderr: %v", err)
+	}
+}
+
+// TestStartupFailure: a CLI that refuses to start fails Start with a
+// *StartupError that names the reason and says why in the CLI's words,
+// wrapping the *CLIError of its exit; the host asks the CLI for the
+// reason (CLAUDE_CODE_STARTUP_FAILURE_RESULTS), which the stand-in gives
+// only then, as the CLI does.
+func TestStartupFailure(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	_, err := claude.Start(context.Background(), standIn(t, "refuse-to-start"))
+	var refused *claude.StartupError
+	var cliErr *claude.CLIError
+	if !errors.As(err, &refused) || refused.Reason != claude.StartupOrgConfigRefused || !errors.As(err, &cliErr) {
+		t.Fatalf("Start: %v, want a *StartupError (org_config_refused) wrapping a *CLIError", err)
+	}
+	const why = "Anthropic refused them for this sign-in"
+	if !strings.Contains(refused.Message, why) || !strings.Contains(err.Error(), "refused to start (org_config_refused): ") || !strings.Contains(cliErr.Error(), "exit status 1") {
+		t.Errorf("Start: %v", err)
 	}
 }
 

@@ -60,6 +60,9 @@ type controlConn struct {
 	sessionID atomic.Pointer[string] // of the latest system/init or result
 	done      chan struct{}          // closed when the read loop has ended
 	err       error                  // why it ended; set before done is closed
+
+	// startupFailure is the result of a CLI that refused to start.
+	startupFailure atomic.Pointer[ResultMessage]
 }
 
 // hostConfig is what the host answers the CLI's requests with.
@@ -274,6 +277,9 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 		case *ResultMessage:
 			if m.SessionID != "" {
 				cc.sessionID.Store(&m.SessionID)
+			}
+			if m.StartupFailureReason != "" {
+				cc.startupFailure.Store(m)
 			}
 			if cc.mirror != nil {
 				// Whoever reads the result can resume from the store.

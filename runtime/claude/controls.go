@@ -11,13 +11,24 @@ import (
 // method with a typed answer (the Agent SDKs' Query methods of the same
 // names). Interrupt is in session.go.
 
-// SetPermissionMode changes how the CLI asks before it runs a tool. The
-// CLI refuses PermissionBypass (a *ControlError with Code
-// "bypass_not_launched") unless the session started in it or with
-// Options.AllowDangerouslySkipPermissions.
-func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) error {
-	_, err := s.control(ctx, "set_permission_mode", map[string]any{"mode": mode})
-	return err
+// SetPermissionMode changes how the CLI asks before it runs a tool, and
+// returns the mode now in effect, which is not always the mode asked for:
+// record the answer, not mode. The CLI takes "manual" for
+// PermissionDefault, say, and answers PermissionDefault. The answer is ""
+// when the CLI's answer names no mode (sdk.d.ts allows that of hosts other
+// than the CLI); mode is then only a best guess. The CLI refuses
+// PermissionBypass (a *ControlError with Code "bypass_not_launched")
+// unless the session started in it or with
+// Options.AllowDangerouslySkipPermissions, and a mode it does not know
+// (Code "invalid_mode").
+func (s *Session) SetPermissionMode(ctx context.Context, mode PermissionMode) (PermissionMode, error) {
+	var out struct {
+		Mode PermissionMode `json:"mode"`
+	}
+	if err := s.controlInto(ctx, "set_permission_mode", map[string]any{"mode": mode}, &out); err != nil {
+		return "", err
+	}
+	return out.Mode, nil
 }
 
 // SetModel changes the model of the next turns and returns the model id

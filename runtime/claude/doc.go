@@ -29,6 +29,8 @@
 // error. A message type the package does not know reaches the caller as
 // an *OtherMessage. A CLI that exits, or that the host stopped (Start's
 // ctx ended, Options.InitializeTimeout passed), is reported as a
-// *CLIError with the end of its standard error. A run that failed still
-// ends with a *ResultMessage: its Err method says why.
+// *CLIError with the end of its standard error; one that refused to
+// start (a managed policy forbids what it was asked to load, say), as a
+// *StartupError that names the reason. A run that failed still ends with
+// a *ResultMessage: its Err method says why.
 package claude

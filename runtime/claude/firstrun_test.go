@@ -17,7 +17,7 @@ import (
 
 // TestResultErr: ResultMessage.Err is nil for a run that succeeded and
 // says why one failed, in the CLI's words, for the failures the CLI
-// 2.1.330 reports (a failure with subtype "success" included).
+// 2.1.330 reported (a failure with subtype "success" included).
 func TestResultErr(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	cli := newCLISide(t, nil, nil)

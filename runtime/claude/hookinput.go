@@ -366,6 +366,32 @@ type MessageDisplayInput struct {
 	Delta     string `json:"delta"`
 }
 
+// PreSkillShellCommandInput is the input of PreSkillShellCommand, before
+// a shell command in the text of a skill or slash command (a !`command`)
+// runs as the skill loads; its output would take the command's place in
+// the text the model reads. It comes after the CLI's permission check
+// allowed the command.
+type PreSkillShellCommandInput struct {
+	HookBase
+	// ToolName is the shell tool that runs the command: "Bash" or
+	// "PowerShell".
+	ToolName  string `json:"tool_name"`
+	ToolInput struct {
+		// Command is the command as it would run, arguments filled in.
+		Command string `json:"command"`
+	} `json:"tool_input"`
+	// ToolUseID identifies this command; it names no tool call of the
+	// transcript.
+	ToolUseID string `json:"tool_use_id"`
+	// CommandName is the skill or slash command whose text holds the
+	// command, and CommandSource where it was defined.
+	CommandName   string `json:"command_name"`
+	CommandSource string `json:"command_source,omitempty"`
+	// InvokedBy is who loaded it: "user" (typed, or sent by a host),
+	// "claude" (the Skill tool, or a turn Claude scheduled) or "other".
+	InvokedBy string `json:"invoked_by"`
+}
+
 // OtherHookInput is the input of an event this package does not know;
 // HookBase.Raw holds all of it.
 type OtherHookInput struct {
@@ -441,6 +467,8 @@ func newHookInput(event HookEvent) HookInput {
 		return &DirectoryAddedInput{}
 	case HookMessageDisplay:
 		return &MessageDisplayInput{}
+	case HookPreSkillShellCommand:
+		return &PreSkillShellCommandInput{}
 	}
 	return &OtherHookInput{}
 }

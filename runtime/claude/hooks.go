@@ -26,7 +26,7 @@ type HookEvent string
 // PostCompact, SessionStart (after /clear and /compact, not at start-up:
 // the hooks are registered after that), SessionEnd (after /clear),
 // PreModelSwitch, PostModelSwitch, MessageDisplay, Elicitation and
-// ElicitationResult.
+// ElicitationResult; 2.1.332 also at PreSkillShellCommand.
 const (
 	HookPreToolUse          HookEvent = "PreToolUse"
 	HookPostToolUse         HookEvent = "PostToolUse"
@@ -61,6 +61,10 @@ const (
 	HookFileChanged         HookEvent = "FileChanged"
 	HookDirectoryAdded      HookEvent = "DirectoryAdded"
 	HookMessageDisplay      HookEvent = "MessageDisplay"
+	// HookPreSkillShellCommand comes before each shell command that a
+	// skill or slash command runs as it loads (a !`command` in its text);
+	// its Matcher matches the shell tool's name, Bash or PowerShell.
+	HookPreSkillShellCommand HookEvent = "PreSkillShellCommand"
 )
 
 // A HookFunc is called at an event. in is a pointer to the event's input
@@ -115,7 +119,10 @@ type HookOutput struct {
 	AsyncTimeout time.Duration
 }
 
-// A HookPermissionDecision is a PreToolUse hook's verdict on a tool call.
+// A HookPermissionDecision is a PreToolUse hook's verdict on a tool call,
+// or a PreSkillShellCommand hook's on a skill's shell command: there
+// HookAllow adds nothing (the command runs unless a hook refuses it), and
+// HookDeny, HookAsk and HookDefer all keep it from running.
 type HookPermissionDecision string
 
 // The verdicts of a PreToolUse hook.
@@ -138,11 +145,14 @@ type HookSpecificOutput struct {
 	// HookEventName must be the event's; empty means that.
 	HookEventName HookEvent `json:"hookEventName"`
 	// PermissionDecision and PermissionDecisionReason: PreToolUse (all
-	// four) and PreModelSwitch (allow, deny, ask).
+	// four), PreSkillShellCommand (all four; the model reads the reason
+	// where the command's output would have been) and PreModelSwitch
+	// (allow, deny, ask).
 	PermissionDecision       HookPermissionDecision `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string                 `json:"permissionDecisionReason,omitempty"`
 	// UpdatedInput replaces the tool's input (PreToolUse, with
-	// PermissionDecision allow).
+	// PermissionDecision allow). A PreSkillShellCommand hook cannot
+	// rewrite a command: any UpdatedInput keeps it from running.
 	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
 	// AdditionalContext is added for the model, after the tool's result
 	// or the prompt (PreToolUse, HookPostToolUse, HookPostToolUseFailure,

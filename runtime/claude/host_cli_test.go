@@ -292,6 +292,98 @@ func TestCLIHookFailuresGoOn(t *testing.T) {
 	}
 }
 
+// TestCLISkillShellCommandHook: a PreSkillShellCommand hook sees each
+// shell command of a skill as the skill loads (here typed as a slash
+// command). The command it denies does not run, and the model reads the
+// hook's reason where the command's output would have been; the one it
+// allows runs.
+func TestCLISkillShellCommandHook(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`, fakeapi.EachPrompt())
+	h.allowAll()
+	for _, name := range []string{"guarded", "open"} {
+		dir := filepath.Join(h.opts.Dir, ".claude", "skills", name)
+		os.MkdirAll(dir, 0o755)
+		skill := "---\nname: " + name + "\ndescription: Stamps the folder\nallowed-tools: Bash(touch:*)\n---\nStamped: !`touch " + name + ".txt`\n"
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(skill), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var seen []*claude.PreSkillShellCommandInput
+	h.opts.Hooks = map[claude.HookEvent][]claude.HookMatcher{
+		claude.HookPreSkillShellCommand: {{
+			Matcher: "Bash",
+			Hooks: []claude.HookFunc{func(ctx context.Context, in claude.HookInput) (claude.HookOutput, error) {
+				cmd := in.(*claude.PreSkillShellCommandInput)
+				mu.Lock()
+				seen = append(seen, cmd)
+				mu.Unlock()
+				if cmd.CommandName != "guarded" {
+					return claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{PermissionDecision: claude.HookAllow}}, nil
+				}
+				return claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{
+					PermissionDecision:       claude.HookDeny,
+					PermissionDecisionReason: "no stamping on Sundays",
+				}}, nil
+			}},
+		}},
+	}
+	s := h.start()
+	h.turn(s, "/guarded")
+	h.turn(s, "/open")
+
+	if _, err := os.Stat(filepath.Join(h.opts.Dir, "guarded.txt")); err == nil {
+		t.Errorf("the command the hook denied ran")
+	}
+	if _, err := os.Stat(filepath.Join(h.opts.Dir, "open.txt")); err != nil {
+		t.Errorf("the command the hook allowed did not run: %v", err)
+	}
+	if len(requestsWith(h.api, jsonText("Stamped: [not run: blocked by hook: no stamping on Sundays]"))) == 0 {
+		t.Errorf("no request tells the model the hook's reason")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 {
+		t.Fatalf("the hook ran %d times, want 2 (one per command)", len(seen))
+	}
+	for i, name := range []string{"guarded", "open"} {
+		in := seen[i]
+		if in.HookEventName != claude.HookPreSkillShellCommand || in.ToolName != "Bash" || in.ToolInput.Command != "touch "+name+".txt" ||
+			in.CommandName != name || in.CommandSource == "" || in.InvokedBy != "user" || in.ToolUseID == "" || in.SessionID == "" {
+			t.Errorf("the hook saw %+v", in)
+		}
+	}
+}
+
+// TestCLISetPermissionMode: SetPermissionMode returns the mode the CLI
+// put in effect, which the next turn runs in; asked for "manual", the
+// CLI's other name for the default mode, the CLI answers default.
+func TestCLISetPermissionMode(t *testing.T) {
+	h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`, fakeapi.EachPrompt())
+	h.allowAll()
+	s := h.start()
+	ctx := context.Background()
+	for _, c := range []struct{ ask, want claude.PermissionMode }{
+		{claude.PermissionPlan, claude.PermissionPlan},
+		{"manual", claude.PermissionDefault},
+	} {
+		mode, err := s.SetPermissionMode(ctx, c.ask)
+		if err != nil || mode != c.want {
+			t.Errorf("SetPermissionMode(%s): %q, %v; want %q", c.ask, mode, err, c.want)
+		}
+		_, msgs := h.turn(s, "Please greet Alice.")
+		var ran []string
+		for _, m := range msgs {
+			if init, ok := m.(*claude.SystemMessage); ok && init.Subtype == "init" {
+				ran = append(ran, init.PermissionMode)
+			}
+		}
+		if len(ran) != 1 || ran[0] != string(c.want) {
+			t.Errorf("after SetPermissionMode(%s), the turn ran in %q, want %q", c.ask, ran, c.want)
+		}
+	}
+}
+
 // TestCLISetModel: after SetModel the next API request names the new
 // model; the PreModelSwitch hook sees the switch.
 func TestCLISetModel(t *testing.T) {
@@ -393,10 +485,10 @@ func TestCLIMCPStatus(t *testing.T) {
 	if u.TotalTokens <= 0 || u.MaxTokens <= 0 || len(u.Categories) == 0 {
 		t.Errorf("ContextUsage: %+v", u)
 	}
-	if err := s.SetPermissionMode(ctx, claude.PermissionPlan); err != nil {
-		t.Errorf("SetPermissionMode(plan): %v", err)
+	if mode, err := s.SetPermissionMode(ctx, claude.PermissionPlan); err != nil || mode != claude.PermissionPlan {
+		t.Errorf("SetPermissionMode(plan): %q, %v", mode, err)
 	}
-	if err := s.SetPermissionMode(ctx, "sometimes"); !errors.As(err, &ce) || ce.Code != "invalid_mode" {
+	if _, err := s.SetPermissionMode(ctx, "sometimes"); !errors.As(err, &ce) || ce.Code != "invalid_mode" {
 		t.Errorf("SetPermissionMode(sometimes): %v, want a ControlError with code invalid_mode", err)
 	}
 	// The CLI's answer to a request it does not know, which the host
@@ -505,6 +597,69 @@ func TestCLIResumeUnknown(t *testing.T) {
 	if !strings.Contains(err.Error(), "No conversation found with session ID: 0f2d8e55-6d3c-4b8e-9a1f-1d2c3b4a5f60") {
 		t.Errorf("Start: %v", err)
 	}
+}
+
+// TestCLISideloadFlagsDisabled: under a managed policy that sets
+// disableSideloadFlags, the CLI refuses a launch that brings plugins or
+// MCP servers of its own on the command line. Start fails at once with a
+// *StartupError whose reason is sideload_flags_disabled and whose message
+// says what the policy forbids, not with a timeout. The servers of this
+// process are not refused, nor are Options.Agents (the initialize
+// request carries them): a session with both starts and its tool runs.
+func TestCLISideloadFlagsDisabled(t *testing.T) {
+	const policy = `{"disableSideloadFlags":true}`
+	for _, c := range []struct {
+		name string
+		flag string // what the CLI says it refuses
+		set  func(*host)
+	}{
+		{"Plugins", "--plugin-dir", func(h *host) { h.opts.Plugins = []claude.Plugin{{Path: testPlugin(t, "sideloaded")}} }},
+		{"PluginsInInitialize", "plugins (initialize request)", func(h *host) {
+			h.opts.Plugins = []claude.Plugin{{Path: testPlugin(t, "sideloaded")}}
+			h.opts.PluginDelivery = claude.DeliverInInitialize
+		}},
+		{"MCPServers", "--mcp-config", func(h *host) { h.opts.MCPServers = map[string]claude.MCPServerConfig{"st": stdioServer(t)} }},
+		{"MCPServersInInitialize", "--mcp-config", func(h *host) {
+			h.opts.MCPServers = map[string]claude.MCPServerConfig{"st": stdioServer(t)}
+			h.opts.MCPServersDelivery = claude.DeliverInInitialize
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+			h.opts.ManagedSettings = policy
+			c.set(h)
+			ctx, cancel := context.WithTimeout(context.Background(), linepeer.HangGuard)
+			defer cancel()
+			s, err := claude.Start(ctx, h.opts)
+			if err == nil {
+				s.Close()
+				t.Fatalf("Start succeeded under a policy that forbids %s", c.flag)
+			}
+			var refused *claude.StartupError
+			var cliErr *claude.CLIError
+			if !errors.As(err, &refused) || refused.Reason != claude.StartupSideloadFlagsDisabled || !errors.As(err, &cliErr) {
+				t.Fatalf("Start: %v, want a *StartupError (sideload_flags_disabled) wrapping a *CLIError", err)
+			}
+			for _, want := range []string{
+				c.flag + " is disabled by your organization's managed settings (disableSideloadFlags)",
+				"Plugins, custom agents, and MCP servers can only be loaded from sources your administrator has approved",
+			} {
+				if !strings.Contains(refused.Message, want) || !strings.Contains(err.Error(), want) {
+					t.Errorf("the error does not say %q: %v", want, err)
+				}
+			}
+		})
+	}
+	t.Run("ServersAndAgents", func(t *testing.T) {
+		h := newHost(t, "mcp__demo_tools__greet", `{"name":"Alice"}`)
+		h.allowAll()
+		h.opts.ManagedSettings = policy
+		h.opts.Agents = map[string]claude.AgentDefinition{"greeter": {Description: "Greets people", Prompt: "You greet."}}
+		h.query("Please greet Alice.")
+		if got := h.g.calls(); !slices.Equal(got, []string{"Alice"}) {
+			t.Errorf("the tool of this process ran with %q", got)
+		}
+	})
 }
 
 // TestCLISessionID: Options.SessionID names a new session.
@@ -853,9 +1008,53 @@ func TestCLIPartialMessages(t *testing.T) {
 	}
 }
 
-// TestCLIRewindFiles: with file checkpointing, RewindFiles undoes what
-// the Write tool did during a turn.
+// TestCLIRewindFiles: with FileCheckpointing, RewindFiles undoes what
+// the model wrote since a user message (a dry run only says what it
+// would undo). An administrator's managed fileCheckpointingEnabled false
+// keeps checkpointing off; the host's own Options.ManagedSettings does
+// not.
 func TestCLIRewindFiles(t *testing.T) {
+	t.Run("on", func(t *testing.T) {
+		h, s, id, path := writeNotes(t, "", nil)
+		ctx := context.Background()
+		dry, err := s.RewindFiles(ctx, id, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
+			t.Errorf("dry run: %+v", dry)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("a dry run changed the file: %v", err)
+		}
+		done, err := s.RewindFiles(ctx, id, false)
+		if err != nil || !done.CanRewind {
+			t.Fatalf("RewindFiles: %+v %v (stderr %s)", done, err, h.err.String())
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("after RewindFiles the file is still there: %v", err)
+		}
+	})
+	t.Run("ManagedSettings false", func(t *testing.T) {
+		_, s, id, path := writeNotes(t, `{"fileCheckpointingEnabled":false}`, nil)
+		if dry, err := s.RewindFiles(context.Background(), id, true); err != nil || !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
+			t.Errorf("under the host's managed settings: %+v, %v; want checkpointing on", dry, err)
+		}
+	})
+	t.Run("administrator's false", func(t *testing.T) {
+		_, s, id, _ := writeNotes(t, "", []byte(`{"fileCheckpointingEnabled":false}`))
+		if dry, err := s.RewindFiles(context.Background(), id, true); err != nil || dry.CanRewind || dry.Error != "File rewinding is not enabled." {
+			t.Errorf("under an administrator's managed settings: %+v, %v; want checkpointing off", dry, err)
+		}
+	})
+}
+
+// writeNotes starts a session with FileCheckpointing, managed (the host's
+// Options.ManagedSettings) and, if set, admin as the machine's
+// managed-settings.json, and has the model write a file. It returns the
+// session, the id of the user message, and the file's path.
+func writeNotes(t *testing.T, managed string, admin []byte) (*host, *claude.Session, string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "notes.txt")
 	input, _ := json.Marshal(map[string]string{"file_path": path, "content": "written by the model\n"})
@@ -863,6 +1062,10 @@ func TestCLIRewindFiles(t *testing.T) {
 	h.opts.Dir = dir
 	h.opts.FileCheckpointing = true
 	h.opts.PermissionMode = claude.PermissionAcceptEdits
+	h.opts.ManagedSettings = managed
+	if admin != nil {
+		h.opts.Path = withAdminSettings(t, h.opts.Path, admin)
+	}
 	s := h.start()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -874,23 +1077,35 @@ func TestCLIRewindFiles(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("the Write tool did not write: %v", err)
 	}
-	dry, err := s.RewindFiles(ctx, id, true)
-	if err != nil {
+	return h, s, id, path
+}
+
+// withAdminSettings returns a wrapper of the CLI at cli that runs it with
+// settings as the machine's managed-settings.json, which only an
+// administrator writes (/etc/claude-code on Linux): in a mount namespace
+// of its own, /etc is an overlay that holds the file, so that nothing
+// else on the machine sees it. It needs root, as .ci/run has.
+func withAdminSettings(t *testing.T, cli string, settings []byte) string {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("an administrator's managed settings need root (a mount namespace of the CLI's own)")
+	}
+	dir := t.TempDir()
+	upper := filepath.Join(dir, "upper")
+	if err := os.MkdirAll(filepath.Join(upper, "claude-code"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !dry.CanRewind || !slices.Contains(dry.FilesChanged, path) {
-		t.Errorf("dry run: %+v", dry)
+	if err := os.WriteFile(filepath.Join(upper, "claude-code", "managed-settings.json"), settings, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("a dry run changed the file: %v", err)
+	os.Mkdir(filepath.Join(dir, "work"), 0o755)
+	script := "#!/bin/sh\nexec unshare -m sh -c 'mount -t overlay overlay -o lowerdir=/etc,upperdir=" + upper + ",workdir=" + filepath.Join(dir, "work") +
+		" /etc && exec \"$0\" \"$@\"' " + cli + " \"$@\"\n"
+	wrapper := filepath.Join(dir, "claude")
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	done, err := s.RewindFiles(ctx, id, false)
-	if err != nil || !done.CanRewind {
-		t.Fatalf("RewindFiles: %+v %v", done, err)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("after RewindFiles the file is still there: %v", err)
-	}
+	return wrapper
 }
 
 // TestCLIOptionFlags: options the CLI takes as flags take effect: the
@@ -962,8 +1177,8 @@ func TestCLIOptionFlags(t *testing.T) {
 		h.opts.Env = append(h.opts.Env, "IS_SANDBOX=1")
 		h.opts.AllowDangerouslySkipPermissions = true
 		s := h.start()
-		if err := s.SetPermissionMode(context.Background(), claude.PermissionBypass); err != nil {
-			t.Fatalf("SetPermissionMode(bypassPermissions): %v", err)
+		if mode, err := s.SetPermissionMode(context.Background(), claude.PermissionBypass); err != nil || mode != claude.PermissionBypass {
+			t.Fatalf("SetPermissionMode(bypassPermissions): %q, %v", mode, err)
 		}
 		h.turn(s, "Please greet Alice.")
 		if len(h.g.calls()) != 1 || len(h.permissionRequests()) != 0 {

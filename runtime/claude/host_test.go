@@ -16,7 +16,7 @@ import (
 )
 
 // The tests in this file check the host's side of the wire against the
-// TypeScript Agent SDK 0.3.330's type definitions (sdk.d.ts: HookInput,
+// TypeScript Agent SDK 0.3.332's type definitions (sdk.d.ts: HookInput,
 // SyncHookJSONOutput, PermissionResult, PermissionUpdate,
 // ElicitationRequest, Options) and the requests captured from the CLI
 // 2.1.330 in the research notes, for what a test cannot make the real
@@ -231,10 +231,15 @@ func TestHookInputs(t *testing.T) {
 			x := in.(*claude.MessageDisplayInput)
 			return x.Index == 2 && x.Final && x.Delta == "hi"
 		}},
+		{claude.HookPreSkillShellCommand, `"tool_name":"Bash","tool_input":{"command":"git status"},"tool_use_id":"skill-shell-1","command_name":"review","command_source":"projectSettings","invoked_by":"user"`, func(in claude.HookInput) bool {
+			x := in.(*claude.PreSkillShellCommandInput)
+			return x.ToolName == "Bash" && x.ToolInput.Command == "git status" && x.ToolUseID == "skill-shell-1" &&
+				x.CommandName == "review" && x.CommandSource == "projectSettings" && x.InvokedBy == "user"
+		}},
 		{"SomethingNew", `"novel":1`, func(in claude.HookInput) bool { _, ok := in.(*claude.OtherHookInput); return ok }},
 	}
-	if len(cases) != 34 {
-		t.Fatalf("%d cases, want the 33 events of HOOK_EVENTS and an unknown one", len(cases))
+	if len(cases) != 35 {
+		t.Fatalf("%d cases, want the 34 events of HOOK_EVENTS and an unknown one", len(cases))
 	}
 	seen := make(chan claude.HookInput, 1)
 	hooks := map[claude.HookEvent][]claude.HookMatcher{}
@@ -312,6 +317,8 @@ func TestHookOutputs(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/w"}}`},
 		{claude.HookMessageDisplay, claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{DisplayContent: "shown"}},
 			`{"hookSpecificOutput":{"displayContent":"shown","hookEventName":"MessageDisplay"}}`},
+		{claude.HookPreSkillShellCommand, claude.HookOutput{HookSpecificOutput: &claude.HookSpecificOutput{PermissionDecision: claude.HookDeny, PermissionDecisionReason: "no git here"}},
+			`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no git here"}}`},
 		{claude.HookPreToolUse, claude.HookOutput{Async: true, AsyncTimeout: 5 * time.Second}, `{"async":true,"asyncTimeout":5000}`},
 	}
 	for i, c := range cases {

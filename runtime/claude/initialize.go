@@ -13,7 +13,7 @@ import (
 // account.
 
 // initializeRequest is the initialize request's fields, as the
-// TypeScript SDK 0.3.330 sends them. "hooks": null is what the Python
+// TypeScript SDK 0.3.332 sends them. "hooks": null is what the Python
 // SDK sends without hooks.
 type initializeRequest struct {
 	Hooks                  map[HookEvent][]hookMatcherDecl `json:"hooks"`

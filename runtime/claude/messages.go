@@ -195,6 +195,9 @@ type ResultMessage struct {
 	// StructuredOutput is the object the model gave, with
 	// Options.OutputType or OutputSchema; see DecodeStructuredOutput.
 	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
+	// StartupFailureReason is set on the result of a CLI that refused to
+	// start, which Start returns as a *StartupError.
+	StartupFailureReason StartupFailureReason `json:"startup_failure_reason,omitempty"`
 	// DeferredToolUse is the tool call a PreToolUse hook deferred
 	// (HookDefer), which ended the run.
 	DeferredToolUse *struct {

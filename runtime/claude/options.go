@@ -157,7 +157,10 @@ type Options struct {
 	// AddDirs are more folders, besides Dir, that the tools may use.
 	AddDirs []string
 	// FileCheckpointing makes the CLI keep a checkpoint of the files it
-	// changes at each user message, for Session.RewindFiles.
+	// changes at each user message, for Session.RewindFiles. An
+	// administrator's managed settings with fileCheckpointingEnabled
+	// false (the machine's managed-settings.json, say) keep it off;
+	// ManagedSettings, the host's own, do not.
 	FileCheckpointing bool
 
 	// Dir is the CLI's working directory; empty means the current one.
@@ -367,7 +370,7 @@ type MCPServerConfig struct {
 }
 
 // MarshalJSON writes c as the CLI reads it. A stdio server always
-// carries its type and "args": the CLI 2.1.330 fails an mcp_set_servers
+// carries its type and "args": the CLI 2.1.330 failed an mcp_set_servers
 // entry without args ("Spread syntax requires ...iterable not be null or
 // undefined"), though --mcp-config accepts one.
 func (c MCPServerConfig) MarshalJSON() ([]byte, error) {
@@ -825,6 +828,9 @@ func (opts *Options) environ() []string {
 	if !slices.ContainsFunc(opts.Env, func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_CODE_ENTRYPOINT=") }) {
 		env = append(env, "CLAUDE_CODE_ENTRYPOINT=sdk-go")
 	}
+	// A CLI that refuses to start then says why in a result (see
+	// StartupError), not only on its stderr.
+	env = append(env, "CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1")
 	if opts.FileCheckpointing {
 		// The CLI takes this one only from its environment.
 		env = append(env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")

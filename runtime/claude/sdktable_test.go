@@ -10,36 +10,33 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/claudetest"
+	"github.com/mcpgen/mcpgen/internal/sdkdts"
 )
 
 // TestSDKTable checks the README's tables of the TypeScript Agent SDK's
-// Options members, Query methods and exported functions against the
-// pinned SDK's sdk.d.ts, so that drift shows: every member of the SDK
-// has a row, every name a row gives is the SDK's, every Go name it gives
-// exists in this package, and every test it cites exists.
+// Options members, Query methods, exported functions and hook events
+// against the pinned SDK's sdk.d.ts, so that drift shows: every member of
+// the SDK has a row, every name a row gives is the SDK's, every Go name it
+// gives exists in this package, and every test it cites exists.
 func TestSDKTable(t *testing.T) {
-	dts, err := os.ReadFile(claudetest.AgentSDK(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := pinnedSDK(t)
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sdk := map[string][]string{
-		"options":   members(t, string(dts), "export declare type Options = {", `^    (\w+)\??:`),
-		"query":     members(t, string(dts), "export declare interface Query extends AsyncGenerator<SDKMessage, void> {", `^    (\w+)\(`),
-		"functions": regexp.MustCompile(`(?m)^export declare function (\w+)`).FindAllString(string(dts), -1),
+		"options":   sdkdts.Names(api.Options),
+		"query":     sdkdts.Names(api.Query),
+		"functions": sdkdts.Names(api.Functions),
+		"hooks":     api.HookEvents,
 	}
-	for i, f := range sdk["functions"] {
-		sdk["functions"][i] = strings.TrimPrefix(f, "export declare function ")
-	}
-	// The counts the issue that asked for the tables found in 0.3.330.
-	for kind, n := range map[string]int{"options": 70, "query": 30, "functions": 21} {
+	// The counts in 0.3.332 (0.3.330 had the same, but 33 hook events).
+	for kind, n := range map[string]int{"options": 70, "query": 30, "functions": 21, "hooks": 34} {
 		if len(sdk[kind]) != n {
 			t.Errorf("sdk.d.ts has %d %s, want %d: is the parser still right?", len(sdk[kind]), kind, n)
 		}
@@ -75,22 +72,44 @@ func TestSDKTable(t *testing.T) {
 	}
 }
 
-// members are the member names of the declaration that opens with start:
-// the lines matching pattern up to its closing brace at column 0.
-func members(t *testing.T, dts, start, pattern string) []string {
-	i := strings.Index(dts, start)
-	if i < 0 {
-		t.Fatalf("sdk.d.ts has no %q", start)
+// TestSDKConstants: the Go constants of the hook events and of the
+// start-up failure reasons are those of the pinned SDK's sdk.d.ts
+// (HOOK_EVENTS, SDKStartupFailureReason), none missing and none extra.
+func TestSDKConstants(t *testing.T) {
+	api := pinnedSDK(t)
+	consts := goConstants(t)
+	for _, c := range []struct {
+		goType string
+		sdk    []string
+	}{
+		{"HookEvent", api.HookEvents},
+		{"StartupFailureReason", api.StartupFailureReasons},
+	} {
+		for _, v := range c.sdk {
+			if !slices.Contains(consts[c.goType], v) {
+				t.Errorf("no %s constant is %q of sdk.d.ts %s", c.goType, v, claudetest.AgentSDKVersion)
+			}
+		}
+		for _, v := range consts[c.goType] {
+			if !slices.Contains(c.sdk, v) {
+				t.Errorf("the %s constant %q is not in sdk.d.ts %s", c.goType, v, claudetest.AgentSDKVersion)
+			}
+		}
 	}
-	body := dts[i+len(start):]
-	if end := regexp.MustCompile(`(?m)^}`).FindStringIndex(body); end != nil {
-		body = body[:end[0]]
+}
+
+// pinnedSDK parses the pinned SDK's sdk.d.ts.
+func pinnedSDK(t *testing.T) *sdkdts.API {
+	t.Helper()
+	dts, err := os.ReadFile(claudetest.AgentSDK(t))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []string
-	for _, m := range regexp.MustCompile(`(?m)`+pattern).FindAllStringSubmatch(body, -1) {
-		out = append(out, m[1])
+	api, err := sdkdts.Parse(string(dts))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return api
 }
 
 // table returns the cells of the rows of the README table marked
@@ -144,15 +163,49 @@ func (d decls) has(name string) bool {
 	return d[name] || d["Options."+name]
 }
 
-// goDecls parses the package's own files.
-func goDecls(t *testing.T) decls {
+// packageFiles parses the package's own files, its tests left out.
+func packageFiles(t *testing.T) map[string]*ast.File {
+	t.Helper()
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pkgs["claude"].Files
+}
+
+// goConstants are the values of the package's string constants, by the
+// name of their declared type.
+func goConstants(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range packageFiles(t) {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				typ, ok := vs.Type.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				for _, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						s, _ := strconv.Unquote(lit.Value)
+						out[typ.Name] = append(out[typ.Name], s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// goDecls parses the package's own files.
+func goDecls(t *testing.T) decls {
 	d := decls{}
-	for _, f := range pkgs["claude"].Files {
+	for _, f := range packageFiles(t) {
 		for _, decl := range f.Decls {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:

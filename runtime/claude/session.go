@@ -148,7 +148,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 			// Unanswered in time: say so, with what the CLI said.
 			err = &CLIError{Op: "initialize", Cause: err, Err: c.waitErr, Stderr: c.stderr.String()}
 		}
-		return nil, err
+		// The CLI writes why it refused to start before it exits, so the
+		// reading of its output has seen that result by now.
+		return nil, startupError(c.conn.startupFailure.Load(), err)
 	}
 	return c, nil
 }

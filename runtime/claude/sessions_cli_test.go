@@ -12,7 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/claude"
 )
 
-// The tests in this file run real sessions of the CLI 2.1.330 offline,
+// The tests in this file run real sessions of the CLI 2.1.332 offline,
 // then read and change them with the session functions, and check that
 // the CLI takes what they wrote (a fork resumes, a store resumes).
 

@@ -19,8 +19,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/claude"
 )
 
-// The tests in this file prove, against the real CLI 2.1.330 offline,
-// what the TypeScript Agent SDK 0.3.330 offers beyond the first set:
+// The tests in this file prove, against the real CLI 2.1.332 offline,
+// what the TypeScript Agent SDK 0.3.332 offers beyond the first set:
 // the initialize answer, the newer control requests, user turns with
 // content blocks, and the options the initialize request carries.
 
@@ -563,7 +563,7 @@ func TestCLIDeliverInInitialize(t *testing.T) {
 
 // TestCLISubagentOptions: a subagent with a server of its own, and
 // ForwardSubagentText, which delivers the subagent's text as messages of
-// its own. The CLI 2.1.330 takes the agent's critical reminder but was
+// its own. The CLI 2.1.332 takes the agent's critical reminder but was
 // not seen to send it to the model: the test pins that.
 func TestCLISubagentOptions(t *testing.T) {
 	for _, forward := range []bool{false, true} {

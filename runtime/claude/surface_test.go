@@ -15,7 +15,7 @@ import (
 )
 
 // TestInitializeRequest: the options that only the initialize request
-// carries are sent there, as the TypeScript SDK 0.3.330 sends them; the
+// carries are sent there, as the TypeScript SDK 0.3.332 sends them; the
 // stand-in CLI records the request.
 func TestInitializeRequest(t *testing.T) {
 	linepeer.CheckLeaks(t)
@@ -81,7 +81,7 @@ func TestInitializeRequest(t *testing.T) {
 // TestUserDialog: a request_user_dialog is answered by OnUserDialog, a
 // completion or a cancellation; without it the host refuses it, which
 // the CLI discards, leaving the dialog to its deadline (the TypeScript
-// SDK stays silent). The CLI 2.1.330 shows no dialog offline.
+// SDK stays silent). The CLI 2.1.330 showed no dialog offline.
 func TestUserDialog(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	req := `{"type":"control_request","request_id":"%s","request":{"subtype":"request_user_dialog","dialog_kind":"%s","payload":{"q":1},"tool_use_id":"toolu_1"}}`

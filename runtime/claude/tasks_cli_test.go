@@ -78,7 +78,7 @@ func startJobs(t *testing.T, delay time.Duration) (*jobsServer, *host, *claude.S
 
 // TestCLITaskTool: the real CLI reaches a task tool over Streamable HTTP
 // under revision 2026-07-28 (it probes server/discover). Claude Code
-// 2.1.330 declares the tasks extension only in interactive sessions: in
+// 2.1.332 declares the tasks extension only in interactive sessions: in
 // the SDK's stream-json mode, the one this host drives, it declares none,
 // so the tool answers it as a plain call, and the result reaches the next
 // request to the model. (Interactive sessions poll tasks with tasks/get

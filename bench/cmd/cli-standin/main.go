@@ -52,7 +52,7 @@ import (
 )
 
 // Version is what the stand-in claims to be, for hosts that ask.
-const Version = "2.1.330"
+const Version = "2.1.332"
 
 func main() {
 	for _, a := range os.Args[1:] {
