@@ -816,10 +816,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		}
 		prop := b.schema(f.v.Type(), fpath, fpos)
 		if f.tags.quoted {
-			switch prop.Type {
-			case "integer", "number", "boolean":
-				prop = &jsonschema.Schema{Type: "string"} // encoding/json's ",string"
-			}
+			prop = quotedSchema(f.v.Type(), prop)
 		}
 		tagField := astField // for positions inside its tag
 		if !local {
@@ -877,6 +874,37 @@ func (b *schemaBuilder) madeOptional(f jsonField) bool {
 		}
 	}
 	return optional
+}
+
+// quotedSchema is the schema of a field with encoding/json's ",string"
+// option, which applies to the strings, numbers and booleans (and
+// pointers to them) that have no method of their own: a string that
+// holds the value's JSON, which encoding/json reads as strconv reads a
+// decimal number, or as JSON reads true, false or a string. Other types
+// ignore the option. (encoding/json also reads the string "null" there,
+// as no value: the schema leaves that out.)
+func quotedSchema(t types.Type, s *jsonschema.Schema) *jsonschema.Schema {
+	u, ok := types.Unalias(derefType(t)).Underlying().(*types.Basic)
+	if !ok || decodeMethod(derefType(t)) != nil {
+		return s
+	}
+	q := &jsonschema.Schema{Type: "string"}
+	switch info := u.Info(); {
+	case info&types.IsBoolean != 0:
+		q.Enum = []any{"true", "false"}
+	case info&types.IsUnsigned != 0:
+		q.Pattern = "^[0-9]+$"
+	case info&types.IsInteger != 0:
+		q.Pattern = "^-?[0-9]+$"
+	case info&types.IsFloat != 0:
+		q.Pattern = `^-?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?$`
+	case info&types.IsString != 0:
+		q.Pattern = `^"([^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$`
+	default:
+		return s
+	}
+	q.Description = s.Description
+	return q
 }
 
 // describe sets the description of a field's schema: from its tag, else

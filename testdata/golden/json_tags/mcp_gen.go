@@ -80,10 +80,12 @@ const tagsInputSchema = `{
       "format": "date-time"
     },
     "quoted": {
-      "type": "string"
+      "type": "string",
+      "pattern": "^-?[0-9]+$"
     },
     "quotedB": {
-      "type": "string"
+      "type": "string",
+      "enum": ["true", "false"]
     },
     "BadName": {
       "type": "string"
