@@ -934,7 +934,7 @@ func (b *schemaBuilder) describe(prop *jsonschema.Schema, f jsonField, astField 
 // the rest of a value that held a comma, or a description written bare.
 func freeTagMessage(tags fieldTags) string {
 	if tags.freeAfterValue {
-		return fmt.Sprintf("jsonschema tag %q is not key=value: it follows a comma inside the value before it; write a comma that is part of a value as \\, (as in pattern=^[0-9]{3\\,}$)", tags.free)
+		return fmt.Sprintf("jsonschema tag %q is not key=value: it follows a comma inside the value before it; a comma that is part of a value is written \\\\, in the tag (as in `jsonschema:\"pattern=^[0-9]{3\\\\,}$\"`)", tags.free)
 	}
 	return fmt.Sprintf("jsonschema tag %q is not key=value: for a description write jsonschema:\"description=…\" or jsonschema_description:\"…\"", tags.free)
 }
