@@ -992,10 +992,19 @@ func (b *schemaBuilder) checkUnexported(st *types.Struct, named *types.Named, pa
 	if path != what {
 		what = path + ": " + what
 	}
+	remedy := "export the fields that are arguments"
 	if b.encoded {
-		b.warnf(pos, "%s has no exported fields, so encoding/json writes it as {} and its schema has no properties: export the fields the result carries", what)
+		remedy = "export the fields the result carries"
+	}
+	if named != nil && !b.ownPackage(named.Obj().Pkg()) {
+		// Not the user's to change: a type of another module, or of the
+		// standard library.
+		remedy = "use a type of your own, or state its schema with " + b.stateHint(named)
+	}
+	if b.encoded {
+		b.warnf(pos, "%s has no exported fields, so encoding/json writes it as {} and its schema has no properties: %s", what, remedy)
 	} else {
-		b.warnf(pos, "%s has no exported fields, so its schema has no properties and a call with any argument is refused as an unknown property: export the fields that are arguments", what)
+		b.warnf(pos, "%s has no exported fields, so its schema has no properties and a call with any argument is refused as an unknown property: %s", what, remedy)
 	}
 }
 

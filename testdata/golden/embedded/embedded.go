@@ -42,3 +42,22 @@ type Input struct {
 //
 //mcp:tool
 func Embed(in Input) (string, error) { return "", nil }
+
+// EmbedPointer takes a pointer to a struct that embeds others: encoding/json
+// decodes it, and the generated code compiles.
+//
+//mcp:tool
+func EmbedPointer(in *Input) (string, error) { return "", nil }
+
+// Result embeds a pointer to a struct: when it is nil, json.Marshal writes
+// none of its fields, so they are not required.
+type Result struct {
+	*Extra
+	Base
+	Count int `json:"count"`
+}
+
+// Report returns a Result whose Extra may be nil.
+//
+//mcp:tool
+func Report() (Result, error) { return Result{}, nil }

@@ -15,7 +15,9 @@ const _ = mcpimpl.SupportPackageIsVersion3
 // A compile error here means that a tool function's signature changed
 // after this file was generated: re-run go generate.
 var (
-	_ func(Input) (string, error) = mcpimpl.RerunGoGenerate(Embed)
+	_ func(Input) (string, error)  = mcpimpl.RerunGoGenerate(Embed)
+	_ func(*Input) (string, error) = mcpimpl.RerunGoGenerate(EmbedPointer)
+	_ func() (Result, error)       = mcpimpl.RerunGoGenerate(Report)
 )
 
 // A compile error here means that a struct whose fields the schemas were
@@ -47,10 +49,15 @@ var (
 		Tagged `json:"tagged"`
 		Shadow string `json:"shadow"`
 	}{})
+	_ Result = mcpimpl.RerunGoGenerate(struct {
+		*Extra
+		Base
+		Count int `json:"count"`
+	}{})
 )
 
 // NewServer returns a server named "embedded" that serves the tools of this
-// package: embed.
+// package: embed, embed_pointer, report.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "embedded",
@@ -68,6 +75,23 @@ func Register(s *runtime.Server) {
 		Handler: mcpimpl.Handle(func(_ context.Context, in Input) (string, error) {
 			return Embed(in)
 		}, mcpimpl.DecodeJSON, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "embed_pointer",
+		Description: "EmbedPointer takes a pointer to a struct that embeds others: encoding/json decodes it, and the generated code compiles.",
+		InputSchema: embedPointerInputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in *Input) (string, error) {
+			return EmbedPointer(in)
+		}, mcpimpl.DecodeJSON, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:         "report",
+		Description:  "Report returns a Result whose Extra may be nil.",
+		InputSchema:  reportInputSchema,
+		OutputSchema: reportOutputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, _ struct{}) (Result, error) {
+			return Report()
+		}, mcpimpl.NoArguments, mcpimpl.Structured),
 	})
 }
 
@@ -112,4 +136,85 @@ const embedInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "required": ["id", "visible", "tagged", "shadow"]
+}`
+
+// embedPointerInputSchema is the JSON Schema of the arguments of embed_pointer.
+const embedPointerInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Tagged": {
+      "properties": {
+        "value": {
+          "type": "integer"
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["value"],
+      "description": "Tagged is embedded with a name, so it is an ordinary field."
+    }
+  },
+  "properties": {
+    "id": {
+      "type": "string"
+    },
+    "version": {
+      "type": "integer"
+    },
+    "note": {
+      "type": "string"
+    },
+    "visible": {
+      "type": "string",
+      "description": "Exported field of an unexported embedded type."
+    },
+    "tagged": {
+      "$ref": "#/$defs/Tagged"
+    },
+    "shadow": {
+      "type": "string",
+      "description": "The shallower field wins."
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["id", "visible", "tagged", "shadow"]
+}`
+
+// reportInputSchema is the JSON Schema of the arguments of report.
+const reportInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {},
+  "additionalProperties": false,
+  "type": "object"
+}`
+
+// reportOutputSchema is the JSON Schema of the structured results of report.
+const reportOutputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "properties": {
+    "note": {
+      "type": "string"
+    },
+    "tie": {
+      "type": "string"
+    },
+    "id": {
+      "type": "string"
+    },
+    "shadow": {
+      "type": "string",
+      "description": "Hidden by Input.Shadow."
+    },
+    "version": {
+      "type": "integer"
+    },
+    "count": {
+      "type": "integer"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["id", "shadow", "count"],
+  "description": "Result embeds a pointer to a struct: when it is nil, json.Marshal writes none of its fields, so they are not required."
 }`

@@ -23,8 +23,8 @@ type Condition int
 
 const (
 	// New: never used.
-	New Condition = iota
-	Used // Used, in working order.
+	New  Condition = iota
+	Used           // Used, in working order.
 	Broken
 	numConditions
 )

@@ -4,6 +4,7 @@ package install
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -23,11 +24,12 @@ var (
 // derived from changed after this file was generated: re-run go generate.
 var (
 	_ Config = mcpimpl.RerunGoGenerate(struct {
-		APIKey  string `json:"api_key" mcp:"secret"`
-		Cache   string `json:"cache,omitempty" mcp:"directory,env=WEATHER_CACHE_DIR"`
-		Days    int    `json:"days,omitempty" jsonschema:"title=Forecast days,minimum=1,maximum=14,default=3"`
-		Units   Unit   `json:"units,omitempty" jsonschema:"default=celsius"`
-		Verbose bool   `json:"verbose,omitempty"`
+		APIKey  string        `json:"api_key" mcp:"secret"`
+		Cache   string        `json:"cache,omitempty" mcp:"directory,env=WEATHER_CACHE_DIR"`
+		Days    int           `json:"days,omitempty" jsonschema:"title=Forecast days,minimum=1,maximum=14,default=3"`
+		Units   Unit          `json:"units,omitempty" jsonschema:"default=celsius"`
+		Verbose bool          `json:"verbose,omitempty"`
+		Timeout time.Duration `json:"timeout,omitempty" jsonschema:"default=30s,minimum=1s"`
 	}{})
 	_ ForecastInput = mcpimpl.RerunGoGenerate(struct {
 		City string `json:"city"`
@@ -86,11 +88,11 @@ func decodePackArgs(args map[string]string) (PackInput, error) {
 
 // LoadEnv sets c from the environment variables that the install files
 // pass the configuration in, WEATHER_API_KEY, WEATHER_CACHE_DIR,
-// WEATHER_DAYS, WEATHER_UNITS and WEATHER_VERBOSE, read with getenv
-// (os.Getenv), and checks it against its schema: a required variable
-// that is not set, or a value that does not fit, is an error that names
-// the variable. A variable that is not set leaves its field alone, or
-// sets its default.
+// WEATHER_DAYS, WEATHER_UNITS, WEATHER_VERBOSE and WEATHER_TIMEOUT, read
+// with getenv (os.Getenv), and checks it against its schema: a required
+// variable that is not set, or a value that does not fit, is an error
+// that names the variable. A variable that is not set leaves its field
+// alone, or sets its default.
 func (c *Config) LoadEnv(getenv func(string) string) error {
 	return mcpimpl.LoadEnv(getenv, configConfigSchema, c, decodeConfig,
 		mcpimpl.ConfigVar{Name: "api_key", Env: "WEATHER_API_KEY", Kind: mcpimpl.ConfigString},
@@ -98,6 +100,7 @@ func (c *Config) LoadEnv(getenv func(string) string) error {
 		mcpimpl.ConfigVar{Name: "days", Env: "WEATHER_DAYS", Kind: mcpimpl.ConfigNumber, Default: "3"},
 		mcpimpl.ConfigVar{Name: "units", Env: "WEATHER_UNITS", Kind: mcpimpl.ConfigString, Default: "celsius"},
 		mcpimpl.ConfigVar{Name: "verbose", Env: "WEATHER_VERBOSE", Kind: mcpimpl.ConfigBool},
+		mcpimpl.ConfigVar{Name: "timeout", Env: "WEATHER_TIMEOUT", Kind: mcpimpl.ConfigDuration, Default: "30s"},
 	)
 }
 
@@ -131,6 +134,8 @@ func decodeConfig(v mcpimpl.Value, in *Config) error {
 			err = mcpimpl.DecodeString(f, &in.Units)
 		case "verbose":
 			err = mcpimpl.DecodeBool(f, &in.Verbose)
+		case "timeout":
+			err = mcpimpl.DecodeInt(f, &in.Timeout)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -182,6 +187,12 @@ const configConfigSchema = `{
     "verbose": {
       "type": "boolean",
       "description": "Verbose logs every request."
+    },
+    "timeout": {
+      "type": "integer",
+      "minimum": 1000000000,
+      "description": "Timeout bounds each request to the weather service. A duration in nanoseconds (1000000000 is one second).",
+      "default": 30000000000
     }
   },
   "additionalProperties": false,

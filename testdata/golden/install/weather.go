@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 )
 
 // Unit is a temperature unit.
@@ -35,6 +36,8 @@ type Config struct {
 	Units Unit `json:"units,omitempty" jsonschema:"default=celsius"`
 	// Verbose logs every request.
 	Verbose bool `json:"verbose,omitempty"`
+	// Timeout bounds each request to the weather service.
+	Timeout time.Duration `json:"timeout,omitempty" jsonschema:"default=30s,minimum=1s"`
 }
 
 // ForecastInput names a place.

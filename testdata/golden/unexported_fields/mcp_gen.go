@@ -4,6 +4,7 @@ package unexported_fields
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -17,6 +18,7 @@ const _ = mcpimpl.SupportPackageIsVersion3
 var (
 	_ func(context.Context, Query) (Answer, error) = mcpimpl.RerunGoGenerate(Search)
 	_ func(context.Context, Hidden) error          = mcpimpl.RerunGoGenerate(Ping)
+	_ func(context.Context, Zone) error            = mcpimpl.RerunGoGenerate(Locate)
 )
 
 // A compile error here means that a struct whose fields the schemas were
@@ -32,10 +34,13 @@ var (
 	_ Answer = mcpimpl.RerunGoGenerate(struct {
 		body string
 	}{})
+	_ Zone = mcpimpl.RerunGoGenerate(struct {
+		Location time.Location `json:"location"`
+	}{})
 )
 
 // NewServer returns a server named "unexported_fields" that serves the tools of this
-// package: search, ping.
+// package: search, ping, locate.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "unexported_fields",
@@ -61,6 +66,14 @@ func Register(s *runtime.Server) {
 			return struct{}{}, Ping(ctx, in)
 		}, decodeHidden, mcpimpl.Empty),
 	})
+	s.AddTool(&runtime.Tool{
+		Name:        "locate",
+		Description: "Locate locates.",
+		InputSchema: locateInputSchema,
+		Handler: mcpimpl.Handle(func(ctx context.Context, in Zone) (struct{}, error) {
+			return struct{}{}, Locate(ctx, in)
+		}, decodeZone, mcpimpl.Empty),
+	})
 }
 
 // decodeQuery stores validated arguments in in, without reflection.
@@ -70,6 +83,21 @@ func decodeQuery(v mcpimpl.Value, in *Query) error {
 
 // decodeHidden stores validated arguments in in, without reflection.
 func decodeHidden(v mcpimpl.Value, in *Hidden) error {
+	return nil
+}
+
+// decodeZone stores validated arguments in in, without reflection.
+func decodeZone(v mcpimpl.Value, in *Zone) error {
+	for name, f := range v.Members() {
+		var err error
+		switch name {
+		case "location":
+			err = mcpimpl.DecodeJSON(f, &in.Location)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
 	return nil
 }
 
@@ -98,4 +126,25 @@ const pingInputSchema = `{
   "additionalProperties": false,
   "type": "object",
   "description": "Hidden is all left out on purpose: no warning."
+}`
+
+// locateInputSchema is the JSON Schema of the arguments of locate.
+const locateInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Location": {
+      "properties": {},
+      "additionalProperties": false,
+      "type": "object"
+    }
+  },
+  "properties": {
+    "location": {
+      "$ref": "#/$defs/Location"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["location"],
+  "description": "Zone holds a type of the standard library without exported fields: exporting them is not the user's to do, and the warning says what is."
 }`

@@ -2,7 +2,10 @@
 // which encoding/json ignores: their schemas have no properties.
 package unexported_fields
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Query has only unexported fields: every argument would be refused.
 type Query struct {
@@ -29,3 +32,14 @@ func Search(ctx context.Context, in Query) (Answer, error) { return Answer{body:
 //
 //mcp:tool
 func Ping(ctx context.Context, in Hidden) error { return nil }
+
+// Zone holds a type of the standard library without exported fields:
+// exporting them is not the user's to do, and the warning says what is.
+type Zone struct {
+	Location time.Location `json:"location"`
+}
+
+// Locate locates.
+//
+//mcp:tool
+func Locate(ctx context.Context, in Zone) error { return nil }
