@@ -423,16 +423,23 @@ func article(word string) string {
 }
 
 // toJSONNumber is invopop's check that a tag value is a number.
+//
+// Unlike invopop, it takes only what JSON writes as a number: strconv also
+// reads 00, +1, 0x10, 1_000 and Inf, which would make the schema invalid
+// JSON.
 func toJSONNumber(s string) (json.Number, bool) {
+	if !jsonNumber.MatchString(s) {
+		return "", false
+	}
 	n := json.Number(s)
-	if _, err := n.Int64(); err == nil {
-		return n, true
+	if _, err := n.Float64(); err != nil {
+		return "", false // out of range
 	}
-	if _, err := n.Float64(); err == nil {
-		return n, true
-	}
-	return "", false
+	return n, true
 }
+
+// jsonNumber is the grammar of a JSON number (RFC 8259, section 6).
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 func parseUint(s string) (*uint64, bool) {
 	n, err := strconv.ParseUint(s, 10, 64)
