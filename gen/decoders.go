@@ -102,7 +102,7 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
 				decode := "DecodeMap"
-				if m := decodeMethod(u.Key()); m != nil && m.text {
+				if m := d.e.m.ix.jsonMethods.decodeMethod(u.Key()); m != nil && m.text {
 					decode = "DecodeTextMap" // encoding/json prefers UnmarshalText to the string
 				}
 				return d.e.g.impl(decode) + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
@@ -146,7 +146,7 @@ func (d *decoderSet) hasCustomDecoding(t types.Type) bool {
 	if st := d.e.m.stated(n); st != nil && st.schema != nil {
 		return true
 	}
-	return decodeMethod(n) != nil
+	return d.e.m.ix.jsonMethods.decodeMethod(n) != nil
 }
 
 // fastStruct reports whether a generated decoder can decode n: its JSON

@@ -21,6 +21,7 @@ type index struct {
 	methods      map[*types.Named]map[string]bool
 	structFields map[*types.Struct][]jsonField
 	syntax       map[*types.Var]fieldSyntax
+	jsonMethods  methodCache
 
 	// described are the named structs whose fields a schema or a decoder
 	// was derived from, and listed the types whose constants a schema or a
@@ -41,6 +42,7 @@ func newIndex(docs *docIndex, enums *enumIndex) *index {
 		methods:      map[*types.Named]map[string]bool{},
 		structFields: map[*types.Struct][]jsonField{},
 		syntax:       map[*types.Var]fieldSyntax{},
+		jsonMethods:  methodCache{},
 	}
 }
 

@@ -64,6 +64,50 @@ func methodInterface(name string, params, results []types.Type) *types.Interface
 	return it.Complete()
 }
 
+// A methodCache remembers which method encoding/json uses for a type:
+// the answer takes a method-set lookup, asked for the same types by every
+// field, decoder and guard that meets them.
+type methodCache map[methodKey]*jsonMethod
+
+type methodKey struct {
+	t   types.Type
+	use methodUse
+}
+
+// methodUse is what a type's method is looked up for.
+type methodUse uint8
+
+const (
+	reading           methodUse = iota // decodeMethod
+	writing                            // encodeMethod, a value that cannot be addressed
+	writingAddessable                  // encodeMethod, an addressable value
+)
+
+// lookup returns find(t), computed once per type and use.
+func (c methodCache) lookup(t types.Type, use methodUse, find func() *jsonMethod) *jsonMethod {
+	k := methodKey{t, use}
+	m, ok := c[k]
+	if !ok {
+		m = find()
+		c[k] = m
+	}
+	return m
+}
+
+// decodeMethod is the package-level decodeMethod, remembered.
+func (c methodCache) decodeMethod(t types.Type) *jsonMethod {
+	return c.lookup(t, reading, func() *jsonMethod { return decodeMethod(t) })
+}
+
+// encodeMethod is the package-level encodeMethod, remembered.
+func (c methodCache) encodeMethod(t types.Type, addressable bool) *jsonMethod {
+	use := writing
+	if addressable {
+		use = writingAddessable
+	}
+	return c.lookup(t, use, func() *jsonMethod { return encodeMethod(t, addressable) })
+}
+
 // decodeMethod returns the method through which encoding/json decodes a
 // value of type t, or nil when it decodes t by its structure.
 func decodeMethod(t types.Type) *jsonMethod {

@@ -334,7 +334,7 @@ func (b *schemaBuilder) bytes(elem types.Type) bool {
 		return !types.Implements(ptr, jsonMarshaler) && !types.Implements(ptr, textMarshaler)
 	}
 	if n, ok := types.Unalias(elem).(*types.Named); ok {
-		return decodeMethod(n) == nil && b.ix.enums.values(n) == nil
+		return b.ix.jsonMethods.decodeMethod(n) == nil && b.ix.enums.values(n) == nil
 	}
 	return true
 }
@@ -432,9 +432,9 @@ func (b *schemaBuilder) ownForm(n *types.Named) bool {
 // when the schema is encoded.
 func (b *schemaBuilder) method(n *types.Named) *jsonMethod {
 	if b.encoded {
-		return encodeMethod(n, b.addr)
+		return b.ix.jsonMethods.encodeMethod(n, b.addr)
 	}
-	return decodeMethod(n)
+	return b.ix.jsonMethods.decodeMethod(n)
 }
 
 // namedSchema handles named types whose JSON form is not what their Go

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"encoding/json"
 	"go/ast"
 	"go/types"
@@ -168,7 +167,7 @@ func (p *pass) classifyOutput(t types.Type) outKind {
 			}
 			return outValue
 		}
-		if encodeMethod(n, isPointer(t)) != nil {
+		if p.ix.jsonMethods.encodeMethod(n, isPointer(t)) != nil {
 			return outValue
 		}
 	}
@@ -244,12 +243,24 @@ func durationUnit(d time.Duration) (n int64, unit string) {
 // the schemas compacted, the strings quoted, annotations estimated at
 // their longest.
 func (t *tool) listedSize() int {
+	// compact is the length of JSON text without the space between its
+	// tokens: what encoding/json sends of the indented schema.
 	compact := func(s string) int {
-		var b bytes.Buffer
-		if json.Compact(&b, []byte(s)) != nil {
-			return len(s)
+		n, inString, escaped := 0, false, false
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case inString:
+				inString = escaped || c != '"'
+				escaped = !escaped && c == '\\'
+			case c == '"':
+				inString = true
+			case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+				continue
+			}
+			n++
 		}
-		return b.Len()
+		return n
 	}
 	quoted := func(s string) int {
 		data, _ := json.Marshal(s)
