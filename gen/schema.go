@@ -54,7 +54,7 @@ type schemaBuilder struct {
 	failed   map[any]bool   // types and fields already reported, to report each once
 	// addrDeps memoizes addrMatters.
 	addrDeps map[*types.Named]bool
-	headers  []headerField  // fields annotated x-mcp-header, for checkHeaders
+	headers  []headerField // fields annotated x-mcp-header, for checkHeaders
 	// headerFailed says that checkHeaders reported an annotation.
 	headerFailed bool
 }

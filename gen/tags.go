@@ -34,7 +34,7 @@ type fieldTags struct {
 	// freeAfterValue says that free follows a key=value item: most likely
 	// the rest of a value with an unescaped comma, as in {3,5}.
 	freeAfterValue bool
-	syntax   string // why the tag does not parse, if it does not
+	syntax         string // why the tag does not parse, if it does not
 }
 
 type keyVal struct {

@@ -25,10 +25,10 @@ type ConfigVar struct {
 type ConfigKind uint8
 
 const (
-	ConfigString ConfigKind = iota // the text as it is
-	ConfigNumber                   // a JSON number: 10, 2.5, -1e3
-	ConfigBool                     // true or false (also 1, 0, t, f, TRUE, FALSE, …)
-	ConfigDuration                 // a Go duration (30s, 1h30m), as nanoseconds
+	ConfigString   ConfigKind = iota // the text as it is
+	ConfigNumber                     // a JSON number: 10, 2.5, -1e3
+	ConfigBool                       // true or false (also 1, 0, t, f, TRUE, FALSE, …)
+	ConfigDuration                   // a Go duration (30s, 1h30m), as nanoseconds
 )
 
 // LoadEnv fills dst from the environment variables vars name, read with
