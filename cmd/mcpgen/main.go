@@ -29,6 +29,13 @@
 // on standard error which files are out of date, and exits 0 when they are
 // identical, 1 when they differ, and 2 on any error.
 //
+// A package whose //mcp:server has the option surface also gets its
+// snapshot, mcp_surface.json: what clients see of the server (tools with
+// their schemas and annotations, resources, templates, prompts, scopes,
+// the server's name and version), sorted, for review; -check keeps it
+// current.
+
+//
 // Like stringer, mcpgen prints nothing when all goes well. With -v, it
 // prints a line for each package on standard error: the file, the tools,
 // resources and prompts it serves, and whether it was written or
@@ -116,11 +123,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		installState := make([]string, len(r.Install))
-		for i, f := range r.Install {
-			installState[i] = "written"
+		files := otherFiles(r)
+		states := make([]string, len(files))
+		for i, f := range files {
+			states[i] = "written"
 			if ok, _ := f.Current(); ok {
-				installState[i] = "unchanged"
+				states[i] = "unchanged"
+			} else if f.Content == nil {
+				states[i] = "removed: the package no longer asks for it"
 			}
 		}
 		changed, err := r.Write()
@@ -138,12 +148,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				state = "written"
 			}
 			fmt.Fprintln(stderr, describe(r, wd, true, state))
-			for i, f := range r.Install {
-				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file: "+installState[i])
+			for i, f := range files {
+				fmt.Fprintln(stderr, relative(wd, f.Path)+": "+f.kind+": "+states[i])
 			}
 		}
 	}
 	return status
+}
+
+// A kindFile is a generated file other than the Go file, and what it
+// is, as -v and -check name it.
+type kindFile struct {
+	*gen.File
+	kind string
+}
+
+// otherFiles are the install files and the snapshot of a result.
+func otherFiles(r *gen.Result) []kindFile {
+	var fs []kindFile
+	for i := range r.Install {
+		fs = append(fs, kindFile{&r.Install[i], "install file"})
+	}
+	if r.SurfaceFile != nil {
+		fs = append(fs, kindFile{r.SurfaceFile, "surface snapshot"})
+	}
+	return fs
 }
 
 // describe is the line -v prints for a result: the file, what it serves,
@@ -199,7 +228,7 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			}
 			continue
 		}
-		for _, f := range r.Install {
+		for _, f := range otherFiles(r) {
 			current, err := f.Current()
 			if err != nil {
 				fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -208,12 +237,12 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			rel := relative(wd, f.Path)
 			if current {
 				if verbose {
-					fmt.Fprintln(stderr, rel+": install file: current")
+					fmt.Fprintln(stderr, rel+": "+f.kind+": current")
 				}
 				continue
 			}
 			status = 1
-			fmt.Fprintln(stderr, rel+": install file: out of date: run go generate")
+			fmt.Fprintln(stderr, rel+": "+f.kind+": out of date: run go generate")
 			old, _ := os.ReadFile(f.Path)
 			fmt.Fprint(stdout, unifiedDiff("a/"+rel, "b/"+rel, string(old), string(f.Content)))
 		}
