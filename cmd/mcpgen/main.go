@@ -34,7 +34,15 @@
 // their schemas and annotations, resources, templates, prompts, scopes,
 // the server's name and version), sorted, for review; -check keeps it
 // current.
-
+//
+// With -breaking REV, mcpgen writes nothing: it compares what clients see
+// of each package with what they saw at the git revision REV (from the
+// snapshot committed there, or else from the package's source there) or
+// in a snapshot file given instead of REV, prints each change with the
+// position of the declaration that caused it, whether it breaks clients
+// and why, and exits 1 when one does, unless the server's version is a
+// new major one (0 then, the report printed all the same), 2 on errors.
+// -format json prints the report as JSON.
 //
 // Like stringer, mcpgen prints nothing when all goes well. With -v, it
 // prints a line for each package on standard error: the file, the tools,
@@ -72,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tags := fs.String("tags", "", "comma-separated build `tags`")
 	verbose := fs.Bool("v", false, "print each generated file, what it serves, and whether it was written")
 	claudeAdd := fs.Bool("claude-add", false, "write nothing; print the claude mcp add command line of each package with //mcp:install")
+	against := fs.String("breaking", "", "write nothing; report what changed for clients since the git `revision` (or the snapshot file), and exit 1 if a change breaks them")
+	format := fs.String("format", "text", "with -breaking, the report's `format`: text or json")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcpgen [flags] [packages]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -79,7 +89,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := gen.Config{Patterns: fs.Args(), Output: *output}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "mcpgen: -format %s: want text or json\n", *format)
+		return 2
+	}
+	cfg := gen.Config{Patterns: fs.Args(), Output: *output, Surface: *against != ""}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}
@@ -107,6 +121,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return checkResults(results, wd, *verbose, stdout, stderr)
+	}
+	if *against != "" {
+		if status != 0 {
+			return 2
+		}
+		return breakingCheck(ctx, *against, *format, results, cfg, wd, stdout, stderr)
 	}
 	if *claudeAdd {
 		for _, r := range results {
