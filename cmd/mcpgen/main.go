@@ -153,6 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				states[i] = "removed: the package no longer asks for it"
 			}
 		}
+		outputCurrent, _ := r.OutputCurrent()
 		changed, err := r.Write()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -164,7 +165,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			switch {
 			case r.Stale:
 				state = "removed: the package has no tools any more"
-			case changed:
+			case !outputCurrent:
 				state = "written"
 			}
 			fmt.Fprintln(stderr, describe(r, wd, true, state))

@@ -45,6 +45,14 @@ func TestSurfaceSnapshot(t *testing.T) {
 		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
 	}
 
+	// Asking for the snapshot changes nothing else: -v says the Go file
+	// is unchanged.
+	os.Remove(snapshot)
+	if status, _, errOut := mcpgen(t, dir, "-v"); status != 0 || !strings.Contains(errOut, "mcp_gen.go: tool hello: tools/list 296 B: unchanged\n") ||
+		!strings.Contains(errOut, "mcp_surface.json: surface snapshot: written\n") {
+		t.Fatalf("mcpgen -v with only the snapshot to write: status %d, stderr:\n%s", status, errOut)
+	}
+
 	// A package that no longer asks for the snapshot: -check says it
 	// should go, and mcpgen removes it.
 	os.WriteFile(filepath.Join(dir, "tools.go"), []byte(strings.Replace(edited, " surface\n", "\n", 1)), 0o666)
