@@ -80,3 +80,20 @@ func BenchmarkGenerator(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGeneratorSurface is BenchmarkGenerator for the same package
+// asking for its surface snapshot (//mcp:server surface): the difference
+// between the two is what the snapshot costs.
+func BenchmarkGeneratorSurface(b *testing.B) {
+	src := strings.Replace(manyTools(200), "package many\n", "//\n//mcp:server surface\npackage many\n", 1)
+	dir := testmodule.New(b, "example.com/many", map[string]string{"many.go": src})
+	pkgs, err := load(context.Background(), Config{Dir: dir})
+	if err != nil || len(pkgs) != 1 {
+		b.Fatalf("load: %v", err)
+	}
+	for b.Loop() {
+		if r := generatePackage(pkgs[0]); r == nil || r.Content == nil || r.SurfaceFile == nil {
+			b.Fatalf("generate: %v", r)
+		}
+	}
+}
