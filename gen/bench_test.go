@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/mcpgen/mcpgen/internal/surface"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
 
@@ -96,4 +97,22 @@ func BenchmarkGeneratorSurface(b *testing.B) {
 			b.Fatalf("generate: %v", r)
 		}
 	}
+}
+
+// BenchmarkSurface measures the snapshot alone, for a 200-tool package
+// whose schemas are built: what BenchmarkGeneratorSurface adds to
+// BenchmarkGenerator, without the noise of the rest.
+func BenchmarkSurface(b *testing.B) {
+	dir := testmodule.New(b, "example.com/many", map[string]string{"many.go": manyTools(200)})
+	pkgs, err := load(context.Background(), Config{Dir: dir})
+	if err != nil || len(pkgs) != 1 {
+		b.Fatalf("load: %v", err)
+	}
+	m := newPass(pkgs[0]).buildModel()
+	m.buildSchemas()
+	size := 0
+	for b.Loop() {
+		size = len(surface.Encode(m.surface()))
+	}
+	b.ReportMetric(float64(size), "snapshot-bytes")
 }

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"encoding/json"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -38,10 +37,10 @@ func (m *model) surface() *surface.Surface {
 			TaskSupport: t.opts.task,
 			SearchHint:  t.opts.searchHint,
 			AlwaysLoad:  t.opts.alwaysLoad,
-			InputSchema: json.RawMessage(t.inputSchema),
+			InputSchema: surface.Schema(t.inputSchema),
 		}
 		if t.outputSchema != "" {
-			st.OutputSchema = json.RawMessage(t.outputSchema)
+			st.OutputSchema = surface.Schema(t.outputSchema)
 		}
 		if o := t.opts; o.readOnly != nil || o.destruct != nil || o.idempotent != nil || o.openWorld != nil {
 			st.Annotations = &surface.Annotations{ReadOnlyHint: o.readOnly, DestructiveHint: o.destruct, IdempotentHint: o.idempotent, OpenWorldHint: o.openWorld}

@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -25,9 +24,9 @@ func summary(changes []Change) []string {
 
 // schemaTool is a surface with one tool t of these schemas.
 func schemaTool(in, out string) *Surface {
-	t := &Tool{Name: "t", InputSchema: json.RawMessage(in)}
+	t := &Tool{Name: "t", InputSchema: Schema(in)}
 	if out != "" {
-		t.OutputSchema = json.RawMessage(out)
+		t.OutputSchema = Schema(out)
 	}
 	return &Surface{Format: Format, Server: Server{Name: "s"}, Tools: []*Tool{t}}
 }
@@ -186,7 +185,7 @@ func ptr(b bool) *bool { return &b }
 // removed, renamed and added; annotations, scopes, task support, MIME
 // types and arguments.
 func TestCompareSubjects(t *testing.T) {
-	in := json.RawMessage(objA)
+	in := Schema(objA)
 	tool := func(name, desc string, mod func(*Tool)) *Tool {
 		tl := &Tool{Name: name, Description: desc, InputSchema: in}
 		if mod != nil {
@@ -287,7 +286,7 @@ func TestCompareSubjects(t *testing.T) {
 // TestChangesSayWhy: every change says what and why, and where it is.
 func TestChangesSayWhy(t *testing.T) {
 	old := schemaTool(objAB, objAB)
-	old.Tools = append(old.Tools, &Tool{Name: "gone", InputSchema: json.RawMessage(objA)})
+	old.Tools = append(old.Tools, &Tool{Name: "gone", InputSchema: Schema(objA)})
 	for _, c := range Compare(old, schemaTool(objA, objA)) {
 		if c.What == "" || c.Why == "" || c.Place == "" && c.OldPlace == "" {
 			t.Errorf("%+v: no what, why or place", c)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // Encode writes s as its snapshot: indented by two spaces, members in the
@@ -13,9 +14,14 @@ import (
 // them as mcpgen writes them, indented by two spaces from the margin.
 // Encode sorts nothing; the lists must be in order already.
 func Encode(s *Surface) []byte {
+	// The size, near enough that the buffer grows once: the schemas'
+	// lines move right by three levels (six spaces).
 	size := 1 << 10
 	for _, t := range s.Tools {
-		size += len(t.InputSchema) + len(t.OutputSchema) + len(t.Description) + 1<<9
+		for _, schema := range []Schema{t.InputSchema, t.OutputSchema} {
+			size += len(schema) + 6*strings.Count(string(schema), "\n")
+		}
+		size += len(t.Description) + 1<<9
 	}
 	w := &writer{}
 	w.b.Grow(size)
@@ -240,25 +246,35 @@ func (w *writer) list(n, depth int, elem func(i, depth int)) {
 }
 
 func (w *writer) newline(depth int) {
-	w.b.WriteByte('\n')
-	for range depth {
-		w.b.WriteString("  ")
+	w.b.WriteString(lineStart(depth))
+}
+
+// indents is a line break and the indentation of the deepest line a
+// snapshot has outside its schemas.
+const indents = "\n                "
+
+// lineStart is a line break and the indentation of depth levels.
+func lineStart(depth int) string {
+	if 1+2*depth <= len(indents) {
+		return indents[:1+2*depth]
 	}
+	return "\n" + strings.Repeat("  ", depth)
 }
 
 // raw writes an indented JSON value at depth: each of its lines after the
 // first moves right by depth levels.
-func (w *writer) raw(v json.RawMessage, depth int) {
-	v = bytes.TrimSpace(v)
+func (w *writer) raw(v Schema, depth int) {
+	s := strings.TrimSpace(string(v))
+	nl := lineStart(depth)
 	for {
-		i := bytes.IndexByte(v, '\n')
+		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			w.b.Write(v)
+			w.b.WriteString(s)
 			return
 		}
-		w.b.Write(v[:i])
-		w.newline(depth)
-		v = v[i+1:]
+		w.b.WriteString(s[:i])
+		w.b.WriteString(nl)
+		s = s[i+1:]
 	}
 }
 

@@ -18,8 +18,8 @@ func TestEncodeParse(t *testing.T) {
 		Tools: []*Tool{{
 			Name: "search", Description: "Finds & shows.", Annotations: &Annotations{ReadOnlyHint: &yes},
 			Scopes: []string{"a", "b"}, TaskSupport: "optional", SearchHint: "find", AlwaysLoad: true,
-			InputSchema:  json.RawMessage("{\n  \"type\": \"object\",\n  \"properties\": {\n    \"q\": {\n      \"type\": \"string\"\n    }\n  }\n}"),
-			OutputSchema: json.RawMessage("{\n  \"type\": \"array\"\n}"),
+			InputSchema:  Schema("{\n  \"type\": \"object\",\n  \"properties\": {\n    \"q\": {\n      \"type\": \"string\"\n    }\n  }\n}"),
+			OutputSchema: Schema("{\n  \"type\": \"array\"\n}"),
 		}},
 		Resources:         []*Resource{{URI: "desk://board", Name: "board", MIMEType: "text/markdown", Scopes: []string{"r"}}},
 		ResourceTemplates: []*ResourceTemplate{{URITemplate: "desk://t/{id}", Name: "t", Variables: []Argument{{Name: "id", Required: true, Type: "integer"}}}},
@@ -56,10 +56,13 @@ func TestEncodeParse(t *testing.T) {
 	}
 }
 
-func compact(t *testing.T, raw json.RawMessage) json.RawMessage {
+func compact(t *testing.T, raw Schema) Schema {
+	if raw == "" {
+		return ""
+	}
 	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
+	if err := json.Compact(&b, []byte(raw)); err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	return Schema(b.String())
 }

@@ -88,7 +88,7 @@ func sharesWord(a, b string) bool {
 
 // sameSchema reports whether two schemas say the same thing, their
 // references resolved and their descriptions, titles and examples aside.
-func sameSchema(a, b json.RawMessage) bool {
+func sameSchema(a, b Schema) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return len(a) == len(b)
 	}

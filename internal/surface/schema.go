@@ -49,12 +49,12 @@ func newSchemaComparison(c *comparison, subject, newTool, oldTool string) *schem
 }
 
 // compareRoot compares the schemas of the input or the output (which).
-func (s *schemaComparison) compareRoot(which string, old, new json.RawMessage) {
+func (s *schemaComparison) compareRoot(which string, old, new Schema) {
 	s.which, s.seen = which, map[[2]string]bool{}
 	od, errOld := parseSchemaDoc(old)
 	nd, errNew := parseSchemaDoc(new)
 	if errOld != nil || errNew != nil {
-		if !slices.Equal(old, new) {
+		if old != new {
 			s.c.add(Change{Breaking: true, Kind: KindType, Subject: s.subject, Member: which, What: "schema changed, and one of the two is not JSON",
 				Why: "mcpgen cannot tell what it allows", Place: SchemaPlace(s.newTool, which, ""), OldPlace: SchemaPlace(s.oldTool, which, "")})
 		}

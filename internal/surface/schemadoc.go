@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"strconv"
@@ -14,8 +13,8 @@ type schemaDoc struct {
 	root any
 }
 
-func parseSchemaDoc(raw json.RawMessage) (*schemaDoc, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
+func parseSchemaDoc(raw Schema) (*schemaDoc, error) {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
 	var root any
 	if err := dec.Decode(&root); err != nil {

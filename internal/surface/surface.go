@@ -69,10 +69,24 @@ type Tool struct {
 	// as tasks, empty otherwise.
 	TaskSupport string `json:"taskSupport,omitempty"`
 	// SearchHint and AlwaysLoad are sent in _meta, for Claude Code.
-	SearchHint   string          `json:"searchHint,omitempty"`
-	AlwaysLoad   bool            `json:"alwaysLoad,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	SearchHint   string `json:"searchHint,omitempty"`
+	AlwaysLoad   bool   `json:"alwaysLoad,omitempty"`
+	InputSchema  Schema `json:"inputSchema"`
+	OutputSchema Schema `json:"outputSchema,omitempty"`
+}
+
+// A Schema is the text of a JSON Schema, as it is written: the generator
+// gives its schemas as they are, without a copy, and Parse keeps them as
+// the snapshot has them.
+type Schema string
+
+// MarshalJSON returns the schema's text.
+func (s Schema) MarshalJSON() ([]byte, error) { return []byte(s), nil }
+
+// UnmarshalJSON keeps the text of the schema.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	*s = Schema(data)
+	return nil
 }
 
 // Annotations are a tool's hints, as the directive sets them: nil is not
