@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/mcpgen/mcpgen/internal/surface"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
 
@@ -112,7 +111,7 @@ func BenchmarkSurface(b *testing.B) {
 	m.buildSchemas()
 	size := 0
 	for b.Loop() {
-		size = len(surface.Encode(m.surface()))
+		size = len(encodeSurface(m.surface()))
 	}
 	b.ReportMetric(float64(size), "snapshot-bytes")
 }

@@ -21,8 +21,8 @@
 // emittype.go), which writes through one printer (genfile.go, gotype.go,
 // layout.go); a package with //mcp:install also gets its install files
 // (installfiles.go), and one with //mcp:server surface the snapshot of
-// what clients see (surface.go; surfacepos.go finds where each part of it
-// is declared, for mcpgen -breaking). Generate runs it in memory;
+// what clients see (surface.go, written by surfacejson.go; surfacepos.go
+// finds where each part of it is declared, for mcpgen -breaking). Generate runs it in memory;
 // Result.Write puts a result on disk.
 package gen
 
@@ -38,8 +38,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-
-	"github.com/mcpgen/mcpgen/internal/surface"
 )
 
 // DefaultOutput is the name of the generated file in each package.
@@ -349,7 +347,7 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 		res.Prompts = append(res.Prompts, pr.name)
 	}
 	if m.server.surface || lp.surface {
-		res.Surface = surface.Encode(m.surface())
+		res.Surface = encodeSurface(m.surface())
 	}
 	if lp.surface {
 		res.SurfacePositions = m.surfacePositions()
