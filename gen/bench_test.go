@@ -80,3 +80,38 @@ func BenchmarkGenerator(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGeneratorSurface is BenchmarkGenerator for the same package
+// asking for its surface snapshot (//mcp:server surface): the difference
+// between the two is what the snapshot costs.
+func BenchmarkGeneratorSurface(b *testing.B) {
+	src := strings.Replace(manyTools(200), "package many\n", "//\n//mcp:server surface\npackage many\n", 1)
+	dir := testmodule.New(b, "example.com/many", map[string]string{"many.go": src})
+	pkgs, err := load(context.Background(), Config{Dir: dir})
+	if err != nil || len(pkgs) != 1 {
+		b.Fatalf("load: %v", err)
+	}
+	for b.Loop() {
+		if r := generatePackage(pkgs[0]); r == nil || r.Content == nil || r.SurfaceFile == nil {
+			b.Fatalf("generate: %v", r)
+		}
+	}
+}
+
+// BenchmarkSurface measures the snapshot alone, for a 200-tool package
+// whose schemas are built: what BenchmarkGeneratorSurface adds to
+// BenchmarkGenerator, without the noise of the rest.
+func BenchmarkSurface(b *testing.B) {
+	dir := testmodule.New(b, "example.com/many", map[string]string{"many.go": manyTools(200)})
+	pkgs, err := load(context.Background(), Config{Dir: dir})
+	if err != nil || len(pkgs) != 1 {
+		b.Fatalf("load: %v", err)
+	}
+	m := newPass(pkgs[0]).buildModel()
+	m.buildSchemas()
+	size := 0
+	for b.Loop() {
+		size = len(encodeSurface(m.surface()))
+	}
+	b.ReportMetric(float64(size), "snapshot-bytes")
+}

@@ -392,9 +392,12 @@ type serverOptions struct {
 	title        string
 	instructions string
 	inline       bool
+	// surface asks for the snapshot of what clients see, mcp_surface.json
+	// (surface.go).
+	surface bool
 }
 
-const serverOptionNames = "name, version, title, instructions, inline"
+const serverOptionNames = "name, version, title, instructions, inline, surface"
 
 func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 	o := serverOptions{pos: d.Slash}
@@ -409,7 +412,7 @@ func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 		key := strings.ToLower(a.key)
 		if a.key == "" {
 			key = strings.ToLower(a.value)
-			if key != "inline" {
+			if key != "inline" && key != "surface" {
 				if hint, quote := quoteHint(args, i); quote {
 					p.errorf(a.pos, "//mcp:server: unexpected argument %q: quote a value with spaces: %s", a.value, hint)
 				} else if !continuesValue(args, i) {
@@ -429,13 +432,17 @@ func (p *pass) parseServerDirective(d ast.Directive) (serverOptions, bool) {
 			o.title = a.value
 		case "instructions":
 			o.instructions = a.value
-		case "inline":
+		case "inline", "surface":
 			b, err := strconv.ParseBool(a.value)
 			if err != nil {
-				p.errorf(a.valPos, "//mcp:server: inline=%s: want true or false", a.value)
+				p.errorf(a.valPos, "//mcp:server: %s=%s: want true or false", key, a.value)
 				ok = false
 			}
-			o.inline = b
+			if key == "inline" {
+				o.inline = b
+			} else {
+				o.surface = b
+			}
 		default:
 			p.errorf(a.pos, "%s", unknownOption("server", a.key, serverOptionNames))
 			ok = false

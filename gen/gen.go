@@ -20,8 +20,10 @@
 // (emit.go, guards.go, decoders.go, emitresource.go, emitprompt.go,
 // emittype.go), which writes through one printer (genfile.go, gotype.go,
 // layout.go); a package with //mcp:install also gets its install files
-// (installfiles.go). Generate runs it in memory; Result.Write puts a
-// result on disk.
+// (installfiles.go), and one with //mcp:server surface the snapshot of
+// what clients see (surface.go, written by surfacejson.go; surfacepos.go
+// finds where each part of it is declared, for mcpgen -breaking). Generate runs it in memory;
+// Result.Write puts a result on disk.
 package gen
 
 import (
@@ -60,6 +62,11 @@ type Config struct {
 	// Env, if non-nil, is the environment of the go command that loads the
 	// packages.
 	Env []string
+	// Surface asks for every package's surface (Result.Surface) and the
+	// positions of its parts (Result.SurfacePositions), whether or not
+	// the package asks for its snapshot file: mcpgen -breaking compares
+	// them.
+	Surface bool
 
 	// parseFile, if set, parses each file instead of go/packages' parser:
 	// tests use it to present a package's files in another order.
@@ -97,6 +104,21 @@ type Result struct {
 	// ClaudeAdd is the command line that adds the server to Claude Code,
 	// claude mcp add …, for a package with Install.
 	ClaudeAdd string
+	// Surface is the snapshot of what clients see of the server, as
+	// SurfaceFile holds it, when Content is set and the package asks for
+	// the file (//mcp:server surface) or Config.Surface is set.
+	Surface []byte
+	// SurfaceFile is the package's snapshot file, written and checked as
+	// the install files are, for a package with //mcp:server surface. For
+	// a package that no longer asks for one, but whose directory holds a
+	// snapshot that mcpgen wrote, it is a File without Content, which
+	// Write removes.
+	SurfaceFile *File
+	// SurfacePositions are where the parts of Surface are declared, with
+	// Config.Surface: the directives, the input and output types, the
+	// fields behind the members of the schemas, by place (internal/surface
+	// names them: "tool NAME", "tool NAME input#/properties/x", …).
+	SurfacePositions map[string]token.Position
 	// ToolsListSize is the size in bytes of the tools as tools/list sends
 	// them (names, descriptions, schemas and annotations, in compact
 	// JSON): what a model reads, and pays for, on every turn. It is set
@@ -104,28 +126,46 @@ type Result struct {
 	ToolsListSize int
 }
 
-// A File is a generated file other than the package's Go file.
+// A File is a generated file other than the package's Go file. A File
+// without Content is one that should not exist any more.
 type File struct {
 	Path    string // absolute
 	Content []byte
 }
 
-// Current reports whether the file on disk holds f's content.
+// Current reports whether the file on disk holds f's content, or, for a
+// file without content, whether it is gone.
 func (f *File) Current() (bool, error) {
 	old, err := os.ReadFile(f.Path)
 	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+		return f.Content == nil, nil
 	}
-	return err == nil && bytes.Equal(old, f.Content), err
+	return err == nil && f.Content != nil && bytes.Equal(old, f.Content), err
 }
 
-// write puts f on disk unless it is current there, and reports whether
-// the disk changed.
+// write puts f on disk, or removes a file without content, unless it is
+// current there, and reports whether the disk changed.
 func (f *File) write() (bool, error) {
 	if ok, err := f.Current(); err != nil || ok {
 		return false, err
 	}
+	if f.Content == nil {
+		return true, os.Remove(f.Path)
+	}
 	return true, os.WriteFile(f.Path, f.Content, 0o666)
+}
+
+// files are the result's files other than the Go file: the install
+// files, then the snapshot.
+func (r *Result) files() []*File {
+	var fs []*File
+	for i := range r.Install {
+		fs = append(fs, &r.Install[i])
+	}
+	if r.SurfaceFile != nil {
+		fs = append(fs, r.SurfaceFile)
+	}
+	return fs
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -134,9 +174,9 @@ func (r *Result) HasErrors() bool {
 }
 
 // Current reports whether the files on disk already match the result:
-// the generated file and the install files.
+// the generated file, the install files and the snapshot.
 func (r *Result) Current() (bool, error) {
-	for _, f := range r.Install {
+	for _, f := range r.files() {
 		if ok, err := f.Current(); err != nil || !ok {
 			return false, err
 		}
@@ -145,7 +185,7 @@ func (r *Result) Current() (bool, error) {
 }
 
 // OutputCurrent reports whether the generated Go file on disk matches
-// the result; Current also checks the install files.
+// the result; Current also checks the install files and the snapshot.
 func (r *Result) OutputCurrent() (bool, error) {
 	old, err := os.ReadFile(r.OutputPath)
 	switch {
@@ -157,8 +197,8 @@ func (r *Result) OutputCurrent() (bool, error) {
 	return r.Content != nil && bytes.Equal(old, r.Content), nil
 }
 
-// Write puts the result on disk: it writes Content and the install
-// files, or removes a stale file. A file that already holds its content
+// Write puts the result on disk: it writes Content, the install files
+// and the snapshot, or removes a stale file. A file that already holds its content
 // is not rewritten, so its modification time (and the build cache)
 // survive. It reports whether the disk changed. It does nothing for a
 // result with errors.
@@ -166,7 +206,7 @@ func (r *Result) Write() (changed bool, err error) {
 	if r.HasErrors() {
 		return false, nil
 	}
-	for _, f := range r.Install {
+	for _, f := range r.files() {
 		c, err := f.write()
 		if err != nil {
 			return changed, err
@@ -265,6 +305,7 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	defer func() {
 		if v := recover(); v != nil {
 			res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
+			res.Surface, res.SurfaceFile, res.SurfacePositions = nil, nil, nil
 			res.Diagnostics = append(p.sorted(), Diagnostic{
 				Pos:      token.Position{Filename: lp.output},
 				Severity: Error,
@@ -289,6 +330,9 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	res.Diagnostics = p.sorted()
 	if m == nil || res.HasErrors() {
 		res.Stale = res.Stale && !res.HasErrors()
+		if res.Stale {
+			res.SurfaceFile = surfaceFile(filepath.Dir(lp.output), nil)
+		}
 		return res
 	}
 	res.Content = emit(m)
@@ -302,6 +346,17 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	for _, pr := range m.prompts {
 		res.Prompts = append(res.Prompts, pr.name)
 	}
+	if m.server.surface || lp.surface {
+		res.Surface = encodeSurface(m.surface())
+	}
+	if lp.surface {
+		res.SurfacePositions = m.surfacePositions()
+	}
+	var snapshot []byte // none: a snapshot there is stale
+	if m.server.surface {
+		snapshot = res.Surface
+	}
+	res.SurfaceFile = surfaceFile(filepath.Dir(lp.output), snapshot)
 	if install != nil {
 		files := install.installFiles()
 		for _, name := range []string{ManifestFile, RegistryFile, ClaudeFile} {

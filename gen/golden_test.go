@@ -59,6 +59,9 @@ func TestGolden(t *testing.T) {
 				for _, f := range r.Install {
 					want[filepath.Base(f.Path)] = f.Content
 				}
+				if r.SurfaceFile != nil {
+					want[gen.SurfaceFile] = r.SurfaceFile.Content
+				}
 				for name, schema := range schemaConsts(t, r.Content) {
 					want[filepath.Join(wantDir, name+".json")] = []byte(schema + "\n")
 				}
@@ -196,9 +199,10 @@ func constString(t *testing.T, e ast.Expr) string {
 }
 
 // owned lists the files of a case directory that the golden test owns:
-// the generated file, the install files and everything in want/.
+// the generated file, the install files, the surface snapshot and
+// everything in want/.
 func owned(dir string) []string {
-	names := []string{gen.DefaultOutput, gen.ManifestFile, gen.RegistryFile, gen.ClaudeFile}
+	names := []string{gen.DefaultOutput, gen.ManifestFile, gen.RegistryFile, gen.ClaudeFile, gen.SurfaceFile}
 	entries, _ := os.ReadDir(filepath.Join(dir, wantDir))
 	for _, e := range entries {
 		names = append(names, filepath.Join(wantDir, e.Name()))

@@ -42,6 +42,9 @@ type loadedPackage struct {
 	// goFiles lists the Go files of another package, with the same
 	// configuration as the load.
 	goFiles func(pkgPath string) []string
+	// surface says that the positions of the parts of the surface are
+	// asked for (Config.Surface).
+	surface bool
 	// modulePath is the path of the package's module, and moduleSubdir
 	// the package's directory below the module's, with slashes ("" at
 	// the module's root): the install files name the repository.
@@ -92,6 +95,7 @@ func load(ctx context.Context, cfg Config) ([]*loadedPackage, error) {
 			return nil, err
 		}
 		if lp != nil {
+			lp.surface = cfg.Surface
 			out = append(out, lp)
 		}
 	}

@@ -54,6 +54,10 @@ type tool struct {
 
 	inputSchema  string // indented JSON
 	outputSchema string // indented JSON, for structured outputs
+	// inputAt and outputAt are where the user declared the parts of the
+	// schemas, by JSON pointer, when the surface's positions are asked
+	// for (surfacepos.go).
+	inputAt, outputAt map[string]token.Pos
 }
 
 // A handlerFunc is the Go function behind a tool, a resource or a prompt:

@@ -57,15 +57,25 @@ type schemaBuilder struct {
 	headers  []headerField // fields annotated x-mcp-header, for checkHeaders
 	// headerFailed says that checkHeaders reported an annotation.
 	headerFailed bool
+	// at records where the user declared each property and each named
+	// struct of the schema, when the positions of the surface are asked
+	// for (Config.Surface); it is nil otherwise. built is the schema
+	// finished last, which positions walks.
+	at    map[*jsonschema.Schema]token.Pos
+	built *jsonschema.Schema
 }
 
 func newSchemaBuilder(p *pass, inline bool) *schemaBuilder {
-	return &schemaBuilder{
+	b := &schemaBuilder{
 		pass: p, inline: inline,
 		defs:     jsonschema.Definitions{},
 		failed:   map[any]bool{},
 		addrDeps: map[*types.Named]bool{},
 	}
+	if p.lp.surface {
+		b.at = map[*jsonschema.Schema]token.Pos{}
+	}
+	return b
 }
 
 // root returns the schema of a tool's input type t, a named struct or a
@@ -158,6 +168,7 @@ func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, value b
 		b.inline = true
 		s := b.held(t, path, pos)
 		b.addDefs(s)
+		b.built = s
 		if s.Definitions != nil {
 			b.warnf(pos, "%s: the output schema refers to the recursive type %s through $defs, which clients of revisions before 2026-07-28 cannot resolve once the runtime wraps the value as {\"result\": …}: return a struct that holds the value", path, b.defNames[0].t.Obj().Name())
 		}
@@ -180,6 +191,7 @@ func (b *schemaBuilder) output(t types.Type, path string, pos token.Pos, value b
 func (b *schemaBuilder) finish(s *jsonschema.Schema) string {
 	b.addDefs(s)
 	s.Version = jsonschema.Version
+	b.built = s
 	return encodeSchema(s)
 }
 
@@ -233,9 +245,11 @@ func (t *tool) buildSchemas(p *pass, inline bool) {
 	} else {
 		t.inputSchema = sb.emptyRoot()
 	}
+	t.inputAt = sb.positions()
 	if t.hasOutputSchema() {
 		osb := newSchemaBuilder(p, inline)
 		t.outputSchema = osb.output(t.output, "result of "+t.fn.Name(), t.outputPos, t.out == outValue)
+		t.outputAt = osb.positions()
 	}
 }
 
@@ -669,6 +683,9 @@ func (b *schemaBuilder) expandNamed(n *types.Named, path string, pos token.Pos) 
 	}
 	s := b.structSchema(n.Underlying().(*types.Struct), n, path, pos)
 	s.Description = b.typeDoc(n)
+	if b.ownPackage(n.Obj().Pkg()) {
+		b.note(s, n.Obj().Pos())
+	}
 	return s
 }
 
@@ -855,6 +872,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			prop = orNull(prop) // asked for, or what encoding/json writes for nil
 		}
 		s.Properties.Set(f.name, prop)
+		b.note(prop, fpos)
 		if required {
 			s.Required = append(s.Required, f.name)
 		}

@@ -29,6 +29,21 @@
 // on standard error which files are out of date, and exits 0 when they are
 // identical, 1 when they differ, and 2 on any error.
 //
+// A package whose //mcp:server has the option surface also gets its
+// snapshot, mcp_surface.json: what clients see of the server (tools with
+// their schemas and annotations, resources, templates, prompts, scopes,
+// the server's name and version), sorted, for review; -check keeps it
+// current.
+//
+// With -breaking REV, mcpgen writes nothing: it compares what clients see
+// of each package with what they saw at the git revision REV (from the
+// snapshot committed there, or else from the package's source there) or
+// in a snapshot file given instead of REV, prints each change with the
+// position of the declaration that caused it, whether it breaks clients
+// and why, and exits 1 when one does, unless the server's version is a
+// new major one (0 then, the report printed all the same), 2 on errors.
+// -format json prints the report as JSON.
+//
 // Like stringer, mcpgen prints nothing when all goes well. With -v, it
 // prints a line for each package on standard error: the file, the tools,
 // resources and prompts it serves, and whether it was written or
@@ -65,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tags := fs.String("tags", "", "comma-separated build `tags`")
 	verbose := fs.Bool("v", false, "print each generated file, what it serves, and whether it was written")
 	claudeAdd := fs.Bool("claude-add", false, "write nothing; print the claude mcp add command line of each package with //mcp:install")
+	against := fs.String("breaking", "", "write nothing; report what changed for clients since the git `revision` (or the snapshot file), and exit 1 if a change breaks them")
+	format := fs.String("format", "text", "with -breaking, the report's `format`: text or json")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcpgen [flags] [packages]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -72,7 +89,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := gen.Config{Patterns: fs.Args(), Output: *output}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "mcpgen: -format %s: want text or json\n", *format)
+		return 2
+	}
+	cfg := gen.Config{Patterns: fs.Args(), Output: *output, Surface: *against != ""}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}
@@ -101,6 +122,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return checkResults(results, wd, *verbose, stdout, stderr)
 	}
+	if *against != "" {
+		if status != 0 {
+			return 2
+		}
+		return breakingCheck(ctx, *against, *format, results, cfg, wd, stdout, stderr)
+	}
 	if *claudeAdd {
 		for _, r := range results {
 			if r.ClaudeAdd != "" {
@@ -116,13 +143,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		installState := make([]string, len(r.Install))
-		for i, f := range r.Install {
-			installState[i] = "written"
+		files := otherFiles(r)
+		states := make([]string, len(files))
+		for i, f := range files {
+			states[i] = "written"
 			if ok, _ := f.Current(); ok {
-				installState[i] = "unchanged"
+				states[i] = "unchanged"
+			} else if f.Content == nil {
+				states[i] = "removed: the package no longer asks for it"
 			}
 		}
+		outputCurrent, _ := r.OutputCurrent()
 		changed, err := r.Write()
 		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -134,16 +165,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			switch {
 			case r.Stale:
 				state = "removed: the package has no tools any more"
-			case changed:
+			case !outputCurrent:
 				state = "written"
 			}
 			fmt.Fprintln(stderr, describe(r, wd, true, state))
-			for i, f := range r.Install {
-				fmt.Fprintln(stderr, relative(wd, f.Path)+": install file: "+installState[i])
+			for i, f := range files {
+				fmt.Fprintln(stderr, relative(wd, f.Path)+": "+f.kind+": "+states[i])
 			}
 		}
 	}
 	return status
+}
+
+// A kindFile is a generated file other than the Go file, and what it
+// is, as -v and -check name it.
+type kindFile struct {
+	*gen.File
+	kind string
+}
+
+// otherFiles are the install files and the snapshot of a result.
+func otherFiles(r *gen.Result) []kindFile {
+	var fs []kindFile
+	for i := range r.Install {
+		fs = append(fs, kindFile{&r.Install[i], "install file"})
+	}
+	if r.SurfaceFile != nil {
+		fs = append(fs, kindFile{r.SurfaceFile, "surface snapshot"})
+	}
+	return fs
 }
 
 // describe is the line -v prints for a result: the file, what it serves,
@@ -199,7 +249,7 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			}
 			continue
 		}
-		for _, f := range r.Install {
+		for _, f := range otherFiles(r) {
 			current, err := f.Current()
 			if err != nil {
 				fmt.Fprintf(stderr, "mcpgen: %v\n", err)
@@ -208,12 +258,12 @@ func checkResults(results []*gen.Result, wd string, verbose bool, stdout, stderr
 			rel := relative(wd, f.Path)
 			if current {
 				if verbose {
-					fmt.Fprintln(stderr, rel+": install file: current")
+					fmt.Fprintln(stderr, rel+": "+f.kind+": current")
 				}
 				continue
 			}
 			status = 1
-			fmt.Fprintln(stderr, rel+": install file: out of date: run go generate")
+			fmt.Fprintln(stderr, rel+": "+f.kind+": out of date: run go generate")
 			old, _ := os.ReadFile(f.Path)
 			fmt.Fprint(stdout, unifiedDiff("a/"+rel, "b/"+rel, string(old), string(f.Content)))
 		}

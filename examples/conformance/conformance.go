@@ -7,7 +7,7 @@
 // its own so that the Redis client it then links is not a requirement of
 // mcpgen's.
 //
-//mcp:server name=mcpgen-conformance version=1.0.0
+//mcp:server name=mcpgen-conformance version=1.0.0 surface
 package main
 
 import (

@@ -2,7 +2,7 @@
 // Claude Agent SDK's example: one tool, greet. Its command, cmd/greet,
 // serves it.
 //
-//mcp:server name=demo_tools version=1.0.0
+//mcp:server name=demo_tools version=1.0.0 surface
 package greet
 
 import (

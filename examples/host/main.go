@@ -5,7 +5,7 @@
 //
 //	go run ./examples/host -prompt "Where is my order A-1001?"
 //
-//mcp:server name=orders version=1.0.0
+//mcp:server name=orders version=1.0.0 surface
 package main
 
 import (

@@ -18,7 +18,7 @@
 // generated from the directives below and the code; see README
 // "Distributing your server".
 //
-//mcp:server name=notes version=1.0.0 title="Notes" instructions="Search with find_notes before adding a note, to avoid duplicates."
+//mcp:server name=notes version=1.0.0 title="Notes" instructions="Search with find_notes before adding a note, to avoid duplicates." surface
 //mcp:install description="Keeps notes: add, find and delete them, read each as a resource, summarize one."
 //mcp:install homepage=https://github.com/mcpgen/mcpgen oci=ghcr.io/mcpgen/notes
 //mcp:install mcpb=https://github.com/mcpgen/mcpgen/releases/download/v{version}/notes-{version}.mcpb

@@ -3,7 +3,7 @@
 // example, with an enum found in a const block. Its command, cmd/tickets,
 // serves it.
 //
-//mcp:server name=cci version=1.0.0
+//mcp:server name=cci version=1.0.0 surface
 package tickets
 
 import (

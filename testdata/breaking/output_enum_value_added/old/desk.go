@@ -1,0 +1,39 @@
+// Package old is the old side of a case of mcpgen -breaking.
+//
+//mcp:server name=desk version=1.0.0
+package old
+
+import "context"
+
+// TicketInput opens a ticket.
+type TicketInput struct {
+	Title string `json:"title"` // The ticket's title.
+}
+
+// OpenTicket opens a ticket.
+//
+//mcp:tool open_ticket
+func OpenTicket(ctx context.Context, in TicketInput) (*Ticket, error) { return &Ticket{}, nil }
+
+// Ticket is a ticket as the desk keeps it.
+type Ticket struct {
+	ID       string   `json:"id"`
+	Kind     Kind     `json:"kind"`
+	Priority Priority `json:"priority"`
+}
+
+// Kind is the kind of a ticket.
+type Kind string
+
+const (
+	Bug     Kind = "bug"
+	Feature Kind = "feature"
+)
+
+// Priority is how urgent a ticket is.
+type Priority int
+
+const (
+	Low  Priority = 1 // Whenever.
+	High Priority = 3 // Today.
+)
