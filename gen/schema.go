@@ -860,9 +860,10 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		b.checkInstances(prop, fpath, tagPos(tagField, "", fpos))
 		required := f.required() && !b.madeOptional(f)
 		if b.encoded {
-			// encoding/json writes nothing for the fields of a nil embedded
-			// pointer: they are not always there.
-			required = required && !f.viaPointer
+			// What json.Marshal always writes: every field without
+			// omitempty or omitzero (a nil pointer as null), except those
+			// of a nil embedded pointer, of which it writes nothing.
+			required = (f.tags.required || !f.tags.omitEmpty) && !f.viaPointer
 			b.checkOutputKeywords(keywords, fpath, tagPos(tagField, "", fpos))
 		} else if required && prop.Default != nil {
 			kv := keywords[slices.IndexFunc(keywords, func(kv keyVal) bool { return kv.key == "default" })]

@@ -57,7 +57,7 @@ var breakingCases = map[string]struct {
 	"output_type_changed":      {[]string{"breaking type"}, 1},
 	"output_member_added":      {[]string{"compatible member-added"}, 0},
 	"output_enum_value_added":  {[]string{"breaking enum-value-added", "breaking enum-value-added"}, 1},
-	"output_may_be_null":       {[]string{"breaking member-optional", "breaking nullable"}, 1},
+	"output_may_be_null":       {[]string{"breaking nullable"}, 1},
 	"readonly_dropped":         {[]string{"breaking annotation"}, 1},
 	"destructive_added":        {[]string{"breaking annotation"}, 1},
 	"scope_added":              {[]string{"breaking scope"}, 1},

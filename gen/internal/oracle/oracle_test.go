@@ -52,6 +52,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_methods"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_plain"
 	"github.com/mcpgen/mcpgen/testdata/golden/shapes_pointer_input"
+	"github.com/mcpgen/mcpgen/testdata/golden/surface"
 	"github.com/mcpgen/mcpgen/testdata/golden/tags"
 	"github.com/mcpgen/mcpgen/testdata/golden/tasks"
 	"github.com/mcpgen/mcpgen/testdata/golden/unexported_fields"
@@ -251,6 +252,11 @@ var oracleCases = []oracleCase{
 	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "unexported_fields/locateInputSchema.json", typ: reflect.TypeFor[unexported_fields.Zone]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "surface/openTicketInputSchema.json", typ: reflect.TypeFor[surface.OpenInput]()},
+	{schema: "surface/openTicketOutputSchema.json", typ: reflect.TypeFor[*surface.Ticket]()},
+	{schema: "surface/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "surface/searchInputSchema.json", typ: reflect.TypeFor[surface.SearchInput]()},
+	{schema: "surface/searchOutputSchema.json", typ: reflect.TypeFor[[]surface.Ticket](), value: true},
 	{schema: "defaults/searchInputSchema.json", typ: reflect.TypeFor[defaults.Input](), allow: defaultsAllowed},
 	{schema: "defaults/searchOutputSchema.json", typ: reflect.TypeFor[defaults.Input](), allow: defaultsAllowed},
 	{schema: "enum_rules/stockInputSchema.json", typ: reflect.TypeFor[enum_rules.Input]()},

@@ -409,7 +409,7 @@ const nilsOutputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": ["reports", "byName", "data", "any"],
+  "required": ["note", "report", "reports", "byName", "data", "any", "tagged"],
   "description": "Optional has fields that can be nil, which encoding/json writes as null unless omitempty leaves them out."
 }`
 

@@ -289,7 +289,7 @@ const searchOutputSchema = `{
     },
     "additionalProperties": false,
     "type": "object",
-    "required": ["id", "status", "created"],
+    "required": ["id", "status", "owner", "created"],
     "description": "Ticket is a ticket as the desk holds it."
   },
   "type": "array"
@@ -399,7 +399,7 @@ const openTicketOutputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": ["id", "status", "created"],
+  "required": ["id", "status", "owner", "created"],
   "description": "Ticket is a ticket as the desk holds it."
 }`
 

@@ -384,6 +384,7 @@ const searchIssuesOutputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
+  "required": ["Sort", "Order", "TextMatch", "Page", "PerPage"],
   "description": "SearchOptions specifies optional parameters to the SearchService methods."
 }`
 
@@ -600,7 +601,7 @@ const lookupByIdOutputSchema = `{
   },
   "additionalProperties": false,
   "type": "object",
-  "required": ["id", "parent", "level", "slog", "lang", "net"],
+  "required": ["id", "parent", "level", "slog", "lang", "big", "net"],
   "description": "Lookup is a lookup by identifier."
 }`
 
