@@ -308,7 +308,9 @@ func (f *filler) fillStruct(v reflect.Value, depth int) {
 			continue
 		}
 		jsonTag := sf.Tag.Get("json")
-		optional := strings.Contains(jsonTag, ",omitempty") || strings.Contains(jsonTag, ",omitzero")
+		// An embedded pointer is often nil: encoding/json then leaves out
+		// the fields it would promote.
+		optional := strings.Contains(jsonTag, ",omitempty") || strings.Contains(jsonTag, ",omitzero") || sf.Anonymous
 		own, items := tagConstraints(sf.Tag, isArray(sf.Type))
 		f.fill(fv, own, items, depth+1, optional)
 	}
