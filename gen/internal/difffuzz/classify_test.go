@@ -230,6 +230,8 @@ func issueItem(class string) string {
 		{`duration-unit`, "2.7"},
 		{`unexported field with a json tag`, "2.10"},
 		{`generator panic`, "2.1"},
+		{`did you mean`, "2.5"},
+		{`comma inside a pattern`, "2.6"},
 	}
 	for _, r := range rules {
 		if regexp.MustCompile(r.re).MatchString(class) {

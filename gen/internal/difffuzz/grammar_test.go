@@ -149,6 +149,8 @@ type enumIntent struct {
 // An expectation is a diagnostic mcpgen should report, at a line.
 type expectation struct {
 	what string // the construct, for the finding
+	// contains, if set, is what the diagnostic's message must say.
+	contains string
 	// at are where a diagnostic meets it, any of them; set when the
 	// batch's files are written.
 	at []span
@@ -642,6 +644,16 @@ var patterns = []string{`^[a-z]+$`, `^[A-Z]{3}-[0-9]{4\\,}$`, `[0-9]`, `^(ab|cd)
 func (g *grammar) keywords(f *fld, omit bool) []string {
 	if !g.chance(35) {
 		return nil
+	}
+	if g.chance(4) {
+		// A mistake mcpgen must explain: a misspelled keyword gets "did you
+		// mean", a comma inside a pattern the escape it needs.
+		if g.chance(50) || f.t.kind != tBasic || f.t.name != "string" {
+			f.expect = append(f.expect, expectation{what: "a misspelled jsonschema keyword (did you mean)", contains: "did you mean"})
+			return []string{[]string{"minimun=1", "maxLenght=3", "minItem=1", "patern=x"}[g.intn(4)]}
+		}
+		f.expect = append(f.expect, expectation{what: "a comma inside a pattern", contains: `\,`})
+		return []string{`pattern=^[A-Z]{3}-[0-9]{4,}$`}
 	}
 	t := f.t
 	if t.kind == tPtr {

@@ -506,6 +506,9 @@ var validates = regexp.MustCompile(`jsonschema:"[^"]*\b(minimum|maximum|exclusiv
 // met reports whether a diagnostic is where the expectation says.
 func (b *batch) met(e expectation) bool {
 	return slices.ContainsFunc(b.diags, func(g gen.Diagnostic) bool {
+		if !strings.Contains(g.Message, e.contains) {
+			return false
+		}
 		rel, _ := filepath.Rel(b.dir, g.Pos.Filename)
 		return slices.ContainsFunc(e.at, func(s span) bool {
 			return rel == s.file && g.Pos.Line >= s.first && g.Pos.Line <= s.last
