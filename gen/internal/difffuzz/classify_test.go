@@ -169,7 +169,7 @@ func (b *batch) defectClass(r *harness.Report) string {
 			kind = "an unexported sentinel constant"
 		}
 		return r.Event + ": " + kind + " at " + b.construct(r.GoType)
-	case r.Event == harness.DurationUnit:
+	case r.Event == harness.DurationUnit, r.Event == harness.EnumNames:
 		return r.Event
 	}
 	switch event {
@@ -228,6 +228,7 @@ func issueItem(class string) string {
 		{`a tag's enum`, "1.4"},
 		{`validation keywords in a type an output reaches`, "2.4"},
 		{`duration-unit`, "2.7"},
+		{`enum-names`, "2.8"},
 		{`unexported field with a json tag`, "2.10"},
 		{`generator panic`, "2.1"},
 		{`did you mean`, "2.5"},

@@ -73,6 +73,7 @@ func (g *grammar) iotaBlock(d *decl, n int) {
 			fmt.Fprintf(&b, "\tV%d%%[1]s\n", i)
 		}
 		intent.constants = append(intent.constants, strconv.Itoa(i))
+		intent.names = append(intent.names, fmt.Sprintf("V%d%%[1]s", i))
 	}
 	if g.chance(50) {
 		b.WriteString("\tnum%[1]s // the number of values, not one of them\n")

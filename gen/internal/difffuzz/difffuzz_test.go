@@ -378,15 +378,17 @@ func (f *finding) String() string {
 	}
 	b.WriteString("\n")
 	if r := f.report; r != nil {
-		fmt.Fprintf(&b, "  value (%s): %s\n", r.Source, r.JSON)
+		if r.JSON != "" {
+			fmt.Fprintf(&b, "  value (%s): %s\n", r.Source, r.JSON)
+		}
 		if len(r.Path) > 0 || r.GoType != "" {
 			fmt.Fprintf(&b, "  at %s: Go type %s", "/"+strings.Join(r.Path, "/"), r.GoType)
-			if r.Field != "" {
+			if r.Field != "" && r.Owner != "" {
 				fmt.Fprintf(&b, ", field %s of %s", r.Field, r.Owner)
 			}
 			b.WriteString("\n")
 		}
-		for _, v := range []struct{ name, msg string }{{"runtime", r.Runtime}, {"schema", r.Schema}, {"encoding/json", r.Unmarshal}, {"detail", r.Detail}} {
+		for _, v := range []struct{ name, msg string }{{"runtime", r.Runtime}, {"schema", r.Schema}, {"encoding/json", r.Unmarshal}, {"schema there", r.SchemaAt}, {"detail", r.Detail}} {
 			if v.msg != "" {
 				fmt.Fprintf(&b, "  %s: %s\n", v.name, indent(v.msg))
 			}

@@ -142,6 +142,7 @@ type decl struct {
 
 // enumIntent is what a named type with constants should allow.
 type enumIntent struct {
+	names     []string // the constants' Go names, %[1]s for the type's
 	constants []string // JSON
 	outside   []string // JSON values its schema must refuse
 }

@@ -408,6 +408,9 @@ func (b *batch) config(values int) *harness.Config {
 		for _, o := range d.enum.outside {
 			e.Outside = append(e.Outside, json.RawMessage(o))
 		}
+		for _, n := range d.enum.names {
+			e.Names = append(e.Names, fmt.Sprintf(n, d.name))
+		}
 		cfg.Enums[d.pkg+"."+d.name] = e
 	}
 	for _, x := range externs {

@@ -45,6 +45,8 @@ const (
 	DefaultInvalid = "default-invalid"
 	// A time.Duration's schema does not say its unit.
 	DurationUnit = "duration-unit-missing"
+	// An integer enum's schema does not name its constants.
+	EnumNames = "enum-names-missing"
 	// The schema does not compile with the reference validator.
 	SchemaInvalid = "schema-invalid"
 	// What json.Marshal wrote for an output does not match the output

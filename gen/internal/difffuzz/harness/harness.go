@@ -64,6 +64,9 @@ type Enum struct {
 	// must refuse (an unexported sentinel at the end of an iota block), as
 	// JSON.
 	Outside []json.RawMessage
+	// Names are the Go names of Constants, which the schema of an integer
+	// enum must show the model.
+	Names []string
 }
 
 // A Replay is one JSON value to evaluate for one tool.

@@ -103,6 +103,30 @@ func (h *harness) checkDurations(t *tool, emit func(*Report)) {
 	})
 }
 
+// checkEnumNames reports each member of an integer enum type whose
+// schema does not name the constants: the model reads bare numbers.
+func (h *harness) checkEnumNames(t *tool, emit func(*Report)) {
+	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, f reflect.StructField) {
+		et := deref(f.Type)
+		if isArray(et) {
+			et = deref(et.Elem())
+		}
+		e, ok := h.cfg.Enums[et.String()]
+		if !ok || len(e.Names) == 0 || !isNumberType(et) {
+			return
+		}
+		s := schemaAt(t.inputDoc, nil, path)
+		b, _ := json.Marshal(s)
+		for _, name := range e.Names {
+			if !strings.Contains(string(b), name) {
+				emit(&Report{Tool: t.Name, Event: EnumNames, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`",
+					SchemaAt: string(b), Detail: "the schema of an integer enum does not name its constant " + name})
+				return
+			}
+		}
+	})
+}
+
 // walkMembers calls visit for every member of a struct type, as
 // encoding/json reads them, and of the structs below, once per type.
 func walkMembers(t reflect.Type, path []string, seen map[reflect.Type]bool, visit func(path []string, f reflect.StructField)) {

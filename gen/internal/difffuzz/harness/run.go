@@ -71,6 +71,7 @@ func (h *harness) prepare(t *tool, emit func(*Report)) bool {
 	h.checkDefaults(t, t.inputDoc, "input", emit)
 	if t.In != nil {
 		h.checkDurations(t, emit)
+		h.checkEnumNames(t, emit)
 	}
 	if t.Out != nil {
 		if t.outputSchema == nil {
