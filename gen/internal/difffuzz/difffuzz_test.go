@@ -8,11 +8,14 @@
 // classify_test.go) or a defect, reported once per class with the seed,
 // the Go declarations and the smallest JSON value found.
 //
-// By default it runs a fixed set of seeds, about a minute on two cores.
+// By default it runs a fixed set of seeds, 10 batches of 38 tools, about
+// a minute and a half on two cores (2 batches under the race detector).
 // MCPGEN_DIFFFUZZ_BATCHES=n runs n batches, MCPGEN_DIFFFUZZ_SEED=s starts
 // at seed s, MCPGEN_DIFFFUZZ_VALUES=v gives each tool v values of each
-// source; MCPGEN_DIFFFUZZ_FINDINGS=file writes the findings there as
-// Markdown. The package has only test files, and the harness.
+// source; MCPGEN_DIFFFUZZ_SUMMARY=file writes the figures there, and
+// MCPGEN_DIFFFUZZ_FINDINGS=file the findings, as Markdown;
+// MCPGEN_DIFFFUZZ_KEEP=1 keeps the modules it builds. The package has
+// only test files, and the harness.
 package difffuzz_test
 
 import (
@@ -34,9 +37,10 @@ import (
 
 // The bounded run: this many batches of this many tools, each tool given
 // this many values of each source (Go values, schema instances, and
-// twice as many mutations).
+// twice as many mutations); under the race detector, raceBatches.
 const (
 	defaultBatches = 10
+	raceBatches    = 2
 	inputTools     = 30
 	outputTools    = 8
 	defaultValues  = 30
@@ -99,11 +103,22 @@ func TestDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	batches := envInt("MCPGEN_DIFFFUZZ_BATCHES", defaultBatches)
+	batches := defaultBatches
+	if raceEnabled {
+		batches = raceBatches
+	}
+	batches = envInt("MCPGEN_DIFFFUZZ_BATCHES", batches)
 	first := uint64(envInt("MCPGEN_DIFFFUZZ_SEED", 1))
 	values := envInt("MCPGEN_DIFFFUZZ_VALUES", defaultValues)
 	ctx := context.Background()
 	dir := t.TempDir()
+	if os.Getenv("MCPGEN_DIFFFUZZ_KEEP") != "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "difffuzz"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("the modules are kept in %s", dir)
+	}
 	st := &stats{sources: map[string]int{}, policies: map[string]int{}, defects: map[string]int{}, refusals: map[string]int{}}
 	fs := &findings{byClass: map[string]*finding{}}
 	start := time.Now()
@@ -111,11 +126,18 @@ func TestDifferential(t *testing.T) {
 		b := newBatch(first+uint64(i), inputTools, outputTools)
 		b.dir = filepath.Join(dir, fmt.Sprintf("batch%d", i))
 		runBatch(ctx, t, mb, b, values, st, fs)
-		if t.Failed() && len(fs.order) == 0 {
-			return // the fuzzer itself failed
+		if os.Getenv("MCPGEN_DIFFFUZZ_KEEP") == "" {
+			os.RemoveAll(b.dir)
+			os.RemoveAll(b.dir + "-min")
 		}
 	}
-	t.Log(summary(st, fs, time.Since(start)))
+	sum := summary(st, fs, time.Since(start))
+	t.Log(sum)
+	if path := os.Getenv("MCPGEN_DIFFFUZZ_SUMMARY"); path != "" {
+		if err := os.WriteFile(path, []byte(sum), 0o666); err != nil {
+			t.Error(err)
+		}
+	}
 	if path := os.Getenv("MCPGEN_DIFFFUZZ_FINDINGS"); path != "" {
 		if err := os.WriteFile(path, []byte(markdown(st, fs)), 0o666); err != nil {
 			t.Error(err)
