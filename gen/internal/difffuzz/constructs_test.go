@@ -15,12 +15,18 @@ func (g *grammar) enumString() *decl {
 	if d := g.reuse("enum-string"); d != nil {
 		return d
 	}
+	return g.newEnumString(g.chance(33))
+}
+
+// enumStringSplit is an enumString with a constant in the second file.
+func (g *grammar) enumStringSplit() *decl { return g.newEnumString(true) }
+
+func (g *grammar) newEnumString(split bool) *decl {
 	d := g.add(&decl{name: g.name("Color"), label: "enum-string", under: basic("string")})
 	words := []string{"red", "green", "blue", "teal"}[:2+g.intn(3)]
 	var b strings.Builder
 	b.WriteString("const (\n")
 	intent := &enumIntent{}
-	split := g.chance(33)
 	for i, w := range words {
 		if split && i == len(words)-1 {
 			d.constsB = fmt.Sprintf("// %[2]s%[1]s is a %[1]s in the second file.\nconst %[2]s%[1]s %[1]s = %[3]q\n", "%[1]s", upperFirst(w), w)
@@ -47,7 +53,14 @@ func (g *grammar) enumInt() *decl {
 	}
 	kind := []string{"int", "int8", "uint16", "int32", "uint"}[g.intn(5)]
 	d := g.add(&decl{name: g.name("Weekday"), label: "enum-int", under: basic(kind)})
-	g.iotaBlock(d, 2+g.intn(3))
+	g.iotaBlock(d, 2+g.intn(3), g.chance(50))
+	return d
+}
+
+// enumIntSentinel is an enumInt that ends with an unexported sentinel.
+func (g *grammar) enumIntSentinel() *decl {
+	d := g.add(&decl{name: g.name("Weekday"), label: "enum-int", under: basic([]string{"int", "uint8", "int16"}[g.intn(3)])})
+	g.iotaBlock(d, 2+g.intn(3), true)
 	return d
 }
 
@@ -58,11 +71,11 @@ func (g *grammar) enumUint8() *decl {
 		return d
 	}
 	d := g.add(&decl{name: g.name("Day"), label: "enum-uint8", under: basic("uint8")})
-	g.iotaBlock(d, 3)
+	g.iotaBlock(d, 3, g.chance(50))
 	return d
 }
 
-func (g *grammar) iotaBlock(d *decl, n int) {
+func (g *grammar) iotaBlock(d *decl, n int, sentinel bool) {
 	var b strings.Builder
 	b.WriteString("const (\n")
 	intent := &enumIntent{}
@@ -75,7 +88,7 @@ func (g *grammar) iotaBlock(d *decl, n int) {
 		intent.constants = append(intent.constants, strconv.Itoa(i))
 		intent.names = append(intent.names, fmt.Sprintf("V%d%%[1]s", i))
 	}
-	if g.chance(50) {
+	if sentinel {
 		b.WriteString("\tnum%[1]s // the number of values, not one of them\n")
 		intent.outside = append(intent.outside, strconv.Itoa(n))
 		d.label += "-sentinel"
@@ -233,7 +246,7 @@ func (g *grammar) stamp() *decl {
 // embedsMethods embeds a type with its own JSON or text methods by value:
 // the methods are promoted, so the struct marshals as the embedded type.
 func (g *grammar) embedsMethods() *decl {
-	if d := g.reuse("embeds-methods"); d != nil {
+	if d := g.reuse("embeds-json-methods"); d != nil {
 		return d
 	}
 	var inner *decl
@@ -242,7 +255,11 @@ func (g *grammar) embedsMethods() *decl {
 	} else {
 		inner = g.textStruct()
 	}
-	d := g.add(&decl{name: g.name("Wrap"), label: "embeds-methods"})
+	label := "embeds-text-methods"
+	if inner.label == "json-struct" {
+		label = "embeds-json-methods"
+	}
+	d := g.add(&decl{name: g.name("Wrap"), label: label})
 	d.under = &typ{kind: tStruct, fields: []*fld{{t: named(inner), embedded: true}, {name: "Extra", t: basic("int"), tag: `json:"extra"`}}}
 	return d
 }

@@ -62,6 +62,8 @@ type stats struct {
 	policies                               map[string]int
 	defects                                map[string]int
 	refusals                               map[string]int
+	// time spent generating, building, running the harness, minimizing
+	generating, building, running, minimizing time.Duration
 }
 
 // A finding is a defect class and its first reproducer.
@@ -124,6 +126,7 @@ func TestDifferential(t *testing.T) {
 	start := time.Now()
 	for i := range batches {
 		b := newBatch(first+uint64(i), inputTools, outputTools)
+		b.first = i == 0
 		b.dir = filepath.Join(dir, fmt.Sprintf("batch%d", i))
 		runBatch(ctx, t, mb, b, values, st, fs)
 		if os.Getenv("MCPGEN_DIFFFUZZ_KEEP") == "" {
@@ -159,7 +162,9 @@ func runBatch(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, value
 	st.types += len(b.g.decls)
 	st.tools += len(b.kept())
 	st.refused += len(b.tools) - len(b.kept())
+	t0 := time.Now()
 	reports, err := b.run(ctx, b.config(values))
+	st.running += time.Since(t0)
 	if err != nil {
 		fs.add(&finding{class: "the harness program failed", seed: b.seed, message: err.Error()})
 		return
@@ -194,7 +199,9 @@ func runBatch(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, value
 			fresh = append(fresh, f)
 		}
 	}
+	t0 = time.Now()
 	minimize(ctx, t, mb, b, fresh, byTool)
+	st.minimizing += time.Since(t0)
 }
 
 // settle generates and builds the batch, leaving out the tools mcpgen
@@ -214,7 +221,11 @@ func (b *batch) settle(ctx context.Context, t *testing.T, mb *moduleBase, st *st
 		if err := b.write(mb); err != nil {
 			t.Fatal(err)
 		}
+		t0 := time.Now()
 		res, err := b.generate(ctx)
+		if st != nil {
+			st.generating += time.Since(t0)
+		}
 		var pe *panicError
 		if errors.As(err, &pe) {
 			culprit := b.bisectPanic(ctx, t, mb)
@@ -262,7 +273,11 @@ func (b *batch) settle(ctx context.Context, t *testing.T, mb *moduleBase, st *st
 			b.checkedDeterminism = true
 			b.checkDeterministic(ctx, res, fs)
 		}
+		t0 = time.Now()
 		out, err := b.build(ctx)
+		if st != nil {
+			st.building += time.Since(t0)
+		}
 		if err != nil {
 			byTool, unmapped := b.buildErrors(out)
 			if len(unmapped) > 0 || len(byTool) == 0 {
@@ -359,10 +374,15 @@ func (b *batch) checkDiagnostics(fs *findings) {
 	}
 }
 
-// checkDeterministic generates the batch once more: the output must not
-// change (issue 29 1.1: the order of constants followed load order).
+// checkDeterministic generates the batch once more, the first batch of
+// a run three times more: the output must not change (issue 29 1.1: the
+// order of constants followed load order).
 func (b *batch) checkDeterministic(ctx context.Context, res *gen.Result, fs *findings) {
-	for range 1 {
+	n := 1
+	if b.first {
+		n = 3
+	}
+	for range n {
 		again, err := b.generate(ctx)
 		if err != nil || again.Content == nil {
 			return
@@ -435,6 +455,8 @@ func summary(st *stats, fs *findings, d time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "differential fuzzer: %d batches in %v: %d types declared, %d tools built (%d refused by mcpgen or not compiling), %d JSON values tried %v\n",
 		st.batches, d.Round(time.Second), st.types, st.tools, st.refused, st.values, st.sources)
+	fmt.Fprintf(&b, "time: generating %v, building %v, checking %v, minimizing %v\n",
+		st.generating.Round(time.Second), st.building.Round(time.Second), st.running.Round(time.Second), st.minimizing.Round(time.Second))
 	fmt.Fprintf(&b, "disagreements explained by a policy:\n")
 	for _, k := range slices.Sorted(maps.Keys(st.policies)) {
 		fmt.Fprintf(&b, "  %-18s %d\n", k, st.policies[k])

@@ -89,7 +89,7 @@ var externs = []*extern{
 	{expr: "*big.Int", imports: []string{"math/big"}, label: "*big.Int", json: jCustom,
 		samples: []string{"0", "-12", "123456789012345678901234567890"}, sampleOf: "big.Int"},
 	{expr: "slog.Level", imports: []string{"log/slog"}, label: "slog.Level", json: jCustom},
-	{expr: "language.Tag", imports: []string{"golang.org/x/text/language"}, label: "language.Tag (x/text)", json: jString, key: true,
+	{expr: "language.Tag", imports: []string{"golang.org/x/text/language"}, label: "language.Tag", json: jString, key: true,
 		samples: []string{`"en"`, `"fr-CA"`, `"und"`, `"zh-Hant-TW"`}, sampleOf: "language.Tag"},
 }
 
@@ -690,7 +690,9 @@ func (g *grammar) keywords(f *fld, omit bool) []string {
 			case 4:
 				defaultKw([]string{"x", "hello", ""}[g.intn(3)])
 			default:
-				kws = append(kws, "minItems=1") // not for strings: mcpgen should say so
+				// Not for strings: mcpgen should say that it applies to arrays.
+				kws = append(kws, "minItems=1")
+				f.expect = append(f.expect, expectation{what: "minItems on a string (it applies to arrays)", contains: "array"})
 			}
 		}
 	case jInteger, jNumber:

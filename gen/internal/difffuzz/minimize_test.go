@@ -19,6 +19,10 @@ import (
 // and the struct that holds it. Each gets the part of the value under it;
 // the smallest that shows the same defect class is the reproducer.
 
+// minimizeFrom is the size, in lines of declarations, of the reproducers
+// worth minimizing.
+const minimizeFrom = 25
+
 // A candidate is a smaller tool for a finding.
 type candidate struct {
 	f    *finding
@@ -300,7 +304,7 @@ func (m *minimizer) add(f *finding, orig *tool, t *typ, v string) {
 func minimize(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, fresh []*finding, byTool map[string]*tool) {
 	m := &minimizer{g: b.g}
 	for _, f := range fresh {
-		if f.report == nil {
+		if f.report == nil || strings.Count(f.decls, "\n") < minimizeFrom {
 			continue
 		}
 		if orig := byTool[f.tool]; orig != nil {

@@ -123,16 +123,27 @@ type batch struct {
 	diags []gen.Diagnostic
 	// checkedDeterminism says that the batch was generated twice.
 	checkedDeterminism bool
+	// first says the batch is the run's first.
+	first bool
 }
 
 func newBatch(seed uint64, inputs, outputs int) *batch {
 	g := newGrammar(seed)
 	b := &batch{seed: seed, g: g}
+	k := int(seed % 1000)
 	for i := range inputs {
-		b.tools = append(b.tools, g.inputTool(i))
+		if i < focusInputs {
+			b.tools = append(b.tools, g.focusedInput(k, i))
+		} else {
+			b.tools = append(b.tools, g.inputTool(i))
+		}
 	}
 	for i := range outputs {
-		b.tools = append(b.tools, g.outputTool(i))
+		if i < focusOutputs {
+			b.tools = append(b.tools, g.focusedOutput(k, i))
+		} else {
+			b.tools = append(b.tools, g.outputTool(i))
+		}
 	}
 	g.finish()
 	return b

@@ -20,6 +20,8 @@ type tool struct {
 	line  int // of the function, in tools.go
 	// refused is the error mcpgen reported for it, when it was left out.
 	refused string
+	// focus is the construct the tool was built around, if any.
+	focus string
 }
 
 // inputTool returns a tool whose input is a random struct: of this

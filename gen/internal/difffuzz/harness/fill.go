@@ -472,6 +472,9 @@ func (f *filler) float(bits int, c constraints) float64 {
 	}
 	if c.multipleOf > 0 {
 		x = math.Round(x/c.multipleOf) * c.multipleOf
+		for c.max != nil && x > *c.max || c.exclMax != nil && x >= *c.exclMax {
+			x -= c.multipleOf
+		}
 	}
 	if bits == 32 {
 		x = float64(float32(x))
