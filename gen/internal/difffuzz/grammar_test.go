@@ -126,9 +126,9 @@ type decl struct {
 	// %[1]s standing for the type's name.
 	methods string
 	consts  string
-	// constsB are constants in the package's second file (a const block
-	// spread over two files).
-	constsB string
+	// constsB are constants in another file (a const block spread over
+	// two files), constsFile.
+	constsB, constsFile string
 	imports []string
 	enum    *enumIntent
 	// first and last are the lines of the declaration.

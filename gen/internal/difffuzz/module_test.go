@@ -230,12 +230,9 @@ func (b *batch) toolsAt(file string, line int) []*tool {
 			return b.reaching(d)
 		}
 	}
-	if rel == "tools/types_b.go" {
-		// a constant of the second file: the enums with constants there
-		for _, d := range b.g.decls {
-			if d.constsB != "" {
-				out = append(out, b.reaching(d)...)
-			}
+	for _, d := range b.g.decls {
+		if d.constsFile == rel {
+			out = append(out, b.reaching(d)...)
 		}
 	}
 	return out

@@ -100,26 +100,49 @@ func (s *source) printf(format string, args ...any) {
 	fmt.Fprintf(s, format, args...)
 }
 
+// declsPerFile is how many declarations a file of the tools package
+// holds: many files, parsed concurrently by go/packages, make an order
+// that follows the load order show (issue 29 1.1).
+const declsPerFile = 5
+
 // render writes the batch's package files: the declarations of each
-// package, the second file of the tools package, the tools, the table
+// package, the constants in files of their own, the tools, the table
 // the harness reads, and main.
 func (b *batch) render() map[string]string {
 	files := map[string]string{}
-	var a, second, other source
-	for _, d := range b.g.decls {
-		w, file := &a, "tools/types_a.go"
-		if d.pkg == "other" {
-			w, file = &other, "tools/other/other.go"
+	sources := map[string]*source{}
+	w := func(file string) *source {
+		if sources[file] == nil {
+			sources[file] = &source{}
 		}
-		d.file = file
-		writeDecl(w, d)
+		return sources[file]
+	}
+	split := 0
+	for i, d := range b.g.decls {
+		d.file = fmt.Sprintf("tools/types_%02d.go", i/declsPerFile)
+		if d.pkg == "other" {
+			d.file = "tools/other/other.go"
+		}
+		writeDecl(w(d.file), d)
 		if d.constsB != "" {
-			second.printf("\n"+d.constsB, d.name)
+			d.constsFile = fmt.Sprintf("tools/consts_%d.go", split%8)
+			split++
+			w(d.constsFile).printf("\n"+d.constsB, d.name)
 		}
 	}
-	files["tools/types_a.go"] = withImports("tools", "Package tools holds the fuzzer's random types and tools.", a.String())
-	files["tools/types_b.go"] = withImports("tools", "", second.String())
-	files["tools/other/other.go"] = withImports("other", "Package other holds types another package of the module declares.", other.String())
+	for file, src := range sources {
+		pkg, doc := "tools", ""
+		switch {
+		case file == "tools/other/other.go":
+			pkg, doc = "other", "Package other holds types another package of the module declares."
+		case file == "tools/types_00.go":
+			doc = "Package tools holds the fuzzer's random types and tools."
+		}
+		files[file] = withImports(pkg, doc, src.String())
+	}
+	if files["tools/other/other.go"] == "" {
+		files["tools/other/other.go"] = withImports("other", "Package other holds types another package of the module declares.", "")
+	}
 
 	var tf source
 	var table strings.Builder
@@ -240,7 +263,10 @@ func (b *batch) locate(files map[string]string) {
 	for _, d := range b.g.decls {
 		byName[d.name] = d
 	}
-	for _, file := range []string{"tools/types_a.go", "tools/other/other.go"} {
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		if !strings.HasPrefix(file, "tools/types_") && file != "tools/other/other.go" {
+			continue
+		}
 		lines := strings.Split(files[file], "\n")
 		var cur *decl
 		field := -1
