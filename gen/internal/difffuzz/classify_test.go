@@ -246,7 +246,7 @@ func issueItem(class string) string {
 		{`validation keywords in a type an output reaches`, "2.4"},
 		{`duration-unit`, "2.7"},
 		{`enum-names`, "2.8"},
-		{`unexported field with a json tag|minItems on a string`, "2.10"},
+		{`unexported field with a json tag|minItems on a string|a bound on a ,string number`, "2.10"},
 		{`generator panic`, "2.1"},
 		{`did you mean`, "2.5"},
 		{`comma inside a pattern`, "2.6"},

@@ -111,6 +111,7 @@ type fld struct {
 	embedded bool
 	line     int // where it was written
 	expect   []expectation
+	quoted   bool // json ",string"
 }
 
 // A decl is a type declaration of the tools package, or of package
@@ -603,6 +604,7 @@ func (g *grammar) tag(f *fld, i int, used map[string]bool) string {
 		}
 		if g.chance(25) && quotable(f.t) {
 			opts = append(opts, "string")
+			f.quoted = true
 		}
 		if jname != "" || len(opts) > 0 {
 			if jname == "-," {
@@ -696,6 +698,12 @@ func (g *grammar) keywords(f *fld, omit bool) []string {
 			}
 		}
 	case jInteger, jNumber:
+		if t.kind == tBasic && f.quoted && g.chance(50) {
+			// A bound on a ",string" number: mcpgen refuses it, and must
+			// say that ",string" makes the field a string.
+			f.expect = append(f.expect, expectation{what: "a bound on a ,string number (name ,string)", contains: ",string"})
+			return append(kws, "minimum=1")
+		}
 		if t.kind == tBasic {
 			switch g.intn(5) {
 			case 0:

@@ -208,7 +208,7 @@ func (m *minimizer) candidates(f *finding, orig *tool) {
 	if orig.out != nil {
 		root = orig.out
 	}
-	if r.Event == harness.DefaultInvalid {
+	if r.Event == harness.DefaultInvalid || r.Event == harness.DefaultNotApplied {
 		// Each field with a default, alone.
 		for d := range orig.reaches() {
 			if d.under.kind != tStruct || d.tparams != "" {

@@ -620,7 +620,10 @@ func (h *harness) instanceOf(doc any, sub map[string]any, x any) string {
 		return "the schema does not compile: " + err.Error()
 	}
 	inst, _ := json.Marshal(x)
-	if _, err := validate(s, inst); err != nil {
+	if leaves, err := validate(s, inst); err != nil {
+		if len(leaves) > 0 {
+			return leaves[0].msg
+		}
 		return firstLine(err.Error())
 	}
 	return ""
