@@ -189,6 +189,9 @@ func runBatch(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, value
 			st.policies[p.name] += max(r.Count, 1)
 			continue
 		}
+		if r.Event == harness.DurationUnit && b.diagnosedField(r) {
+			continue // a warning says the unit instead
+		}
 		class := b.defectClass(r)
 		st.defects[class] += max(r.Count, 1)
 		f := &finding{class: class, seed: b.seed, tool: r.Tool, report: r, count: r.Count}

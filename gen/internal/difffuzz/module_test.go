@@ -526,3 +526,21 @@ func (b *batch) met(e expectation) bool {
 		})
 	})
 }
+
+// diagnosedField reports whether mcpgen reported something at the field
+// of a report (the field of the Go struct Owner, by its Go name).
+func (b *batch) diagnosedField(r *harness.Report) bool {
+	name, _, _ := strings.Cut(r.Field, " ")
+	owner := declName.FindStringSubmatch(r.Owner)
+	for _, d := range b.g.decls {
+		if owner == nil || d.name != owner[1] || d.under.kind != tStruct {
+			continue
+		}
+		for _, f := range d.under.fields {
+			if f.name == name && b.met(expectation{at: []span{{d.file, f.line, f.line}}}) {
+				return true
+			}
+		}
+	}
+	return false
+}

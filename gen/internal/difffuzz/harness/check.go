@@ -343,6 +343,14 @@ func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []
 	}
 	st := typeAt(in, path)
 	r.GoType = st.t.String()
+	if st.field == nil && len(path) > 0 {
+		// An element of a list: the list field's tag applies to it.
+		if parent := typeAt(in, path[:len(path)-1]); parent.field != nil && isArray(parent.field.Type) {
+			if js := parent.field.Tag.Get("jsonschema"); js != "" && r.Keyword != "" && strings.Contains(js, r.Keyword+"=") {
+				r.Flags = append(r.Flags, "tagKeyword")
+			}
+		}
+	}
 	if st.field != nil {
 		r.Field = st.field.Name + " `" + string(st.field.Tag) + "`"
 		r.Owner = st.owner.String()

@@ -89,7 +89,7 @@ var unit = regexp.MustCompile(`(?i)nanosecond|duration`)
 // checkDurations reports each time.Duration member of an input whose
 // schema does not say the unit: the model reads a bare integer.
 func (h *harness) checkDurations(t *tool, emit func(*Report)) {
-	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, f reflect.StructField) {
+	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, owner reflect.Type, f reflect.StructField) {
 		if deref(f.Type) != reflect.TypeFor[time.Duration]() {
 			return
 		}
@@ -97,7 +97,7 @@ func (h *harness) checkDurations(t *tool, emit func(*Report)) {
 		desc, _ := s["description"].(string)
 		if s != nil && !unit.MatchString(desc) && s["format"] != "duration" {
 			b, _ := json.Marshal(s)
-			emit(&Report{Tool: t.Name, Event: DurationUnit, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`",
+			emit(&Report{Tool: t.Name, Event: DurationUnit, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`", Owner: owner.String(),
 				SchemaAt: string(b), Detail: "the schema of a time.Duration says neither its unit (nanoseconds) nor a format"})
 		}
 	})
@@ -106,7 +106,7 @@ func (h *harness) checkDurations(t *tool, emit func(*Report)) {
 // checkEnumNames reports each member of an integer enum type whose
 // schema does not name the constants: the model reads bare numbers.
 func (h *harness) checkEnumNames(t *tool, emit func(*Report)) {
-	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, f reflect.StructField) {
+	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, owner reflect.Type, f reflect.StructField) {
 		et := deref(f.Type)
 		if isArray(et) {
 			et = deref(et.Elem())
@@ -119,7 +119,7 @@ func (h *harness) checkEnumNames(t *tool, emit func(*Report)) {
 		b, _ := json.Marshal(s)
 		for _, name := range e.Names {
 			if !strings.Contains(string(b), name) {
-				emit(&Report{Tool: t.Name, Event: EnumNames, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`",
+				emit(&Report{Tool: t.Name, Event: EnumNames, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`", Owner: owner.String(),
 					SchemaAt: string(b), Detail: "the schema of an integer enum does not name its constant " + name})
 				return
 			}
@@ -129,7 +129,7 @@ func (h *harness) checkEnumNames(t *tool, emit func(*Report)) {
 
 // walkMembers calls visit for every member of a struct type, as
 // encoding/json reads them, and of the structs below, once per type.
-func walkMembers(t reflect.Type, path []string, seen map[reflect.Type]bool, visit func(path []string, f reflect.StructField)) {
+func walkMembers(t reflect.Type, path []string, seen map[reflect.Type]bool, visit func(path []string, owner reflect.Type, f reflect.StructField)) {
 	t = deref(t)
 	if seen[t] || decodesItself(t) {
 		return
@@ -141,7 +141,7 @@ func walkMembers(t reflect.Type, path []string, seen map[reflect.Type]bool, visi
 		for _, name := range sortedKeys(fields) {
 			f := fields[name]
 			p := append(clip(path), name)
-			visit(p, f)
+			visit(p, t, f)
 			walkMembers(f.Type, p, seen, visit)
 		}
 	case reflect.Slice, reflect.Array, reflect.Map:
