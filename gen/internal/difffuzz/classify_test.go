@@ -113,6 +113,17 @@ var policies = []policy{
 				has(r, "json:string") && has(r, "schemaType:string") ||
 				has(r, "json:number") && (has(r, "schemaType:number") || has(r, "schemaType:integer"))
 		}},
+	{"map-keys",
+		"An integer map key is written in decimal, as encoding/json writes it, and checked against the key type's range when decoded; a key of a type with UnmarshalText is any string, which its method may refuse when decoded. encoding/json also reads +1 and 01 as integer keys.",
+		func(r *harness.Report) bool {
+			return r.Event == harness.SchemaAcceptsUnreadable && has(r, "mapKey") ||
+				r.Event == harness.SchemaRefusesReadable && r.Keyword == "propertyNames"
+		}},
+	{"uint8-enum-lists",
+		"A slice of a named uint8 type with constants is a list of its constants; encoding/json also reads (and writes) it as a base64 string.",
+		func(r *harness.Report) bool {
+			return r.Event == harness.SchemaRefusesReadable && has(r, "enumElems") && has(r, "json:string")
+		}},
 	{"json-number",
 		"json.Number is a number; encoding/json also reads a string that holds one.",
 		func(r *harness.Report) bool {

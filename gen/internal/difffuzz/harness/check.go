@@ -97,21 +97,24 @@ func validate(s *jsonschema.Schema, data []byte) ([]leaf, error) {
 		return nil, err
 	}
 	var out []leaf
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
+	var walk func(e *jsonschema.ValidationError, under string)
+	walk = func(e *jsonschema.ValidationError, under string) {
+		if _, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			under = "propertyNames" // a member name failed, not a value
+		}
 		if len(e.Causes) == 0 {
 			kp := e.ErrorKind.KeywordPath()
-			kw := ""
-			if len(kp) > 0 {
+			kw := under
+			if kw == "" && len(kp) > 0 {
 				kw = kp[0]
 			}
 			out = append(out, leaf{path: e.InstanceLocation, keyword: kw, kind: e.ErrorKind, msg: e.Error()})
 		}
 		for _, c := range e.Causes {
-			walk(c)
+			walk(c, under)
 		}
 	}
-	walk(ve)
+	walk(ve, "")
 	// The deepest failure first: a oneOf over null and a type fails at
 	// its alternatives.
 	slices.SortStableFunc(out, func(a, b leaf) int { return len(b.path) - len(a.path) })
@@ -149,7 +152,7 @@ func (h *harness) evaluate(ctx context.Context, t *tool, data []byte, source str
 		add(RuntimeAcceptsInvalid, firstPath(v), firstLeaf(v))
 	case v.call.ran && !uOK:
 		p, err := localize(t.In, v.tree, nil, v.uErr)
-		add(RuntimeAcceptsUnreadable, p, nil).Unmarshal = err.Error()
+		keyFlag(add(RuntimeAcceptsUnreadable, p, nil), err)
 	case !v.call.ran && sOK && uOK:
 		var path []string
 		if ps := runtimePaths(refusal); len(ps) > 0 {
@@ -188,7 +191,7 @@ func (h *harness) evaluate(ctx context.Context, t *tool, data []byte, source str
 		add(SchemaRefusesReadable, firstPath(v), firstLeaf(v))
 	case !uOK && sOK:
 		p, err := localize(t.In, v.tree, nil, v.uErr)
-		add(SchemaAcceptsUnreadable, p, nil).Unmarshal = err.Error()
+		keyFlag(add(SchemaAcceptsUnreadable, p, nil), err)
 	}
 	return reports, v
 }
@@ -212,6 +215,15 @@ func marshal(v any) (data []byte, err error) {
 		}
 	}()
 	return json.Marshal(v)
+}
+
+// keyFlag sets r's encoding/json error to err, flagged "mapKey" when it
+// is about a map key.
+func keyFlag(r *Report, err error) {
+	r.Unmarshal = err.Error()
+	if _, ok := err.(*keyError); ok {
+		r.Flags = append(r.Flags, "mapKey")
+	}
 }
 
 func firstLeaf(v *verdicts) *leaf {
@@ -273,11 +285,15 @@ func localize(t reflect.Type, n *node, path []string, err error) ([]string, erro
 			if ee := decode(t.Elem(), m.val); ee != nil {
 				return localize(t.Elem(), m.val, append(clip(path), m.name), ee)
 			}
-			return append(clip(path), m.name), e // the key
+			return append(clip(path), m.name), &keyError{e} // the key
 		}
 	}
 	return path, err
 }
+
+// keyError is encoding/json's error about a map key, which localize
+// found the culprit.
+type keyError struct{ error }
 
 // report builds a Report with the facts of the value at path.
 func (h *harness) report(t *tool, v *verdicts, event, source string, path []string, l *leaf) *Report {
