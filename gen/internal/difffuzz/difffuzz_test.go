@@ -60,6 +60,8 @@ type stats struct {
 	batches, types, tools, refused, values int
 	sources                                map[string]int
 	policies                               map[string]int
+	// examples holds the first disagreement each policy explained.
+	examples map[string]*harness.Report
 	defects                                map[string]int
 	refusals                               map[string]int
 	// time spent generating, building, running the harness, minimizing
@@ -121,7 +123,7 @@ func TestDifferential(t *testing.T) {
 		}
 		t.Logf("the modules are kept in %s", dir)
 	}
-	st := &stats{sources: map[string]int{}, policies: map[string]int{}, defects: map[string]int{}, refusals: map[string]int{}}
+	st := &stats{sources: map[string]int{}, policies: map[string]int{}, defects: map[string]int{}, refusals: map[string]int{}, examples: map[string]*harness.Report{}}
 	fs := &findings{byClass: map[string]*finding{}}
 	start := time.Now()
 	for i := range batches {
@@ -187,6 +189,9 @@ func runBatch(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, value
 		}
 		if p := policyOf(r); p != nil {
 			st.policies[p.name] += max(r.Count, 1)
+			if st.examples[p.name] == nil {
+				st.examples[p.name] = r
+			}
 			continue
 		}
 		if r.Event == harness.DurationUnit && b.diagnosedField(r) {
@@ -410,6 +415,9 @@ func firstDifference(a, b string) string {
 	return "lengths differ"
 }
 
+// maxDeclLines bounds the declarations a failure message shows.
+const maxDeclLines = 120
+
 // String is the finding as a failure message: what disagrees, the seed,
 // the declarations, the value.
 func (f *finding) String() string {
@@ -446,7 +454,11 @@ func (f *finding) String() string {
 		fmt.Fprintf(&b, "  %s\n", indent(f.message))
 	}
 	if f.decls != "" {
-		fmt.Fprintf(&b, "  declarations:\n%s\n", indentAll(f.decls, "    "))
+		decls := f.decls
+		if lines := strings.Split(decls, "\n"); len(lines) > maxDeclLines {
+			decls = strings.Join(lines[:maxDeclLines], "\n") + fmt.Sprintf("\n… %d more lines (MCPGEN_DIFFFUZZ_FINDINGS=file writes them all)", len(lines)-maxDeclLines)
+		}
+		fmt.Fprintf(&b, "  declarations:\n%s\n", indentAll(decls, "    "))
 	}
 	return b.String()
 }
@@ -482,9 +494,17 @@ func summary(st *stats, fs *findings, d time.Duration) string {
 func markdown(st *stats, fs *findings) string {
 	var b strings.Builder
 	b.WriteString("# Differential fuzzer findings\n\n```\n" + summary(st, fs, 0) + "```\n")
+	b.WriteString("\n## Policies, each with the first disagreement it explained\n")
+	for _, p := range policies {
+		fmt.Fprintf(&b, "\n- **%s**: %s\n", p.name, p.sentence)
+		if r := st.examples[p.name]; r != nil {
+			fmt.Fprintf(&b, "  ```\n%s\n  ```\n", indentAll(strings.TrimSpace((&finding{class: r.Event, report: r}).String()), "  "))
+		}
+	}
+	b.WriteString("\n## Defects\n")
 	for i, k := range fs.order {
 		f := fs.byClass[k]
-		fmt.Fprintf(&b, "\n## %d. %s\n\nIssue 29 item: %s\n\n```\n%s\n```\n", i+1, k, f.item, f.String())
+		fmt.Fprintf(&b, "\n### %d. %s\n\nIssue 29 item: %s\n\n```\n%s\n```\n", i+1, k, f.item, f.String())
 	}
 	return b.String()
 }
