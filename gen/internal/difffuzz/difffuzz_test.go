@@ -419,8 +419,12 @@ func firstDifference(a, b string) string {
 const maxDeclLines = 120
 
 // String is the finding as a failure message: what disagrees, the seed,
-// the declarations, the value.
-func (f *finding) String() string {
+// the declarations (at most maxDeclLines of them), the value.
+func (f *finding) String() string { return f.format(maxDeclLines) }
+
+// format writes the finding, with at most limit lines of declarations
+// (all of them for 0).
+func (f *finding) format(limit int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s [issue 29: %s], seed %d", f.class, f.item, f.seed)
 	if f.count > 1 {
@@ -455,8 +459,8 @@ func (f *finding) String() string {
 	}
 	if f.decls != "" {
 		decls := f.decls
-		if lines := strings.Split(decls, "\n"); len(lines) > maxDeclLines {
-			decls = strings.Join(lines[:maxDeclLines], "\n") + fmt.Sprintf("\n… %d more lines (MCPGEN_DIFFFUZZ_FINDINGS=file writes them all)", len(lines)-maxDeclLines)
+		if lines := strings.Split(decls, "\n"); limit > 0 && len(lines) > limit {
+			decls = strings.Join(lines[:limit], "\n") + fmt.Sprintf("\n… %d more lines (MCPGEN_DIFFFUZZ_FINDINGS=file writes them all)", len(lines)-limit)
 		}
 		fmt.Fprintf(&b, "  declarations:\n%s\n", indentAll(decls, "    "))
 	}
@@ -504,7 +508,7 @@ func markdown(st *stats, fs *findings) string {
 	b.WriteString("\n## Defects\n")
 	for i, k := range fs.order {
 		f := fs.byClass[k]
-		fmt.Fprintf(&b, "\n### %d. %s\n\nIssue 29 item: %s\n\n```\n%s\n```\n", i+1, k, f.item, f.String())
+		fmt.Fprintf(&b, "\n### %d. %s\n\nIssue 29 item: %s\n\n```\n%s\n```\n", i+1, k, f.item, f.format(0))
 	}
 	return b.String()
 }
