@@ -58,12 +58,13 @@ func envInt(name string, def int) int {
 // stats are the run's figures.
 type stats struct {
 	batches, types, tools, refused, values int
+	ran, compared                          int
 	sources                                map[string]int
 	policies                               map[string]int
 	// examples holds the first disagreement each policy explained.
 	examples map[string]*harness.Report
-	defects                                map[string]int
-	refusals                               map[string]int
+	defects  map[string]int
+	refusals map[string]int
 	// time spent generating, building, running the harness, minimizing
 	generating, building, running, minimizing time.Duration
 }
@@ -180,6 +181,8 @@ func runBatch(ctx context.Context, t *testing.T, mb *moduleBase, b *batch, value
 		switch r.Event {
 		case "summary":
 			st.values += r.Values
+			st.ran += r.Ran
+			st.compared += r.Compared
 			for k, v := range r.Sources {
 				st.sources[k] += v
 			}
@@ -477,6 +480,7 @@ func summary(st *stats, fs *findings, d time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "differential fuzzer: %d batches in %v: %d types declared, %d tools built (%d refused by mcpgen or not compiling), %d JSON values tried %v\n",
 		st.batches, d.Round(time.Second), st.types, st.tools, st.refused, st.values, st.sources)
+	fmt.Fprintf(&b, "the handler ran for %d input values, of which the schema and encoding/json accepted %d, whose decoded values were compared\n", st.ran, st.compared)
 	fmt.Fprintf(&b, "time: generating %v, building %v, checking %v, minimizing %v\n",
 		st.generating.Round(time.Second), st.building.Round(time.Second), st.running.Round(time.Second), st.minimizing.Round(time.Second))
 	fmt.Fprintf(&b, "disagreements explained by a policy:\n")

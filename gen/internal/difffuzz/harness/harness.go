@@ -106,9 +106,13 @@ type Report struct {
 	// Count is how many values showed the same disagreement.
 	Count int `json:"count,omitempty"`
 
-	// For the summary line.
-	Values  int            `json:"values,omitempty"`
-	Sources map[string]int `json:"sources,omitempty"`
+	// For the summary line: values tried, by source; values the handler
+	// received; values all three accepted, whose decoded Go values were
+	// compared.
+	Values   int            `json:"values,omitempty"`
+	Sources  map[string]int `json:"sources,omitempty"`
+	Ran      int            `json:"ran,omitempty"`
+	Compared int            `json:"compared,omitempty"`
 }
 
 // received holds what the handler of the tool being called received, and

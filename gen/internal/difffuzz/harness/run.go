@@ -130,7 +130,13 @@ func (h *harness) inputs(ctx context.Context, t *tool, sum *Report, emit func(*R
 	try := func(data []byte, source string) {
 		sum.Values++
 		sum.Sources[sourceKind(source)]++
-		reports, _ := h.evaluate(ctx, t, data, source)
+		reports, v := h.evaluate(ctx, t, data, source)
+		if v.call.ran {
+			sum.Ran++
+			if v.sErr == nil && v.uErr == nil {
+				sum.Compared++
+			}
+		}
 		for _, r := range reports {
 			if d.add(r) {
 				h.shrink(ctx, t, r)
