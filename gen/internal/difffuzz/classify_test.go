@@ -284,7 +284,7 @@ func issueItem(class string) string {
 		{`json\.RawMessage`, "1.6"},
 		{`default-invalid`, "1.7"},
 		{`map key`, "1.9"},
-		{`<json-struct>|<json-int>|big\.Int|slog\.Level`, "1b.1"},
+		{`<json-struct|<json-int>|big\.Int|slog\.Level`, "1b.1"},
 		{`output-invalid.*(language\.Tag|netip|time\.Time|net\.IP)`, "1b.1 (an output of a type that marshals itself)"},
 		{`does not compile`, "1b.2"},
 		{`outside the user's module`, "1b.5"},

@@ -186,8 +186,14 @@ func (g *grammar) jsonStruct() *decl {
 	}
 	d := g.add(&decl{name: g.name("Temp"), label: "json-struct", imports: []string{"encoding/json"}})
 	d.under = &typ{kind: tStruct, fields: []*fld{{name: "C", t: basic("float64")}}}
+	recv := "t %[1]s"
+	if g.chance(25) {
+		// json.Marshal calls it only for an addressable value: a field of
+		// a struct reached through a pointer, not a map value.
+		recv, d.label = "t *%[1]s", "json-struct-pointer-marshal"
+	}
 	d.methods = `// MarshalJSON writes the temperature as a number of degrees.
-func (t %[1]s) MarshalJSON() ([]byte, error) { return json.Marshal(t.C) }
+func (` + recv + `) MarshalJSON() ([]byte, error) { return json.Marshal(t.C) }
 
 // UnmarshalJSON reads a number of degrees.
 func (t *%[1]s) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &t.C) }
@@ -256,7 +262,7 @@ func (g *grammar) embedsMethods() *decl {
 		inner = g.textStruct()
 	}
 	label := "embeds-text-methods"
-	if inner.label == "json-struct" {
+	if strings.HasPrefix(inner.label, "json-struct") {
 		label = "embeds-json-methods"
 	}
 	d := g.add(&decl{name: g.name("Wrap"), label: label})

@@ -429,7 +429,7 @@ func (f *finding) String() string { return f.format(maxDeclLines) }
 // (all of them for 0).
 func (f *finding) format(limit int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s [issue 29: %s], seed %d", f.class, f.item, f.seed)
+	fmt.Fprintf(&b, "%s [issue 29: %s], seed %d (MCPGEN_DIFFFUZZ_SEED=%[3]d MCPGEN_DIFFFUZZ_BATCHES=1 runs it alone)", f.class, f.item, f.seed)
 	if f.count > 1 {
 		fmt.Fprintf(&b, ", %d times", f.count)
 	}
