@@ -20,6 +20,8 @@ type focus struct {
 const (
 	focusInputs  = 12
 	focusOutputs = 3
+	// mistakeTools are the tools of a batch whose tags carry mistakes.
+	mistakeTools = 2
 )
 
 func ext(label string) *typ { return &typ{kind: tExt, ext: externNamed(label)} }

@@ -311,6 +311,9 @@ type grammar struct {
 	n     int
 	// pools of declarations to reuse, by construct.
 	pool map[string][]*decl
+	// mistakes says that the fields being made carry mistakes in their
+	// tags, which mcpgen must report: only the tools made for them do.
+	mistakes bool
 }
 
 func newGrammar(seed uint64) *grammar {
@@ -645,18 +648,14 @@ var patterns = []string{`^[a-z]+$`, `^[A-Z]{3}-[0-9]{4\\,}$`, `[0-9]`, `^(ab|cd)
 // may be left out (a default on a required member is a mistake mcpgen
 // should report).
 func (g *grammar) keywords(f *fld, omit bool) []string {
+	if g.mistakes {
+		return g.mistake(f, omit)
+	}
 	if !g.chance(35) {
 		return nil
 	}
-	if g.chance(4) {
-		// A mistake mcpgen must explain: a misspelled keyword gets "did you
-		// mean", a comma inside a pattern the escape it needs.
-		if g.chance(50) || f.t.kind != tBasic || f.t.name != "string" {
-			f.expect = append(f.expect, expectation{what: "a misspelled jsonschema keyword (did you mean)", contains: "did you mean"})
-			return []string{[]string{"minimun=1", "maxLenght=3", "minItem=1", "patern=x"}[g.intn(4)]}
-		}
-		f.expect = append(f.expect, expectation{what: "a comma inside a pattern", contains: `\,`})
-		return []string{`pattern=^[A-Z]{3}-[0-9]{4,}$`}
+	if f.quoted {
+		return nil // ",string" makes a number a string, which bounds do not fit
 	}
 	t := f.t
 	if t.kind == tPtr {
@@ -665,9 +664,8 @@ func (g *grammar) keywords(f *fld, omit bool) []string {
 	}
 	var kws []string
 	defaultKw := func(v string) {
-		kws = append(kws, "default="+v)
-		if !omit {
-			f.expect = append(f.expect, expectation{what: "default on a required member"})
+		if omit {
+			kws = append(kws, "default="+v)
 		}
 	}
 	if e := t.enumIntent(); e != nil && len(e.constants) > 1 && g.chance(50) {
@@ -692,18 +690,10 @@ func (g *grammar) keywords(f *fld, omit bool) []string {
 			case 4:
 				defaultKw([]string{"x", "hello", ""}[g.intn(3)])
 			default:
-				// Not for strings: mcpgen should say that it applies to arrays.
-				kws = append(kws, "minItems=1")
-				f.expect = append(f.expect, expectation{what: "minItems on a string (it applies to arrays)", contains: "array"})
+				kws = append(kws, "minLength=2")
 			}
 		}
 	case jInteger, jNumber:
-		if t.kind == tBasic && f.quoted && g.chance(50) {
-			// A bound on a ",string" number: mcpgen refuses it, and must
-			// say that ",string" makes the field a string.
-			f.expect = append(f.expect, expectation{what: "a bound on a ,string number (name ,string)", contains: ",string"})
-			return append(kws, "minimum=1")
-		}
 		if t.kind == tBasic {
 			switch g.intn(5) {
 			case 0:
@@ -741,6 +731,32 @@ func (g *grammar) keywords(f *fld, omit bool) []string {
 		}
 	}
 	return kws
+}
+
+// mistake returns keywords with a mistake that mcpgen must report in
+// words that say how to fix it: a misspelled keyword gets "did you mean";
+// a comma inside a pattern, the escape it needs; minItems on a string,
+// that it applies to arrays; a bound on a ",string" number, that
+// ",string" makes it a string; a default on a required member, an error.
+func (g *grammar) mistake(f *fld, omit bool) []string {
+	t := f.t
+	isString := t.kind == tBasic && t.name == "string"
+	switch n := g.intn(5); {
+	case n == 1 && isString && !f.quoted:
+		f.expect = append(f.expect, expectation{what: "a comma inside a pattern", contains: `\,`})
+		return []string{`pattern=^[A-Z]{3}-[0-9]{4,}$`}
+	case n == 2 && isString && !f.quoted:
+		f.expect = append(f.expect, expectation{what: "minItems on a string (it applies to arrays)", contains: "array"})
+		return []string{"minItems=1"}
+	case n == 3 && f.quoted && t.kind == tBasic && t.name != "string" && t.name != "bool":
+		f.expect = append(f.expect, expectation{what: "a bound on a ,string number (name ,string)", contains: ",string"})
+		return []string{"minimum=1"}
+	case n == 4 && !omit && t.kind == tBasic && t.jsonOf() == jInteger && !f.quoted:
+		f.expect = append(f.expect, expectation{what: "default on a required member"})
+		return []string{"default=3"}
+	}
+	f.expect = append(f.expect, expectation{what: "a misspelled jsonschema keyword (did you mean)", contains: "did you mean"})
+	return []string{[]string{"minimun=1", "maxLenght=3", "minItem=1", "patern=x"}[g.intn(4)]}
 }
 
 func unquoteJSON(s string) string {

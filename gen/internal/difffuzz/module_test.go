@@ -132,9 +132,12 @@ func newBatch(seed uint64, inputs, outputs int) *batch {
 	b := &batch{seed: seed, g: g}
 	k := int(seed % 1000)
 	for i := range inputs {
-		if i < focusInputs {
+		switch {
+		case i < focusInputs:
 			b.tools = append(b.tools, g.focusedInput(k, i))
-		} else {
+		case i < focusInputs+mistakeTools:
+			b.tools = append(b.tools, g.mistakeTool(i))
+		default:
 			b.tools = append(b.tools, g.inputTool(i))
 		}
 	}

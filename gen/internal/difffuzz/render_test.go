@@ -45,6 +45,25 @@ func (g *grammar) inputTool(i int) *tool {
 	return t
 }
 
+// mistakeTool returns a tool whose input's tags carry mistakes mcpgen
+// must report, with words that say how to fix them; mcpgen refuses it.
+func (g *grammar) mistakeTool(i int) *tool {
+	t := &tool{name: fmt.Sprintf("in_%d", i), fn: fmt.Sprintf("In%d", i), focus: "mistakes"}
+	g.mistakes = true
+	defer func() { g.mistakes = false }()
+	d := g.add(&decl{name: g.name("TIn"), label: "struct-tools"})
+	d.done = false
+	d.under = &typ{kind: tStruct}
+	for i := range 6 {
+		f := &fld{name: fmt.Sprintf("F%d", i), t: basic([]string{"string", "int", "uint8", "float64"}[g.intn(4)])}
+		f.tag = g.tag(f, i, map[string]bool{})
+		d.under.fields = append(d.under.fields, f)
+	}
+	d.done = true
+	t.in = named(d)
+	return t
+}
+
 // rootStruct is a fresh struct with 2 to 7 fields.
 func (g *grammar) rootStruct(pkg string) *decl {
 	d := g.add(&decl{name: g.name(upperFirst(pkg[:1]) + "In"), pkg: pkg, label: "struct-" + pkg})
