@@ -59,7 +59,12 @@ func (g *grammar) enumInt() *decl {
 
 // enumIntSentinel is an enumInt that ends with an unexported sentinel.
 func (g *grammar) enumIntSentinel() *decl {
-	d := g.add(&decl{name: g.name("Weekday"), label: "enum-int", under: basic([]string{"int", "uint8", "int16"}[g.intn(3)])})
+	kind := []string{"int", "uint8", "int16"}[g.intn(3)]
+	label := "enum-int"
+	if kind == "uint8" {
+		label = "enum-uint8" // a slice of it is a case of its own
+	}
+	d := g.add(&decl{name: g.name("Weekday"), label: label, under: basic(kind)})
 	g.iotaBlock(d, 2+g.intn(3), true)
 	return d
 }
