@@ -126,7 +126,7 @@ func (g *grammar) textInt() *decl {
 	if d := g.reuse("text-int"); d != nil {
 		return d
 	}
-	d := g.add(&decl{name: g.name("Level"), label: "text-int", under: basic("int8"), imports: []string{"fmt", "strconv"}})
+	d := g.add(&decl{name: g.name("Level"), label: "text-int", under: basic("int8")})
 	d.consts = "const (\n\tLow%[1]s %[1]s = iota - 1\n\tMid%[1]s\n\tHigh%[1]s\n)\n"
 	recv, val := "l %[1]s", "l"
 	if g.chance(30) {
@@ -168,7 +168,7 @@ func (g *grammar) textStruct() *decl {
 	if d := g.reuse("text-struct"); d != nil {
 		return d
 	}
-	d := g.add(&decl{name: g.name("Code"), label: "text-struct", imports: []string{"fmt"}})
+	d := g.add(&decl{name: g.name("Code"), label: "text-struct"})
 	d.under = &typ{kind: tStruct, fields: []*fld{{name: "A", t: basic("int")}, {name: "B", t: basic("int")}}}
 	d.methods = `// MarshalText writes the code as A-B.
 func (c %[1]s) MarshalText() ([]byte, error) { return []byte(fmt.Sprintf("%%d-%%d", c.A, c.B)), nil }
@@ -189,7 +189,7 @@ func (g *grammar) jsonStruct() *decl {
 	if d := g.reuse("json-struct"); d != nil {
 		return d
 	}
-	d := g.add(&decl{name: g.name("Temp"), label: "json-struct", imports: []string{"encoding/json"}})
+	d := g.add(&decl{name: g.name("Temp"), label: "json-struct"})
 	d.under = &typ{kind: tStruct, fields: []*fld{{name: "C", t: basic("float64")}}}
 	recv := "t %[1]s"
 	if g.chance(25) {
@@ -212,7 +212,7 @@ func (g *grammar) jsonInt() *decl {
 	if d := g.reuse("json-int"); d != nil {
 		return d
 	}
-	d := g.add(&decl{name: g.name("Prio"), label: "json-int", under: basic("int"), imports: []string{"encoding/json", "fmt", "strconv", "strings"}})
+	d := g.add(&decl{name: g.name("Prio"), label: "json-int", under: basic("int")})
 	d.methods = `// MarshalJSON writes "p<n>".
 func (p %[1]s) MarshalJSON() ([]byte, error) { return json.Marshal("p" + strconv.Itoa(int(p))) }
 
@@ -281,7 +281,7 @@ func (g *grammar) marshalOnly() *decl {
 	if d := g.reuse("marshal-only"); d != nil {
 		return d
 	}
-	d := g.add(&decl{name: g.name("Pair"), label: "marshal-only-text", imports: []string{"strconv"}})
+	d := g.add(&decl{name: g.name("Pair"), label: "marshal-only-text"})
 	d.under = &typ{kind: tStruct, fields: []*fld{{name: "K", t: basic("string"), tag: `json:"k"`}, {name: "V", t: basic("int"), tag: `json:"v"`}}}
 	if g.chance(50) {
 		d.label = "marshal-only-json"

@@ -50,10 +50,9 @@ const (
 // An extern is a type of another package that the grammar uses as it
 // is.
 type extern struct {
-	expr    string // as written in the tools package
-	imports []string
-	label   string
-	json    jsonKind // what encoding/json reads and writes
+	expr  string // as written in the tools package (the imports follow from it)
+	label string
+	json  jsonKind // what encoding/json reads and writes
 	// samples are JSON values of it, for the harness to make values of a
 	// type whose state it cannot set.
 	samples  []string
@@ -77,19 +76,19 @@ const (
 )
 
 var externs = []*extern{
-	{expr: "time.Time", imports: []string{"time"}, label: "time.Time", json: jString},
-	{expr: "time.Duration", imports: []string{"time"}, label: "time.Duration", json: jInteger},
-	{expr: "json.RawMessage", imports: []string{"encoding/json"}, label: "json.RawMessage", json: jAny},
-	{expr: "json.Number", imports: []string{"encoding/json"}, label: "json.Number", json: jNumber},
+	{expr: "time.Time", label: "time.Time", json: jString},
+	{expr: "time.Duration", label: "time.Duration", json: jInteger},
+	{expr: "json.RawMessage", label: "json.RawMessage", json: jAny},
+	{expr: "json.Number", label: "json.Number", json: jNumber},
 	{expr: "any", label: "any", json: jAny},
 	{expr: "[]byte", label: "[]byte", json: jString},
-	{expr: "net.IP", imports: []string{"net"}, label: "net.IP", json: jString},
-	{expr: "netip.Addr", imports: []string{"net/netip"}, label: "netip.Addr", json: jString, key: true,
+	{expr: "net.IP", label: "net.IP", json: jString},
+	{expr: "netip.Addr", label: "netip.Addr", json: jString, key: true,
 		samples: []string{`"192.0.2.1"`, `"::1"`, `"2001:db8::1"`, `""`}, sampleOf: "netip.Addr"},
-	{expr: "*big.Int", imports: []string{"math/big"}, label: "*big.Int", json: jCustom,
+	{expr: "*big.Int", label: "*big.Int", json: jCustom,
 		samples: []string{"0", "-12", "123456789012345678901234567890"}, sampleOf: "big.Int"},
-	{expr: "slog.Level", imports: []string{"log/slog"}, label: "slog.Level", json: jCustom},
-	{expr: "language.Tag", imports: []string{"golang.org/x/text/language"}, label: "language.Tag", json: jString, key: true,
+	{expr: "slog.Level", label: "slog.Level", json: jCustom},
+	{expr: "language.Tag", label: "language.Tag", json: jString, key: true,
 		samples: []string{`"en"`, `"fr-CA"`, `"und"`, `"zh-Hant-TW"`}, sampleOf: "language.Tag"},
 }
 
@@ -268,7 +267,7 @@ func (t *typ) jsonOf() jsonKind {
 	return jAny
 }
 
-// isEnum reports a named type with constants, and its intent.
+// enumIntent returns the intent of a named type with constants, or nil.
 func (t *typ) enumIntent() *enumIntent {
 	if t.kind == tNamed {
 		return t.decl.enum
@@ -285,9 +284,6 @@ func (t *typ) decls(out map[*decl]bool) {
 		if !out[t.decl] {
 			out[t.decl] = true
 			t.decl.under.decls(out)
-			for _, d := range t.decl.refs() {
-				d.decls(out)
-			}
 		}
 		for _, a := range t.args {
 			a.decls(out)
@@ -299,10 +295,6 @@ func (t *typ) decls(out map[*decl]bool) {
 		f.t.decls(out)
 	}
 }
-
-// refs are the types a declaration's methods refer to: none of the
-// grammar's methods refer to other declarations.
-func (d *decl) refs() []*typ { return nil }
 
 // A grammar makes random declarations and tools.
 type grammar struct {

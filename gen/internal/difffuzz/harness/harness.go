@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -186,5 +185,4 @@ type harness struct {
 	cfg   *Config
 	rng   *rand.Rand
 	id    int
-	out   io.Writer
 }
