@@ -129,7 +129,6 @@ type decl struct {
 	// constsB are constants in another file (a const block spread over
 	// two files), constsFile.
 	constsB, constsFile string
-	imports             []string
 	enum                *enumIntent
 	// first and last are the lines of the declaration.
 	file        string
