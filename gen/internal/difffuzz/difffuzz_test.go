@@ -25,6 +25,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -271,7 +272,7 @@ func (b *batch) settle(ctx context.Context, t *testing.T, mb *moduleBase, st *st
 		for tl, d := range refusedBy {
 			tl.refused = d.Format(b.dir)
 			if st != nil {
-				st.refusals[refusalKind(d.Message)]++
+				st.refusals[b.refusalKind(d.Message)]++
 			}
 		}
 		if len(refusedBy) > 0 {
@@ -308,17 +309,27 @@ func (b *batch) settle(ctx context.Context, t *testing.T, mb *moduleBase, st *st
 	}
 }
 
-// refusalKind is an error message of mcpgen without its path and types,
-// to count refusals by kind.
-func refusalKind(msg string) string {
+// refusalKind is an error message of mcpgen without its path, and with
+// the batch's types named by their constructs, to count refusals by kind.
+func (b *batch) refusalKind(msg string) string {
+	msg = strings.TrimPrefix(msg, "result of ")
 	if i := strings.Index(msg, ": "); i >= 0 && !strings.Contains(msg[:i], " ") {
 		msg = msg[i+2:]
 	}
-	if i := strings.IndexAny(msg, ":;("); i > 20 {
-		msg = msg[:i]
+	msg, _, _ = strings.Cut(msg, ": only string keys")
+	labels := map[string]string{}
+	for _, d := range b.g.decls {
+		labels[d.name] = d.label
 	}
-	return declName.ReplaceAllString(msg, "T")
+	return declWord.ReplaceAllStringFunc(msg, func(w string) string {
+		if l, ok := labels[w]; ok {
+			return "<" + strings.TrimSuffix(l, "-sentinel") + ">"
+		}
+		return w
+	})
 }
+
+var declWord = regexp.MustCompile(`\b[A-Za-z]+[0-9]+\b`)
 
 func compileKind(msg string) string {
 	_, m, _ := strings.Cut(msg, ": ")
