@@ -8,8 +8,8 @@
 // classify_test.go) or a defect, reported once per class with the seed,
 // the Go declarations and the smallest JSON value found.
 //
-// By default it runs a fixed set of seeds, 10 batches of 38 tools, about
-// a minute and a half on two cores (2 batches under the race detector).
+// By default it runs a fixed set of seeds, 8 batches of 38 tools, a
+// minute and a half on two cores (2 batches under the race detector).
 // MCPGEN_DIFFFUZZ_BATCHES=n runs n batches, MCPGEN_DIFFFUZZ_SEED=s starts
 // at seed s, MCPGEN_DIFFFUZZ_VALUES=v gives each tool v values of each
 // source; MCPGEN_DIFFFUZZ_SUMMARY=file writes the figures there, and
@@ -40,7 +40,7 @@ import (
 // this many values of each source (Go values, schema instances, and
 // twice as many mutations); under the race detector, raceBatches.
 const (
-	defaultBatches = 10
+	defaultBatches = 8
 	raceBatches    = 2
 	inputTools     = 30
 	outputTools    = 8
