@@ -242,7 +242,7 @@ func (b *batch) defectClass(r *harness.Report) string {
 			kind = "an unexported sentinel constant"
 		}
 		return r.Event + ": " + kind + " at " + b.construct(r.GoType)
-	case r.Event == harness.DurationUnit, r.Event == harness.EnumNames:
+	case r.Event == harness.DurationUnit, r.Event == harness.EnumNames, r.Event == harness.EnumOrder:
 		return r.Event
 	}
 	switch event {
@@ -279,7 +279,7 @@ func (b *batch) defectClass(r *harness.Report) string {
 // findings list; "new" when none does.
 func issueItem(class string) string {
 	rules := []struct{ re, item string }{
-		{`determin`, "1.1"},
+		{`determin|enum-order`, "1.1"},
 		{`encoding/json panics.*<struct embedding`, "1.2 (methods promoted through an embedded pointer: encoding/json panics on nil)"},
 		{`encoding/json panics`, "1.8 (a tagged embedded pointer to an unexported struct: encoding/json panics)"},
 		{`not an identifier`, "new (a decoder's name made from a type with tags)"},

@@ -444,7 +444,7 @@ func (b *batch) declarations(t *tool) string {
 			}
 			writeDecl(&w, d)
 			if d.constsB != "" {
-				w.printf("\n// in another file:\n"+d.constsB, d.name)
+				w.printf("\n// in "+strings.TrimPrefix(d.constsFile, "tools/")+":\n"+d.constsB, d.name)
 			}
 		}
 	}

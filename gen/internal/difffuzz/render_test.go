@@ -121,7 +121,7 @@ func (s *source) printf(format string, args ...any) {
 
 // declsPerFile is how many declarations a file of the tools package
 // holds: many files, parsed concurrently by go/packages, make an order
-// that follows the load order show (issue 29 1.1).
+// that follows the parse order show (issue 29 1.1).
 const declsPerFile = 5
 
 // render writes the batch's package files: the declarations of each
@@ -136,7 +136,6 @@ func (b *batch) render() map[string]string {
 		}
 		return sources[file]
 	}
-	split := 0
 	for i, d := range b.g.decls {
 		d.file = fmt.Sprintf("tools/types_%02d.go", i/declsPerFile)
 		if d.pkg == "other" {
@@ -144,8 +143,10 @@ func (b *batch) render() map[string]string {
 		}
 		writeDecl(w(d.file), d)
 		if d.constsB != "" {
-			d.constsFile = fmt.Sprintf("tools/consts_%d.go", split%8)
-			split++
+			// The last file by name, which go/packages parses first when
+			// it parses one file at a time: an order by position then
+			// differs from the order by file name.
+			d.constsFile = "tools/zz_consts.go"
 			w(d.constsFile).printf("\n"+d.constsB, d.name)
 		}
 	}

@@ -45,6 +45,8 @@ const (
 	DefaultInvalid = "default-invalid"
 	// A time.Duration's schema does not say its unit.
 	DurationUnit = "duration-unit-missing"
+	// An enum's constants are not in the source's order.
+	EnumOrder = "enum-order"
 	// An integer enum's schema does not name its constants.
 	EnumNames = "enum-names-missing"
 	// The schema does not compile with the reference validator.

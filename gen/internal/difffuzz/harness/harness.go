@@ -57,7 +57,9 @@ type Config struct {
 
 // An Enum is what a named type with constants is meant to allow.
 type Enum struct {
-	// Constants are the exported constants of the type, as JSON.
+	// Constants are the exported constants of the type, as JSON, in the
+	// source's order: the files by name, the constants of each file as
+	// they are declared.
 	Constants []json.RawMessage
 	// Outside are values of the type's underlying kind that its schema
 	// must refuse (an unexported sentinel at the end of an iota block), as

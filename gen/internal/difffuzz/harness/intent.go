@@ -127,6 +127,37 @@ func (h *harness) checkEnumNames(t *tool, emit func(*Report)) {
 	})
 }
 
+// checkEnumOrder reports each member of an enum type whose schema lists
+// the constants in another order than the source's: the files by name,
+// then the constants in each file as they are declared.
+func (h *harness) checkEnumOrder(t *tool, emit func(*Report)) {
+	walkMembers(t.In, nil, map[reflect.Type]bool{}, func(path []string, owner reflect.Type, f reflect.StructField) {
+		et := deref(f.Type)
+		e, ok := h.cfg.Enums[et.String()]
+		if !ok || len(e.Constants) < 2 || strings.Contains(f.Tag.Get("jsonschema"), "enum=") {
+			return
+		}
+		s, _ := schemaAt(t.inputDoc, nil, path).(map[string]any)
+		enum, _ := s["enum"].([]any)
+		var got, want []string
+		for _, v := range enum {
+			b, _ := json.Marshal(v)
+			got = append(got, string(b))
+		}
+		for _, c := range e.Constants {
+			want = append(want, string(compactJSON(c)))
+		}
+		if len(got) != len(want) || slices.Equal(got, want) {
+			return // another defect, or none
+		}
+		sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+		if slices.Equal(sorted(got), sorted(want)) {
+			emit(&Report{Tool: t.Name, Event: EnumOrder, Path: path, GoType: f.Type.String(), Field: f.Name + " `" + string(f.Tag) + "`", Owner: owner.String(),
+				Detail: fmt.Sprintf("the schema lists %s; the source declares %s", strings.Join(got, ", "), strings.Join(want, ", "))})
+		}
+	})
+}
+
 // walkMembers calls visit for every member of a struct type, as
 // encoding/json reads them, and of the structs below, once per type.
 func walkMembers(t reflect.Type, path []string, seen map[reflect.Type]bool, visit func(path []string, owner reflect.Type, f reflect.StructField)) {

@@ -72,6 +72,7 @@ func (h *harness) prepare(t *tool, emit func(*Report)) bool {
 	if t.In != nil {
 		h.checkDurations(t, emit)
 		h.checkEnumNames(t, emit)
+		h.checkEnumOrder(t, emit)
 	}
 	if t.Out != nil {
 		if t.outputSchema == nil {
