@@ -23,7 +23,7 @@ var policies = []policy{
 	{"unknown-member",
 		"An argument the input type has no field for is refused (additionalProperties: false), where encoding/json ignores it: a misspelled argument is an error, not silently dropped.",
 		func(r *harness.Report) bool {
-			return r.Event == harness.SchemaRefusesReadable && r.Keyword == "additionalProperties" && !has(r, "caseFold")
+			return r.Event == harness.SchemaRefusesReadable && r.Keyword == "additionalProperties" && !has(r, "caseFold") && !has(r, "mapKey")
 		}},
 	{"exact-names",
 		"Member names match the json names exactly; encoding/json also matches a member to a field whose name differs only in case.",
@@ -122,7 +122,7 @@ var policies = []policy{
 		"An integer map key is written in decimal, as encoding/json writes it, and checked against the key type's range when decoded; a key of a type with UnmarshalText is any string, which its method may refuse when decoded. encoding/json also reads +1 and 01 as integer keys.",
 		func(r *harness.Report) bool {
 			return r.Event == harness.SchemaAcceptsUnreadable && has(r, "mapKey") ||
-				r.Event == harness.SchemaRefusesReadable && r.Keyword == "propertyNames"
+				r.Event == harness.SchemaRefusesReadable && (r.Keyword == "propertyNames" || has(r, "mapKey"))
 		}},
 	{"uint8-enum-lists",
 		"A slice of a named uint8 type with constants is a list of its constants; encoding/json also reads (and writes) it as a base64 string.",

@@ -319,7 +319,11 @@ func (h *harness) report(t *tool, v *verdicts, event, source string, path []stri
 			r.Flags = append(r.Flags, "absent")
 		case *kind.AdditionalProperties:
 			path = append(clip(path), k.Properties[0])
-			if st := typeAt(t.In, path[:len(path)-1]); st.t.Kind() == reflect.Struct {
+			st := typeAt(t.In, path[:len(path)-1])
+			if deref(st.t).Kind() == reflect.Map {
+				r.Flags = append(r.Flags, "mapKey") // a key the schema's names refuse
+			}
+			if st.t.Kind() == reflect.Struct {
 				if _, exact := jsonFields(st.t)[k.Properties[0]]; !exact {
 					if _, fold := jsonField(st.t, k.Properties[0]); fold {
 						r.Flags = append(r.Flags, "caseFold")
