@@ -24,6 +24,9 @@ import (
 type jsonMethod struct {
 	fn   *types.Func
 	text bool // UnmarshalText or MarshalText: the JSON is a string
+	// nilVia is the embedded pointer the method is promoted through, if
+	// any: encoding/json calls the method through it while it is nil.
+	nilVia *types.Var
 }
 
 // owner is the type that declares the method: the type itself, or a type
@@ -145,12 +148,33 @@ func encodeMethod(t types.Type, addressable bool) *jsonMethod {
 
 // lookupMethod finds the method name of t, which t is known to have.
 func lookupMethod(t types.Type, name string, text bool) *jsonMethod {
-	obj, _, _ := types.LookupFieldOrMethod(t, false, nil, name)
+	obj, index, _ := types.LookupFieldOrMethod(t, false, nil, name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		return nil
 	}
-	return &jsonMethod{fn: fn, text: text}
+	return &jsonMethod{fn: fn, text: text, nilVia: embeddedPointer(t, index)}
+}
+
+// embeddedPointer returns the first embedded field of pointer type on the
+// path index (as LookupFieldOrMethod gives it, the method last) from t to
+// a promoted method, or nil. Through such a field the method is called
+// on a nil receiver when the field is nil, which it is in every value
+// encoding/json makes.
+func embeddedPointer(t types.Type, index []int) *types.Var {
+	for _, i := range index[:max(len(index)-1, 0)] {
+		t = derefType(t)
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		f := st.Field(i)
+		if _, ptr := types.Unalias(f.Type()).(*types.Pointer); ptr {
+			return f
+		}
+		t = f.Type()
+	}
+	return nil
 }
 
 // pointerOnlyMarshaler reports whether *t, but not t, has a method that

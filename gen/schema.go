@@ -372,6 +372,7 @@ func (b *schemaBuilder) mapKeys(k types.Type, path string, pos token.Pos) (*json
 	case isBasic && basic.Info()&types.IsString != 0:
 		if n, ok := types.Unalias(k).(*types.Named); ok && !isStandard(n.Obj().Pkg()) {
 			if vals := b.ix.enumValues(n); vals != nil {
+				b.untypedSiblings(n)
 				return &jsonschema.Schema{Enum: vals}, true
 			}
 		}
@@ -473,6 +474,18 @@ func (b *schemaBuilder) namedSchema(n *types.Named, path string, pos token.Pos) 
 		}
 	}
 	if m := b.method(n); m != nil {
+		if m.nilVia != nil && !b.failed[m.nilVia] {
+			// The promoted method's receiver is the embedded pointer, which
+			// is nil in the value encoding/json decodes into, always, and
+			// in a result whose handler leaves it nil: the call
+			// dereferences nil.
+			b.failed[m.nilVia] = true
+			report, when := b.errorf, "when encoding/json calls it"
+			if b.encoded {
+				report, when = b.warnf, "unless the handler sets it"
+			}
+			report(cmp.Or(b.localPos(m.nilVia), pos), "%s: %s's %s is promoted from the embedded pointer %s, which is nil %s, and the call panics: embed %s by value, or give %s a %s of its own", path, typeString(n, b.pkg), m.fn.Name(), typeString(m.nilVia.Type(), b.pkg), when, typeString(derefType(m.nilVia.Type()), b.pkg), typeString(n, b.pkg), m.fn.Name())
+		}
 		if s := knownSchema(m); s != nil {
 			return s, true
 		}
@@ -831,6 +844,15 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			}
 			continue
 		}
+		if !b.encoded && f.v.Embedded() && !f.v.Exported() && isPointer(f.v.Type()) {
+			// Tagged, it is a member of its own; to fill it encoding/json
+			// sets the unexported field through reflection, which panics.
+			if !b.failed[f.v] {
+				b.failed[f.v] = true
+				b.errorf(cmp.Or(b.localPos(f.v), pos), "%s: encoding/json cannot set the embedded pointer %s, of an unexported type, that the tag names %q (it panics): embed the struct by value, export its type, or add the tag json:\"-\"", fpath, typeString(f.v.Type(), b.pkg), f.name)
+			}
+			continue
+		}
 		prop := b.schema(f.v.Type(), fpath, fpos)
 		if f.tags.quoted {
 			prop = quotedSchema(f.v.Type(), prop)
@@ -899,15 +921,38 @@ func (b *schemaBuilder) madeOptional(f jsonField) bool {
 // option, which applies to the strings, numbers and booleans (and
 // pointers to them) that have no method of their own: a string that
 // holds the value's JSON, which encoding/json reads as strconv reads a
-// decimal number, or as JSON reads true, false or a string. Other types
-// ignore the option. (encoding/json also reads the string "null" there,
-// as no value: the schema leaves that out.)
+// decimal number, or as JSON reads true, false or a string (a
+// json.Number, a number or a string holding one). An enum's constants
+// stay its values, written so. Other types ignore the option.
+// (encoding/json also reads the string "null" there, as no value: the
+// schema leaves that out.)
 func quotedSchema(t types.Type, s *jsonschema.Schema) *jsonschema.Schema {
-	u, ok := types.Unalias(derefType(t)).Underlying().(*types.Basic)
-	if !ok || decodeMethod(derefType(t)) != nil {
+	dt := derefType(t)
+	u, ok := types.Unalias(dt).Underlying().(*types.Basic)
+	if !ok || decodeMethod(dt) != nil {
 		return s
 	}
-	q := &jsonschema.Schema{Type: "string"}
+	q := &jsonschema.Schema{Type: "string", Description: s.Description}
+	if n, ok := types.Unalias(dt).(*types.Named); ok && typeKey(n) == "encoding/json.Number" {
+		number := strings.Trim(jsonNumber.String(), "^$")
+		q.Pattern = "^(" + number + `|"` + number + `")$`
+		return q
+	}
+	for _, c := range s.OneOf { // an integer enum's titled constants
+		q.OneOf = append(q.OneOf, &jsonschema.Schema{Const: string(c.Const.(json.Number)), Title: c.Title, Description: c.Description})
+	}
+	for _, v := range s.Enum {
+		switch v := v.(type) {
+		case json.Number:
+			q.Enum = append(q.Enum, string(v))
+		case string:
+			text, _ := json.Marshal(v)
+			q.Enum = append(q.Enum, string(text))
+		}
+	}
+	if q.OneOf != nil || q.Enum != nil {
+		return q
+	}
 	switch info := u.Info(); {
 	case info&types.IsBoolean != 0:
 		q.Enum = []any{"true", "false"}
@@ -922,7 +967,6 @@ func quotedSchema(t types.Type, s *jsonschema.Schema) *jsonschema.Schema {
 	default:
 		return s
 	}
-	q.Description = s.Description
 	return q
 }
 
