@@ -46,9 +46,20 @@ var policies = []policy{
 			return r.Event == harness.SchemaRefusesReadable && has(r, "json:null") && (r.Keyword == "type" || r.Keyword == "oneOf" || r.Keyword == "enum")
 		}},
 	{"enum-constants",
-		"A named string or integer type with constants takes only its constants (its enum); encoding/json takes any value of the underlying type.",
+		"A named string or integer type with constants takes only its constants (its enum; an integer type's as titled oneOf alternatives); encoding/json takes any value of the underlying type. A result with another value fails its output schema.",
 		func(r *harness.Report) bool {
-			return r.Event == harness.SchemaRefusesReadable && r.Keyword == "enum" && has(r, "enumType") && !has(r, "constant")
+			enumKeyword := r.Keyword == "enum" || r.Keyword == "oneOf" || r.Keyword == "const"
+			return (r.Event == harness.SchemaRefusesReadable || r.Event == harness.OutputInvalid) && enumKeyword && has(r, "enumType") && !has(r, "constant")
+		}},
+	{"quoted-null",
+		"A field with \",string\" takes a string holding its value; encoding/json also reads the string \"null\" there, as no value, which the schema refuses.",
+		func(r *harness.Report) bool {
+			return r.Event == harness.SchemaRefusesReadable && has(r, "stringOption") && jsonAt(r) == `"null"`
+		}},
+	{"object-arguments",
+		"A tool's arguments are a JSON object (MCP says so), whatever the input type's own UnmarshalJSON would also read.",
+		func(r *harness.Report) bool {
+			return r.Event == harness.SchemaRefusesReadable && len(r.Path) == 0 && r.Keyword == "type" && has(r, "decodesItself")
 		}},
 	{"tag-keywords",
 		"The jsonschema tag's keywords (minimum, maximum, pattern, minLength, maxLength, minItems, maxItems, uniqueItems, multipleOf, enum, format) are enforced; encoding/json ignores tags.",

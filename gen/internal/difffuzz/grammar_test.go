@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The grammar: random Go type declarations covering the constructs of
@@ -293,6 +294,66 @@ func (t *typ) decls(out map[*decl]bool) {
 	for _, f := range t.fields {
 		f.t.decls(out)
 	}
+}
+
+// schemaDecls lists the declarations t refers to whose structure a
+// schema describes: it does not go into a type that encoding/json reads
+// (writes, for an output) through its own methods, promoted ones
+// included, nor into fields encoding/json leaves out.
+func (t *typ) schemaDecls(out map[*decl]bool, output bool) {
+	if t == nil || t.ownMethods(output) {
+		return
+	}
+	if t.kind == tNamed {
+		if !out[t.decl] {
+			out[t.decl] = true
+			t.decl.under.schemaDecls(out, output)
+		}
+		for _, a := range t.args {
+			a.schemaDecls(out, output)
+		}
+	}
+	t.elem.schemaDecls(out, output)
+	t.key.schemaDecls(out, output)
+	for _, f := range t.fields {
+		if f.embedded || f.name != "" && unicode.IsUpper(rune(f.name[0])) && !strings.HasPrefix(f.tag, `json:"-"`) {
+			f.t.schemaDecls(out, output)
+		}
+	}
+}
+
+// ownMethods reports whether encoding/json reads t (writes t, for an
+// output) through methods of its own or promoted from a field it embeds.
+// A method with a pointer receiver counts for writing too: whether it is
+// used depends on addressability, so nothing is expected of what it holds.
+func (t *typ) ownMethods(output bool) bool {
+	methods := []string{"UnmarshalJSON", "UnmarshalText"}
+	if output {
+		methods = []string{"MarshalJSON", "MarshalText"}
+	}
+	switch t.kind {
+	case tPtr:
+		return t.elem.ownMethods(output)
+	case tExt:
+		switch t.ext.label {
+		case "time.Time", "json.RawMessage", "netip.Addr", "*big.Int", "slog.Level", "language.Tag", "net.IP":
+			return true
+		}
+	case tNamed:
+		for _, m := range methods {
+			if strings.Contains(t.decl.methods, m) {
+				return true
+			}
+		}
+		if u := t.decl.under; u != nil && u.kind == tStruct {
+			for _, f := range u.fields {
+				if f.embedded && f.tag == "" && f.t.ownMethods(output) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // A grammar makes random declarations and tools.

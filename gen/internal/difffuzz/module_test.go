@@ -264,6 +264,21 @@ func (t *tool) reaches() map[*decl]bool {
 	return ds
 }
 
+// schemaReaches lists the declarations whose structure t's schemas are
+// derived from: not those read or written through their own methods, nor
+// what such types hold, which mcpgen never looks into, so that no
+// diagnostic is expected there.
+func (t *tool) schemaReaches() map[*decl]bool {
+	ds := map[*decl]bool{}
+	if t.in != nil {
+		t.in.schemaDecls(ds, false)
+	}
+	if t.out != nil {
+		t.out.schemaDecls(ds, true)
+	}
+	return ds
+}
+
 var compileError = regexp.MustCompile(`(?m)^(\S+\.go):(\d+):(\d+): (.*)$`)
 
 // buildErrors maps the errors of a failed go build to the tools whose
@@ -464,7 +479,7 @@ func (b *batch) declarations(t *tool) string {
 func (b *batch) expectations() []expectation {
 	reachedBy := map[*decl]*tool{}
 	for _, t := range b.tools {
-		for d := range t.reaches() {
+		for d := range t.schemaReaches() {
 			if reachedBy[d] == nil {
 				reachedBy[d] = t
 			}
@@ -496,7 +511,9 @@ func (b *batch) expectations() []expectation {
 			continue
 		}
 		e := expectation{what: "validation keywords in a type an output reaches", tool: t}
-		for d := range t.reaches() {
+		outs := map[*decl]bool{}
+		t.out.schemaDecls(outs, true)
+		for d := range outs {
 			if d.pkg != "tools" || d.under.kind != tStruct || d.alias {
 				continue
 			}

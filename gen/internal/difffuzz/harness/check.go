@@ -459,8 +459,8 @@ func schemaAt(doc any, tree *node, path []string) any {
 			if alts == nil {
 				alts, _ = m["anyOf"].([]any)
 			}
-			if alts == nil {
-				return m
+			if alts == nil || titledConsts(alts) {
+				return m // a leaf; titled constants are an enum's values
 			}
 			s = alts[0]
 			for _, a := range alts {
@@ -681,4 +681,16 @@ func compile(name string, data []byte) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile(url)
+}
+
+// titledConsts reports whether alts are {"const": …, "title": …}
+// schemas: the values of an integer enum.
+func titledConsts(alts []any) bool {
+	for _, a := range alts {
+		m, _ := a.(map[string]any)
+		if _, ok := m["const"]; !ok || m["title"] == nil {
+			return false
+		}
+	}
+	return len(alts) > 0
 }
