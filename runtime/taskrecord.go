@@ -159,8 +159,11 @@ func (r *taskRecord) appendTask(b []byte, id string) []byte {
 // examples write timestamps.
 const isoMillis = "2006-01-02T15:04:05.000Z07:00"
 
-// taskKey is the store key of the task id.
-func taskKey(id string) string { return "task:" + id }
+// taskKey is the store key of the task id: a name derived from the id
+// with the replicas' key (wire.Box.Name), not the id itself, which is
+// the capability to the task of a client without a session or a token:
+// whoever lists the store's keys learns no task's id.
+func (sh *sharedState) taskKey(id string) string { return "task:" + sh.box.Name(id) }
 
 // errTaskNotFound is a task the store does not hold (unknown, expired,
 // or another caller's).
@@ -170,7 +173,7 @@ var errTaskNotFound = errors.New("task not found")
 // found, whether or not the store has dropped it yet.
 func (s *Server) loadTask(ctx context.Context, id string) (*taskRecord, uint64, error) {
 	sh := s.shared()
-	key := taskKey(id)
+	key := sh.taskKey(id)
 	sealed, version, err := sh.store.Get(ctx, key)
 	if errors.Is(err, ErrNotFound) {
 		return nil, 0, errTaskNotFound
@@ -204,7 +207,7 @@ func (s *Server) putTask(ctx context.Context, id string, version uint64, r *task
 	if ttl <= 0 {
 		return 0, errTaskNotFound
 	}
-	key := taskKey(id)
+	key := sh.taskKey(id)
 	return sh.store.Put(ctx, key, version, sh.box.Seal(plain, []byte(key)), ttl)
 }
 

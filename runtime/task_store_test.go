@@ -1,0 +1,74 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+)
+
+// A listedStore is a Store whose keys a test can list, as anyone who can
+// list a shared Redis's keys can.
+type listedStore struct {
+	runtime.Store
+	mu   sync.Mutex
+	keys []string
+}
+
+func (l *listedStore) Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error) {
+	l.mu.Lock()
+	if !slices.Contains(l.keys, key) {
+		l.keys = append(l.keys, key)
+	}
+	l.mu.Unlock()
+	return l.Store.Put(ctx, key, version, value, ttl)
+}
+
+func (l *listedStore) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.keys)
+}
+
+// TestTaskKeyNames: a task is stored under a name derived from its id
+// with the replicas' key, so that whoever lists the store's keys learns
+// no task's id: for a client without a session or a token, the id is
+// all it takes to read the task (before, the key was "task:<id>").
+func TestTaskKeyNames(t *testing.T) {
+	store := &listedStore{Store: runtime.NewMemoryStore()}
+	srv := &runtime.Server{Name: "keys", Store: store, StateKey: []byte("the replicas' key")}
+	f := newTaskFixture(t, srv)
+	hs := httptest.NewServer(srv.HTTPHandler(nil))
+	defer hs.Close()
+	var created map[string]any
+	mcptest.Result(t, postPerRequest(t, hs.URL, "tools/call", "slow", `"name":"slow","arguments":{}`), &created)
+	id := created["taskId"].(string)
+	<-f.started
+	defer close(f.release)
+	keys := store.list()
+	if len(keys) == 0 {
+		t.Fatal("the task was stored under no key")
+	}
+	for _, key := range keys {
+		if strings.Contains(key, id) {
+			t.Errorf("store key %q holds the task's id %s", key, id)
+		}
+		_, name, _ := strings.Cut(key, ":")
+		resp := postPerRequest(t, hs.URL, "tasks/get", name, fmt.Sprintf(`"taskId":%q`, name))
+		if code, _ := mcptest.Error(t, resp); code != -32602 {
+			t.Errorf("tasks/get of the key name %q: %s", name, resp)
+		}
+	}
+	var got map[string]any
+	mcptest.Result(t, postPerRequest(t, hs.URL, "tasks/get", id, fmt.Sprintf(`"taskId":%q`, id)), &got)
+	if got["status"] != "working" {
+		t.Errorf("tasks/get of the id: %v", got)
+	}
+}
