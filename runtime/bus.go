@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,10 +54,7 @@ type sharedState struct {
 	// own says that the store is the Server's own memory store: no other
 	// replica reads it.
 	own bool
-	// keyless says that Server.StateKey is empty: records sealed with a
-	// random key, which no other replica can open.
-	keyless bool
-	box     *wire.Box
+	box *wire.Box
 
 	replicaOnce sync.Once
 	replica     string // this replica's name on the bus
@@ -84,7 +82,6 @@ func (s *Server) shared() *sharedState {
 		if sh.store == nil {
 			sh.store, sh.own = NewMemoryStore(), true
 		}
-		sh.keyless = len(s.StateKey) == 0
 		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
 	})
 	return sh
@@ -97,9 +94,28 @@ func (s *Server) replicaName() string {
 	return sh.replica
 }
 
-// errKeyless is why a server that shares its store cannot keep tasks in
-// it.
-var errKeyless = errors.New("Server.Store is shared, but Server.StateKey is empty: give every replica the same StateKey (32 random bytes), so that each can open the task records the others seal")
+// errKeyless is why a server that shares its store cannot serve.
+var errKeyless = errors.New("Server.Store is set, but Server.StateKey is empty: give every replica that shares the store the same StateKey (32 random bytes), so that each can open the task records and bus messages the others seal")
+
+// Check reports what keeps s from serving, as it is set up: a Store
+// without a StateKey, whose task records and bus messages no other
+// replica could open. Serve, ServeStdio and ListenAndServeHTTP return its
+// error before serving anything, and HTTPHandler and NewConn, which
+// return none, panic with it (as HTTPHandler does for an Authorization no
+// request could satisfy); call it first to have the error instead.
+func (s *Server) Check() error {
+	if s.Store != nil && len(s.StateKey) == 0 {
+		return fmt.Errorf("runtime: %w", errKeyless)
+	}
+	return nil
+}
+
+// mustCheck panics with Check's error, for what cannot return one.
+func (s *Server) mustCheck() {
+	if err := s.Check(); err != nil {
+		panic(err.Error())
+	}
+}
 
 // joinBus subscribes the server to the bus, once; a failure (the store
 // cannot be reached) is logged and tried again at the next call. It does

@@ -243,11 +243,6 @@ func (ss *session) callTask(c *call, t *Tool, args jsonvalue.Value) response {
 // of the request, and a context that outlives it.
 func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun, response, bool) {
 	srv := ss.srv
-	sh := srv.shared()
-	if !sh.own && sh.keyless {
-		srv.logger().Error("a task cannot be kept", "err", errKeyless)
-		return nil, errorResponse(jsonrpc.InternalError, "the server cannot keep tasks: %v", errKeyless), false
-	}
 	argsCopy, err := jsonvalue.Parse(slices.Clone(args.Raw()))
 	if err != nil {
 		return nil, errorResponse(jsonrpc.InternalError, "copying the arguments: %v", err), false
