@@ -3,9 +3,9 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,24 +29,6 @@ const busChannel = "mcpgen:bus"
 // so, instead of hanging.
 const storeTimeout = 5 * time.Second
 
-// A busMessage is one message of the bus.
-type busMessage struct {
-	// Origin is the replica that published it, which ignores it.
-	Origin string `json:"o"`
-	// Kind is "list" (Feature's list changed), "uri" (the resource URI
-	// was updated) or "task" (Event happened to Task).
-	Kind    string `json:"k"`
-	Feature string `json:"f,omitempty"`
-	URI     string `json:"u,omitempty"`
-	Task    string `json:"t,omitempty"`
-	// Event is "cancel", "input" (answers arrived) or "status" (the task's
-	// status changed; Detail is its DetailedTask, and Owner whom it
-	// belongs to, for the listeners that follow it).
-	Event  string          `json:"e,omitempty"`
-	Owner  string          `json:"w,omitempty"`
-	Detail json.RawMessage `json:"d,omitempty"`
-}
-
 // sharedState is what a Server keeps about its Store.
 type sharedState struct {
 	once  sync.Once
@@ -63,8 +45,16 @@ type sharedState struct {
 	// maxPublishing.
 	publishing atomic.Int32
 
+	busOnce sync.Once
+	bus     *wire.Box // seals the bus's messages; see busBox
+
 	busMu   sync.Mutex
 	stopBus func() // ends the bus subscription; nil before it
+
+	// dropped counts the bus messages dropped since the last warning
+	// about them, which warned at lastDropWarning (Unix nanoseconds).
+	dropped         atomic.Int64
+	lastDropWarning atomic.Int64
 
 	mu        sync.Mutex
 	runs      map[string]*taskRun // tasks whose handlers run here, by id
@@ -153,11 +143,11 @@ func (s *Server) joinBus(ctx context.Context) {
 // of a list change).
 func (s *Server) publish(ctx context.Context, m busMessage) {
 	store := s.Store
-	if store == nil {
-		return
+	if store == nil || len(s.StateKey) == 0 {
+		return // not serving yet (see Check)
 	}
 	m.Origin = s.replicaName()
-	data, err := json.Marshal(m)
+	data, err := s.sealBus(&m)
 	if err != nil {
 		s.logger().Error("encoding a bus message", "err", err)
 		return
@@ -179,7 +169,7 @@ const maxPublishing = 64
 // with a warning instead: the bus is at most once anyway, and a change
 // made in a loop must not pile up goroutines.
 func (s *Server) publishLater(m busMessage) {
-	if s.Store == nil {
+	if s.Store == nil || len(s.StateKey) == 0 {
 		return
 	}
 	sh := &s.sharedState // not shared(): the server may still be being set up
@@ -194,12 +184,19 @@ func (s *Server) publishLater(m busMessage) {
 	}()
 }
 
-// onBus delivers a message of another replica where it belongs here. It
-// never waits: what it delivers is queued.
+// onBus delivers a message of another replica where it belongs here, and
+// drops what is not one (see openBus). It never waits: what it delivers
+// is queued. It runs on the store client's goroutine, which a panic
+// would end with the process: none may escape it.
 func (s *Server) onBus(data []byte) {
-	var m busMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		s.logger().Warn("a malformed message on the store's bus was dropped", "err", err)
+	defer func() {
+		if p := recover(); p != nil {
+			s.logger().Error("delivering a message of the store's bus panicked; it was dropped", "panic", p, "stack", string(debug.Stack()))
+		}
+	}()
+	m, err := s.openBus(data)
+	if err != nil {
+		s.droppedBus(err)
 		return
 	}
 	if m.Origin == s.replicaName() {
@@ -222,6 +219,23 @@ func (s *Server) onBus(data []byte) {
 			s.fanout.taskStatus(m.Task, m.Owner, m.Detail)
 		}
 	}
+}
+
+// dropBusWarningGap is the least time between two warnings about dropped
+// bus messages, so that whoever floods the channel cannot flood the log.
+const dropBusWarningGap = time.Minute
+
+// droppedBus counts a message of the bus dropped for err, and warns about
+// it unless it warned less than dropBusWarningGap ago.
+func (s *Server) droppedBus(err error) {
+	sh := &s.sharedState
+	n := sh.dropped.Add(1)
+	now, last := time.Now().UnixNano(), sh.lastDropWarning.Load()
+	if now-last < int64(dropBusWarningGap) || !sh.lastDropWarning.CompareAndSwap(last, now) {
+		return
+	}
+	sh.dropped.Add(-n)
+	s.logger().Warn("messages on the store's bus that are not the replicas' were dropped: another program publishes on its channel, or a replica has another StateKey", "dropped", n, "last_err", err)
 }
 
 // featureNamed is the feature whose String is name, for the bus.

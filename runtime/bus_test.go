@@ -2,11 +2,15 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // stalledStore is a MemoryStore whose Publish waits until release closes.
@@ -33,7 +37,7 @@ func (s *stalledStore) Publish(ctx context.Context, channel string, msg []byte) 
 func TestPublishLaterBounded(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	store := &stalledStore{MemoryStore: NewMemoryStore(), release: make(chan struct{})}
-	s := &Server{Name: "bus", Store: store, Logger: linepeer.DiscardLogger()}
+	s := &Server{Name: "bus", Store: store, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
 	for range maxPublishing {
 		s.publishLater(busMessage{Kind: "list", Feature: "tools"})
 	}
@@ -90,4 +94,99 @@ func TestJoinBusWaitsOnce(t *testing.T) {
 	} else {
 		s.sharedState.stopBus()
 	}
+}
+
+// busReplica is a server on store, with the key, whose tool "hold" runs as
+// a task until release closes, and then fails if its context ended.
+func busReplica(t *testing.T, store Store, key string, release chan struct{}) *Server {
+	s := &Server{Name: "bus", Store: store, StateKey: []byte(key), Logger: linepeer.DiscardLogger()}
+	s.AddTool(&Tool{Name: "hold", Task: TaskOptional, Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		<-release
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return TextResult("held"), nil
+	}})
+	return s
+}
+
+// TestBusForgedMessages: what another program publishes on the bus's
+// channel is dropped: a cancel in clear of another client's task (which
+// cancelled it before), a status without its detail (which panicked the
+// replica, on the store client's goroutine), and messages sealed with the
+// key that are not well formed; a status sealed by a replica with the
+// same key still reaches the task's listener.
+func TestBusForgedMessages(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	store := NewMemoryStore()
+	release := make(chan struct{})
+	s := busReplica(t, store, "the replicas' key", release)
+	other := busReplica(t, store, "the replicas' key", release)
+	conn := s.NewConn(nil)
+	defer conn.Close()
+	waitFor(t, "the replica to join the bus", func() bool {
+		s.sharedState.busMu.Lock()
+		defer s.sharedState.busMu.Unlock()
+		return s.sharedState.stopBus != nil
+	})
+	defer s.sharedState.stopBus()
+	caps := `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+	var created struct{ TaskID string }
+	mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(1, "tools/call", `"name":"hold","arguments":{}`, caps)))), &created)
+	id := created.TaskID
+	run := s.shared().run(id)
+	l := &listener{owner: run.owner, tasks: []string{id}, client: "watcher", wake: make(chan struct{}, 1)}
+	if err := s.addListener(l); err != nil {
+		t.Fatal(err)
+	}
+	defer s.removeListener(l)
+
+	clear := func(m string) []byte { return []byte(m) }
+	sealed := func(m string) []byte { return s.busBox().Seal([]byte(m), busAD) }
+	for name, msg := range map[string][]byte{
+		"cancel in clear":            clear(`{"o":"forger","k":"task","t":"` + id + `","e":"cancel"}`),
+		"status without detail":      clear(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
+		"sealed under another key":   wire.NewBox([]byte("another key"), busPurpose).Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), busAD),
+		"sealed for another channel": s.busBox().Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), []byte("other")),
+		"sealed, no detail":          sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
+		"sealed, detail a string":    sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status","d":"x"}`),
+		"sealed, duplicate event":    sealed(`{"o":"forger","k":"task","t":"` + id + `","e":"input","e":"cancel"}`),
+		"sealed, not an object":      sealed(`["cancel"]`),
+		"sealed, not JSON":           sealed(`{"o":`),
+		"empty":                      nil,
+	} {
+		if err := store.Publish(context.Background(), busChannel, msg); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if q, _ := l.take(); len(q) > 0 {
+		t.Errorf("forged statuses reached the listener: %s", q)
+	}
+	// One warning, and the nine drops after it counted for the next.
+	if warned, n := s.sharedState.lastDropWarning.Load() != 0, s.sharedState.dropped.Load(); !warned || n != 9 {
+		t.Errorf("warned %v, then counted %d drops; want a warning, then 9", warned, n)
+	}
+
+	// A replica with the key is heard.
+	other.taskChanged(context.Background(), id, &taskRecord{Owner: run.owner, Status: taskWorking, Message: "from the other replica"})
+	if q, _ := l.take(); len(q) != 1 || !strings.Contains(string(q[0]), "from the other replica") {
+		t.Errorf("the other replica's status: %q", q)
+	}
+	close(release)
+	var got struct{ Status string }
+	for range 1000 {
+		mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(2, "tasks/get", `"taskId":`+quote(id), caps)))), &got)
+		if got.Status != taskWorking {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got.Status != taskCompleted {
+		t.Errorf("the task ended %s, want completed: a forged message reached it", got.Status)
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
