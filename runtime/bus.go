@@ -48,8 +48,10 @@ type sharedState struct {
 	busOnce sync.Once
 	bus     *wire.Box // seals the bus's messages; see busBox
 
-	busMu   sync.Mutex
-	stopBus func() // ends the bus subscription; nil before it
+	busMu     sync.Mutex
+	stopBus   func()        // ends the bus subscription; nil before it
+	joining   chan struct{} // closed when the subscription under way ends; nil when none is
+	busFailed time.Time     // when the last subscription failed
 
 	// dropped counts the bus messages dropped since the last warning
 	// about them, which warned at lastDropWarning (Unix nanoseconds).
@@ -107,33 +109,78 @@ func (s *Server) mustCheck() {
 	}
 }
 
-// joinBus subscribes the server to the bus, once; a failure (the store
-// cannot be reached) is logged and tried again at the next call. It does
-// nothing for a server that keeps its own store. While one request
-// subscribes, which can take storeTimeout when the store does not answer,
-// the others go on without waiting for it: the bus only saves waiting,
-// and each request waits for the store at most once, not once per request
-// in line before it.
+// The subscription to the bus is made on a goroutine of its own, within
+// storeTimeout, so that no request waits for a store that does not
+// answer unless it needs the bus (a subscriptions/listen, which must hear
+// the other replicas), and none waits under a lock that other requests
+// take. A failed subscription is tried again by the next session or task
+// that starts busRetryGap after it, or by the next listen at once.
+
+// busRetryGap is the least time between two tries to subscribe to the
+// bus that no request waits for.
+const busRetryGap = storeTimeout
+
+// joinBusLater starts subscribing the server to the bus, unless it is
+// subscribed, subscribing, or failed less than busRetryGap ago, and
+// returns at once. It does nothing for a server that keeps its own store.
+func (s *Server) joinBusLater() {
+	s.subscribeBus(false)
+}
+
+// joinBus subscribes the server to the bus, or waits for the
+// subscription under way, until ctx ends or, at most, storeTimeout; a
+// failure is logged by the subscribing goroutine. It is for the requests
+// that need the bus.
 func (s *Server) joinBus(ctx context.Context) {
+	done := s.subscribeBus(true)
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// subscribeBus starts subscribing to the bus, unless the server keeps its
+// own store, is subscribed, or (unless now) failed to subscribe less than
+// busRetryGap ago. It returns a channel closed once the subscription under
+// way, if there is one, has ended.
+func (s *Server) subscribeBus(now bool) <-chan struct{} {
 	sh := s.shared()
 	if sh.own {
-		return
+		return nil
 	}
-	if !sh.busMu.TryLock() {
-		return
-	}
+	sh.busMu.Lock()
 	defer sh.busMu.Unlock()
-	if sh.stopBus != nil {
-		return
+	switch {
+	case sh.stopBus != nil:
+		return nil
+	case sh.joining != nil:
+		return sh.joining
+	case !now && time.Since(sh.busFailed) < busRetryGap:
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	defer cancel()
-	stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
-	if err != nil {
-		s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying at the next request that needs it", "err", err)
-		return
-	}
-	sh.stopBus = stop
+	done := make(chan struct{})
+	sh.joining = done
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
+		sh.busMu.Lock()
+		sh.joining = nil
+		if err != nil {
+			sh.busFailed = time.Now()
+		} else {
+			sh.stopBus = stop
+		}
+		sh.busMu.Unlock()
+		if err != nil {
+			s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying with the next session, task or subscriptions/listen", "err", err)
+		}
+	}()
+	return done
 }
 
 // publish sends m on the bus, for the other replicas; it does nothing for

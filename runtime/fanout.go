@@ -32,7 +32,8 @@ type fanout struct {
 
 // join registers ss as a session the server can notify; leave forgets it.
 // A server whose replicas share a store then hears the others' changes
-// too (see joinBus).
+// too, once it has joined the bus, which join starts without waiting for
+// it (see joinBusLater).
 func (f *fanout) join(ss *session) {
 	f.mu.Lock()
 	if f.sessions == nil {
@@ -40,7 +41,7 @@ func (f *fanout) join(ss *session) {
 	}
 	f.sessions[ss] = struct{}{}
 	f.mu.Unlock()
-	ss.srv.joinBus(context.Background())
+	ss.srv.joinBusLater()
 }
 
 func (f *fanout) leave(ss *session) {

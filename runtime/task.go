@@ -333,7 +333,7 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 		Poll:    run.poll.Milliseconds(),
 		Lease:   now.Add(srv.Tasks.lease()).UnixMilli(),
 	}
-	srv.joinBus(ctx)
+	srv.joinBusLater() // the bus saves the task's handler polling its record
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	if _, err := srv.putTask(sctx, run.id, 0, r); err != nil {
