@@ -27,7 +27,10 @@ import (
 // request served on its own), and the handler it returns serves every
 // request of that session, concurrently. A server without middleware
 // pays nothing for the feature; with it, a request of a session costs
-// one allocation more (see BenchmarkCall in the otel module).
+// one allocation more (see BenchmarkCall in the otel module). A panic in
+// a middleware, or in the handler it returns, is answered as a
+// handler's is: with an internal error that names an incident, whose
+// panic and stack go to Server.Logger.
 type Middleware func(next RequestHandler) RequestHandler
 
 // A RequestHandler answers a request: the runtime's, which runs the
@@ -191,9 +194,23 @@ func (ss *session) serve(c *call) response {
 		return ss.dispatch(c)
 	}
 	req := ss.request(c)
-	o := ss.chain()(&c.ctx, req)
+	o := ss.runChain(c, req)
 	putRequest(req)
 	return o.response()
+}
+
+// runChain runs the session's middleware for req. A middleware's panic
+// becomes an internal error that names an incident, logged with the
+// panic and its stack, as a handler's does (see recovered): it must not
+// end a stdio server, or the goroutine of a Conn's caller.
+func (ss *session) runChain(c *call, req *Request) (o Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := ss.recovered(handlerRun{kind: "request", target: req.Method}, p)
+			o = Refuse(jsonrpc.InternalError, err.Error())
+		}
+	}()
+	return ss.chain()(&c.ctx, req)
 }
 
 // chain returns the session's handler of requests: the server's
