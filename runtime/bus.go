@@ -255,7 +255,7 @@ func (s *Server) onBus(data []byte) {
 			s.fanout.listChanged(f)
 		}
 	case "uri":
-		s.fanout.updated(m.URI)
+		s.fanout.updated(m.URI, s.resourceScopes(m.URI))
 	case "task":
 		switch m.Event {
 		case "cancel", "input":
