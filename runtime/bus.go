@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -57,6 +58,10 @@ type sharedState struct {
 	// about them, which warned at lastDropWarning (Unix nanoseconds).
 	dropped         atomic.Int64
 	lastDropWarning atomic.Int64
+
+	ledgerOnce  sync.Once
+	ledgerSeed  maphash.Seed
+	ledgerLocks [ledgerStripes]chan struct{} // see lockLedger
 
 	mu        sync.Mutex
 	runs      map[string]*taskRun // tasks whose handlers run here, by id

@@ -72,3 +72,25 @@ func TestTaskKeyNames(t *testing.T) {
 		t.Errorf("tasks/get of the id: %v", got)
 	}
 }
+
+// TestTaskClientShareAnswers: answers that tasks/update brings count in
+// the client's share of the store, as results do: answers that would
+// pass it are refused, saying so, and the task waits on for others.
+func TestTaskClientShareAnswers(t *testing.T) {
+	f := newTaskFixture(t, &runtime.Server{Name: "answers", Tasks: runtime.TaskOptions{MaxKeptBytesPerClient: 32 << 10}})
+	c := f.client(t, tasksCaps)
+	id := c.call("confirm", "{}")["taskId"].(string)
+	c.await(id, "input_required")
+	huge := strings.Repeat("x", 40<<10)
+	resp := c.request("tasks/update", fmt.Sprintf(`"taskId":%q,"inputResponses":{"elicitation-1":{"action":"accept","content":{"name":%q}}}`, id, huge))
+	if code, _ := mcptest.Error(t, resp); code != -32603 || !strings.Contains(resp, "this client keeps 1 tasks") {
+		t.Errorf("answers past the client's share: %.300s", resp)
+	}
+	if got := c.get(id); got["status"] != "input_required" {
+		t.Errorf("after the refused answers: %v", got)
+	}
+	c.result("tasks/update", fmt.Sprintf(`"taskId":%q,"inputResponses":{"elicitation-1":{"action":"accept","content":{"name":"ann"}}}`, id))
+	if done := c.await(id, "completed"); firstText(t, done["result"]) != `accept {"name":"ann"}` {
+		t.Errorf("completed: %v", done)
+	}
+}
