@@ -395,3 +395,33 @@ func TestCallbackPanicKeepsServing(t *testing.T) {
 		t.Errorf("ping after OnRootsChanged panicked: %s", got)
 	}
 }
+
+// TestMiddlewareKnown: a middleware is told whether the request's method
+// is one the runtime serves, and whether the tool or prompt it names is
+// one the server has: what a client chose, of any length, otherwise.
+func TestMiddlewareKnown(t *testing.T) {
+	rec := &recorder{}
+	s := middlewareServer(rec)
+	s.AddPrompt(&runtime.Prompt{Name: "p", Handler: func(context.Context, *runtime.PromptRequest) (*runtime.PromptResult, error) {
+		return runtime.UserPrompt("x"), nil
+	}})
+	conn := s.NewConn(nil)
+	defer conn.Close()
+	for _, tc := range []struct {
+		msg            string
+		method, target bool
+	}{
+		{`"method":"tools/call","params":{"name":"trace"}`, true, true},
+		{`"method":"tools/call","params":{"name":"` + strings.Repeat("n", 1<<10) + `"}`, true, false},
+		{`"method":"prompts/get","params":{"name":"p"}`, true, true},
+		{`"method":"prompts/get","params":{"name":"trace"}`, true, false},
+		{`"method":"resources/read","params":{"uri":"x://y"}`, true, false},
+		{`"method":"tools/list"`, true, false},
+		{`"method":"` + strings.Repeat("m", 1<<10) + `"`, false, false},
+	} {
+		conn.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,`+tc.msg+`}`))
+		if got := rec.last(t); got.KnownMethod != tc.method || got.KnownTarget != tc.target {
+			t.Errorf("%.60s: known method %v, target %v; want %v, %v", tc.msg, got.KnownMethod, got.KnownTarget, tc.method, tc.target)
+		}
+	}
+}
