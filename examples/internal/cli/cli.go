@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -128,7 +129,7 @@ func Main(s *runtime.Server, opts ...Option) {
 		}
 		store, err := o.openStore(ctx, *redisURL)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: -redis %s: %v\n", s.Name, *redisURL, err)
+			fmt.Fprintf(os.Stderr, "%s: -redis %s: %v\n", s.Name, redacted(*redisURL), err)
 			os.Exit(2)
 		}
 		if c, ok := store.(io.Closer); ok {
@@ -153,6 +154,16 @@ func Main(s *runtime.Server, opts ...Option) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", s.Name, err)
 		os.Exit(1)
 	}
+}
+
+// redacted is the URL u with its password, if any, replaced by xxxxx, for
+// an error message; a URL that does not parse is not shown at all.
+func redacted(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return p.Redacted()
 }
 
 // ask runs prompt through the Claude Code CLI with s hosted in this
