@@ -107,7 +107,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	}
 	version, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return nil, 0, fmt.Errorf("redis store: get %s: malformed version %q", key, v)
+		return nil, 0, fmt.Errorf("redis store: get %s: malformed version %.40q", key, v)
 	}
 	return []byte(d), version, nil
 }
