@@ -81,7 +81,7 @@ type TaskOptions struct {
 	// call that would start a task is refused with an error that says
 	// when room comes back, a result that would pass them fails its task
 	// saying so, and answers or questions that would are refused. Default
-	// 256 tasks and 16 MiB.
+	// 1024 tasks and 16 MiB.
 	MaxKeptPerClient      int
 	MaxKeptBytesPerClient int
 	// MaxResultSize bounds the encoded result a task keeps; a larger one
