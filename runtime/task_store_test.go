@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
@@ -42,6 +43,7 @@ func (l *listedStore) list() []string {
 // no task's id: for a client without a session or a token, the id is
 // all it takes to read the task (before, the key was "task:<id>").
 func TestTaskKeyNames(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	store := &listedStore{Store: runtime.NewMemoryStore()}
 	srv := &runtime.Server{Name: "keys", Store: store, StateKey: []byte("the replicas' key")}
 	f := newTaskFixture(t, srv)
@@ -77,6 +79,7 @@ func TestTaskKeyNames(t *testing.T) {
 // the client's share of the store, as results do: answers that would
 // pass it are refused, saying so, and the task waits on for others.
 func TestTaskClientShareAnswers(t *testing.T) {
+	linepeer.CheckLeaks(t)
 	f := newTaskFixture(t, &runtime.Server{Name: "answers", Tasks: runtime.TaskOptions{MaxKeptBytesPerClient: 32 << 10}})
 	c := f.client(t, tasksCaps)
 	id := c.call("confirm", "{}")["taskId"].(string)
