@@ -229,17 +229,20 @@ started=$SECONDS
 # the tasks' records, so that any replica can finish a call that another
 # began, and answer for a task that another runs; and sharing a Redis, for
 # those records and for the notifications between them.
+# Every client of the load is HAProxy's address to the replicas, one
+# client: it may keep tens of thousands of tasks, not the default 1024.
 MCPGEN_STATE_KEY=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export MCPGEN_STATE_KEY
 start_redis
 redis_url=redis://127.0.0.1:$redis_port
-start_replica r1 -stateless -redis "$redis_url"
+share=(-kept-tasks 1000000 -kept-task-bytes 4294967296)
+start_replica r1 -stateless -redis "$redis_url" "${share[@]}"
 export MCP_REPLICA1=$replica_addr
 r1_pid=$replica_pid
-start_replica r2 -stateless -redis "$redis_url"
+start_replica r2 -stateless -redis "$redis_url" "${share[@]}"
 export MCP_REPLICA2=$replica_addr
 r2_pid=$replica_pid
-start_replica r3 -stateless -redis "$redis_url"
+start_replica r3 -stateless -redis "$redis_url" "${share[@]}"
 export MCP_REPLICA3=$replica_addr
 r3_pid=$replica_pid
 lb_port=$(free_port)

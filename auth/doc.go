@@ -26,7 +26,9 @@
 // 10 seconds whatever the client. Key refetches for unknown key ids happen
 // at most once every 10 seconds, so tokens with made-up kids cannot turn
 // the server against its issuer. The introspection cache holds at most
-// CacheSize answers.
+// CacheSize answers, of at most 16 KiB each as the authorization server
+// sent them (a larger one is asked for again), and one introspection is
+// bounded by 10 seconds whatever the client.
 //
 // # Choices
 //
@@ -38,8 +40,10 @@
 // RSA moduli of 2048 to 8192 bits) rather than with
 // github.com/lestrrat-go/jwx/v3, whose jwk.Cache runs background refresh
 // workers that need a lifetime and a Shutdown, and which brings about ten
-// modules of its own; this cache refreshes lazily on the request path, so a verifier
-// is a plain value with nothing to close.
+// modules of its own; this cache fetches on demand (a stale set is
+// refreshed by a goroutine that a request starts, and that ends within 10
+// seconds, while the set held goes on answering), so a verifier is a
+// plain value with nothing to close.
 //
 // Algorithms are taken from the keys, never from the token: a key of type
 // RSA verifies RS256 to PS512 only (or just its alg member, if it has

@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 )
 
 // TestKeyRotationUnderServer rotates Hydra's signing key while a server
@@ -14,8 +16,9 @@ import (
 // it; a token signed with the new key is refused until the verifier may
 // fetch the key set again (MinRefetchGap after its last fetch, moved on
 // the verifier's clock), then works; once Hydra withdraws the old key,
-// the periodic refresh stops trusting it. Hydra's JWK set is fetched once
-// per step, never per request.
+// the periodic refresh stops trusting it, once done (the request that
+// starts it is answered with the keys held). Hydra's JWK set is fetched
+// once per step, never per request.
 func TestKeyRotationUnderServer(t *testing.T) {
 	t.Parallel()
 	var jwksFetches atomic.Int64
@@ -59,6 +62,11 @@ func TestKeyRotationUnderServer(t *testing.T) {
 	hydra.DeleteKey(t, oldHeader["kid"].(string))
 	call("the old key, withdrawn but cached", old, 200, 2)
 	clk.Add(auth.RefreshAfter)
+	for deadline := time.Now().Add(linepeer.HangGuard); post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+old).status == 200; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the withdrawn key is still trusted after the refresh")
+		}
+	}
 	call("the old key, withdrawn and refreshed", old, 401, 3)
 	call("the new key, after the refresh", fresh, 200, 3)
 }

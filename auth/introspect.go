@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -25,6 +26,11 @@ const (
 	// DefaultIntrospectionCacheSize bounds the cached answers (each a
 	// TokenInfo of about a kilobyte).
 	DefaultIntrospectionCacheSize = 1000
+	// MaxCachedAnswerSize bounds the answer, as the authorization server
+	// sent it, that the cache keeps: a larger one is used, but asked for
+	// again on the next request, so that the cache holds at most
+	// CacheSize times this much. As large as the largest token.
+	MaxCachedAnswerSize = MaxTokenSize
 )
 
 // An IntrospectionConfig configures an IntrospectionVerifier.
@@ -53,7 +59,8 @@ type IntrospectionConfig struct {
 	CacheTTL time.Duration
 
 	// CacheSize bounds the number of cached answers: zero means
-	// DefaultIntrospectionCacheSize.
+	// DefaultIntrospectionCacheSize. An answer of more than
+	// MaxCachedAnswerSize bytes is not cached.
 	CacheSize int
 
 	// ClockSkew is the tolerance applied to the exp and nbf members of an
@@ -141,7 +148,7 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 			return clone(ti), nil
 		}
 	}
-	answer, err := v.introspect(ctx, token)
+	answer, size, err := v.introspect(ctx, token)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +156,7 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	if err != nil {
 		return nil, err
 	}
-	if v.cache != nil {
+	if v.cache != nil && size <= MaxCachedAnswerSize {
 		now := v.now()
 		until := now.Add(v.cfg.CacheTTL)
 		if !ti.Expiry.IsZero() && ti.Expiry.Before(until) {
@@ -160,8 +167,12 @@ func (v *IntrospectionVerifier) VerifyToken(ctx context.Context, token string) (
 	return clone(ti), nil
 }
 
-// introspect posts token to the endpoint and returns the decoded answer.
-func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (map[string]any, error) {
+// introspect posts token to the endpoint and returns the decoded answer,
+// and its size as sent. The exchange is bounded by fetchTimeout, whatever
+// the HTTP client.
+func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (map[string]any, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
 	form := url.Values{"token": {token}, "token_type_hint": {"access_token"}}
 	if v.cfg.ClientAuthMethod == "client_secret_post" {
 		form.Set("client_id", v.cfg.ClientID)
@@ -169,7 +180,7 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (m
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.cfg.Endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, fmt.Errorf("auth: introspection: %w", err)
+		return nil, 0, fmt.Errorf("auth: introspection: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
@@ -177,14 +188,15 @@ func (v *IntrospectionVerifier) introspect(ctx context.Context, token string) (m
 		// RFC 6749 §2.3.1: the id and secret are form-encoded first.
 		req.SetBasicAuth(url.QueryEscape(v.cfg.ClientID), url.QueryEscape(v.cfg.ClientSecret))
 	}
+	var raw json.RawMessage
+	if err := doJSON(v.client, req, &raw); err != nil {
+		return nil, 0, fmt.Errorf("auth: introspection: %w", err)
+	}
 	var answer map[string]any
-	if err := doJSON(v.client, req, &answer); err != nil {
-		return nil, fmt.Errorf("auth: introspection: %w", err)
+	if err := json.Unmarshal(raw, &answer); err != nil || answer == nil {
+		return nil, 0, errors.New("auth: introspection: the answer is not a JSON object")
 	}
-	if answer == nil {
-		return nil, errors.New("auth: introspection: the answer is not a JSON object")
-	}
-	return answer, nil
+	return answer, len(raw), nil
 }
 
 // check turns an introspection answer into a TokenInfo, or says why the

@@ -217,3 +217,33 @@ func TestIntrospectionCache(t *testing.T) {
 		}
 	}
 }
+
+// TestIntrospectionCacheBytes: an answer larger than MaxCachedAnswerSize
+// is used but not cached, so that the cache, keyed by the tokens clients
+// send, holds at most CacheSize answers of that size; one at the bound is
+// cached.
+func TestIntrospectionCacheBytes(t *testing.T) {
+	f := newFakeIntrospection(t)
+	exp := time.Now().Add(time.Hour)
+	pad := func(n int) string {
+		base := activeAnswer(exp, `,"pad":""`)
+		return activeAnswer(exp, `,"pad":"`+strings.Repeat("p", n-len(base))+`"`)
+	}
+	f.answer = func(tok string) string {
+		if tok == "huge" {
+			return pad(auth.MaxCachedAnswerSize + 1)
+		}
+		return pad(auth.MaxCachedAnswerSize)
+	}
+	v := newIntrospector(t, auth.IntrospectionConfig{Endpoint: f.srv.URL, ClientID: "rs"}, nil)
+	mustVerify(t, v, "huge")
+	mustVerify(t, v, "at-the-bound")
+	if n := v.CacheLen(); n != 1 {
+		t.Errorf("the cache holds %d answers, want 1: the one at the bound", n)
+	}
+	mustVerify(t, v, "huge")
+	mustVerify(t, v, "at-the-bound")
+	if f.calls != 3 {
+		t.Errorf("%d calls, want 3: the huge answer asked for twice", f.calls)
+	}
+}

@@ -76,11 +76,14 @@ type JWTConfig struct {
 //
 // The keys are fetched on first use, refetched after 15 minutes, and
 // refetched when a token names a kid the set lacks; fetches start at most
-// once every 10 seconds, failed ones included. When a refetch fails the
-// keys fetched before stay in use. When there are none, VerifyToken
-// returns an error that does not wrap ErrInvalidToken: the runtime then
-// answers 503 instead of sending the client back to the authorization
-// server.
+// once every 10 seconds, failed ones included, one at a time, each within
+// 10 seconds. A token whose key is held never waits for a fetch: keys 15
+// minutes old go on answering while a goroutine refreshes them, and only
+// the first token, and one whose kid the set lacks, wait for the issuer.
+// When a refetch fails the keys fetched before stay in use. When there
+// are none, VerifyToken returns an error that does not wrap
+// ErrInvalidToken: the runtime then answers 503 instead of sending the
+// client back to the authorization server.
 type JWTVerifier struct {
 	parser *jwt.Parser
 	keys   *keyCache

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -227,7 +228,8 @@ func hydraPublicKey(t *testing.T, s *hydratest.Server, kid string) *rsa.PublicKe
 // verifier: tokens signed with the old key keep verifying while Hydra
 // publishes it, tokens with the new kid verify once the verifier refetched
 // (at most MinRefetchGap after its last fetch), and once Hydra withdraws
-// the old key the periodic refresh stops trusting it.
+// the old key the periodic refresh stops trusting it, once it is done: the
+// request that finds the set stale is answered with it, not made to wait.
 func TestJWTHydraKeyRotation(t *testing.T) {
 	t.Parallel()
 	s := hydratest.Start(t)
@@ -254,6 +256,15 @@ func TestJWTHydraKeyRotation(t *testing.T) {
 	s.DeleteKey(t, oldHeader["kid"].(string))
 	mustVerify(t, v, old) // the cached set still has it
 	clk.Add(auth.RefreshAfter)
+	mustVerify(t, v, old) // answered with the set held, which a refresh replaces
+	for deadline := time.Now().Add(linepeer.HangGuard); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := v.VerifyToken(context.Background(), old); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the withdrawn key is still trusted after the refresh")
+		}
+	}
 	mustRefuse(t, v, old, "no key")
 	mustVerify(t, v, fresh)
 }

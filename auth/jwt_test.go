@@ -14,11 +14,14 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/mcpgen/mcpgen/auth"
+	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -286,9 +289,13 @@ func TestRefreshFailureKeepsKeys(t *testing.T) {
 	f.setJWKS(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
 	clk.Add(auth.RefreshAfter)
 	mustVerify(t, v, tok)
-	if n := f.jwksHits.Load(); n != 2 {
-		t.Errorf("%d fetches, want 2 (the refresh was not tried)", n)
+	for deadline := time.Now().Add(linepeer.HangGuard); f.jwksHits.Load() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the refresh was not tried")
+		}
 	}
+	clk.Add(auth.MinRefetchGap)
+	mustVerify(t, v, tok) // the refresh failed: the keys held still answer
 }
 
 func mustJSON(t *testing.T, v any) string {
@@ -296,4 +303,74 @@ func mustJSON(t *testing.T, v any) string {
 	s := encodeSegment(t, v)
 	b, _ := base64.RawURLEncoding.DecodeString(s)
 	return string(b)
+}
+
+// fetchWatcher is an http.RoundTripper that closes done once a request
+// for the JWK set has come back (or failed), once armed.
+type fetchWatcher struct {
+	armed atomic.Bool
+	done  chan struct{}
+}
+
+func (w *fetchWatcher) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if w.armed.Load() && strings.HasSuffix(r.URL.Path, "/jwks") {
+		close(w.done)
+	}
+	return resp, err
+}
+
+// TestStaleKeysNotWaited: once the keys are stale, a token whose key is
+// held is verified with them at once, while one refresh, on its own
+// goroutine, waits for an issuer that does not answer; the refreshed set
+// is used once it arrives. Before, every such request waited for the
+// refresh (10 s each with an issuer that never answers), and a failed
+// one left the keys stale for the next to wait again.
+func TestStaleKeysNotWaited(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	f := newFakeIssuer(t)
+	clk := newClock()
+	watch := &fetchWatcher{done: make(chan struct{})}
+	v := newVerifier(t, auth.JWTConfig{Issuer: f.issuer(), HTTPClient: &http.Client{Transport: watch}}, clk)
+	tok := f.sign(t, f.claims(clk.Now()))
+	mustVerify(t, v, tok)
+
+	next, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	f.setJWKS(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		jsonHandler(jwksOf(jwkOf(f.kid, &f.key.PublicKey), jwkOf("next", &next.PublicKey)))(w, r)
+	})
+	watch.armed.Store(true)
+	clk.Add(auth.RefreshAfter)
+	for range 10 {
+		mustVerify(t, v, tok)
+	}
+	<-started
+	select {
+	case <-watch.done:
+		t.Fatal("the requests waited for the refresh")
+	default:
+	}
+	if n := f.jwksHits.Load(); n != 2 {
+		t.Errorf("%d fetches of the JWK set, want 2: one refresh at a time", n)
+	}
+	close(release)
+	<-watch.done
+	rotated := signWith(t, jwt.SigningMethodES256, "next", f.claims(clk.Now()), next)
+	for deadline := time.Now().Add(linepeer.HangGuard); ; time.Sleep(time.Millisecond) {
+		if _, err := v.VerifyToken(context.Background(), rotated); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the refreshed set is not used")
+		}
+	}
 }

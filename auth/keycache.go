@@ -20,9 +20,13 @@ const (
 
 // A keyCache holds an issuer's verification keys and refetches them when
 // they are stale or a token names an unknown key. One fetch runs at a
-// time; callers that need it meanwhile wait for its result. If a refetch
-// fails the keys already held stay in use (the failure is logged), so a
-// brief outage of the issuer does not lock every user out.
+// time, within fetchTimeout. Keys that are only stale are refreshed on a
+// goroutine of the fetch's own while they go on answering: a token whose
+// key is held never waits for the issuer, which costs only the tokens
+// that cannot be decided without it (the first, or one whose kid the set
+// lacks), which wait for the fetch under way. If a refetch fails the keys
+// already held stay in use (the failure is logged), so an outage of the
+// issuer does not lock every user out.
 type keyCache struct {
 	fetch func(context.Context) ([]*publicKey, error)
 	now   func() time.Time
@@ -73,15 +77,20 @@ func pick(keys []*publicKey, kid, alg string) *publicKey {
 	return nil
 }
 
-// get returns the keys, fetching them first when there are none, when they
-// are stale, or when force says a token wants a newer set; a fetch starts
-// only if the last one started minRefetchGap ago or more.
+// get returns the keys, fetching them first when there are none, or when
+// force says a token wants a newer set; keys that are stale it returns at
+// once, and has them refreshed in the background. A fetch starts only if
+// the last one started minRefetchGap ago or more.
 func (c *keyCache) get(ctx context.Context, force bool) ([]*publicKey, error) {
 	c.mu.Lock()
 	now := c.now()
-	stale := c.keys == nil || force || now.Sub(c.fetched) >= refreshAfter
-	if !stale {
+	if c.keys != nil && !force {
 		keys := c.keys
+		if now.Sub(c.fetched) >= refreshAfter && c.inflight == nil && now.Sub(c.tried) >= minRefetchGap {
+			done := make(chan struct{})
+			c.inflight, c.tried = done, now
+			go c.run(ctx, done)
+		}
 		c.mu.Unlock()
 		return keys, nil
 	}

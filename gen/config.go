@@ -298,6 +298,9 @@ func (e *emitter) loadEnv(td *typeDirective) {
 		if d := defaultText(f.def); d != "" {
 			fields = append(fields, element{"Default", strconv.Quote(d)})
 		}
+		if f.sensitive {
+			fields = append(fields, element{"Secret", "true"}) // never quoted in LoadEnv's errors
+		}
 		g.P("\t\t", g.impl("ConfigVar"), "{", inlineElements(fields), "},")
 	}
 	g.P("\t)")

@@ -1,6 +1,8 @@
 package otel
 
 import (
+	"unicode/utf8"
+
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 )
 
@@ -35,3 +37,26 @@ var (
 // errorTypeToolError is error.type for a tools/call whose result has
 // isError set.
 const errorTypeToolError = "tool_error"
+
+// otherValue stands for a method, tool or prompt name that the server
+// does not have, which a client chose: the conventions' placeholder for a
+// value outside those known, so that neither the span names kept nor the
+// metrics' attribute sets grow with what clients make up.
+const otherValue = "_OTHER"
+
+// maxRecorded bounds, in bytes, a value of the request's that a span
+// records as it is: a resource URI, a request id, an error's message.
+const maxRecorded = 1 << 10
+
+// bounded returns s, or its first maxRecorded bytes at most, cut at a
+// character's start, and "…".
+func bounded(s string) string {
+	if len(s) <= maxRecorded {
+		return s
+	}
+	cut := maxRecorded
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

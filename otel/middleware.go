@@ -100,7 +100,7 @@ func (m *middleware) wrap(next runtime.RequestHandler) runtime.RequestHandler {
 		if hasContext(req) {
 			parent = m.propagator.Extract(ctx, metaCarrier{req})
 		}
-		spanCtx, span := m.tracer.Start(parent, m.names.of(req.Method, spanTarget(req)), serverKind...)
+		spanCtx, span := m.tracer.Start(parent, m.spanName(req), serverKind...)
 		if span.IsRecording() {
 			span.SetAttributes(requestAttributes(req)...)
 			if link, ok := ambientLink(ctx, parent); ok {
@@ -130,23 +130,40 @@ func ambientLink(ambient, parent context.Context) (trace.Link, bool) {
 	return trace.Link{SpanContext: a}, true
 }
 
-// spanTarget is the {target} of a span's name: the tool or prompt; none
-// for a resource, whose URI the conventions keep out of span names.
-func spanTarget(req *runtime.Request) string {
-	switch req.Method {
-	case "tools/call", "prompts/get":
-		return req.Target
+// spanName is the span's name, "{method} {target}": the method, or
+// _OTHER for one the runtime does not serve, then the tool or prompt, or
+// _OTHER for one the server does not have; no target for a resource,
+// whose URI the conventions keep out of span names. Only names made of
+// what the server has are kept (see spanNames), never what a client made
+// up.
+func (m *middleware) spanName(req *runtime.Request) string {
+	switch {
+	case !req.KnownMethod:
+		return otherValue
+	case req.Target == "" || req.Method != "tools/call" && req.Method != "prompts/get":
+		return req.Method
+	case !req.KnownTarget:
+		return m.names.of(req.Method, otherValue)
 	}
-	return ""
+	return m.names.of(req.Method, req.Target)
+}
+
+// methodName is mcp.method.name: the method, or _OTHER for one the
+// runtime does not serve.
+func methodName(req *runtime.Request) string {
+	if !req.KnownMethod {
+		return otherValue
+	}
+	return req.Method
 }
 
 // requestAttributes are a request's span attributes.
 func requestAttributes(req *runtime.Request) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 12)
-	attrs = append(attrs, keyMethod.String(req.Method))
+	attrs = append(attrs, keyMethod.String(methodName(req)))
 	attrs = appendTarget(attrs, req)
 	if id, ok := requestID(req.ID); ok {
-		attrs = append(attrs, keyRequestID.String(id))
+		attrs = append(attrs, keyRequestID.String(bounded(id)))
 	}
 	if req.Revision != "" {
 		attrs = append(attrs, keyProtocolVersion.String(req.Revision))
@@ -162,20 +179,30 @@ func requestAttributes(req *runtime.Request) []attribute.KeyValue {
 }
 
 // appendTarget appends what the request acts on: the tool (and the
-// execute_tool operation), the prompt, or the resource URI.
+// execute_tool operation), the prompt, each _OTHER when the server does
+// not have it, or the resource URI, cut to maxRecorded bytes.
 func appendTarget(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
 	if req.Target == "" {
 		return attrs
 	}
 	switch req.Method {
 	case "tools/call":
-		attrs = append(attrs, keyToolName.String(req.Target), keyOperationName.String(operationExecuteTool))
+		attrs = append(attrs, keyToolName.String(knownTarget(req)), keyOperationName.String(operationExecuteTool))
 	case "prompts/get":
-		attrs = append(attrs, keyPromptName.String(req.Target))
+		attrs = append(attrs, keyPromptName.String(knownTarget(req)))
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		attrs = append(attrs, keyResourceURI.String(req.Target))
+		attrs = append(attrs, keyResourceURI.String(bounded(req.Target)))
 	}
 	return attrs
+}
+
+// knownTarget is the tool or prompt the request names, or _OTHER for one
+// the server does not have.
+func knownTarget(req *runtime.Request) string {
+	if !req.KnownTarget {
+		return otherValue
+	}
+	return req.Target
 }
 
 // appendNetwork appends network.transport and, over HTTP, the protocol
@@ -252,7 +279,7 @@ func recordOutcome(span trace.Span, o runtime.Outcome) {
 	}
 	switch {
 	case failed && o.Code != 0:
-		span.SetStatus(codes.Error, o.Message)
+		span.SetStatus(codes.Error, bounded(o.Message)) // which may quote the request
 	case failed:
 		span.SetStatus(codes.Error, errorTypeToolError)
 	}
@@ -290,7 +317,7 @@ func isServerError(code int) bool {
 // operationAttributes are the attributes of mcp.server.operation.duration.
 func operationAttributes(req *runtime.Request, o runtime.Outcome) attribute.Set {
 	attrs := make([]attribute.KeyValue, 0, 10)
-	attrs = append(attrs, keyMethod.String(req.Method))
+	attrs = append(attrs, keyMethod.String(methodName(req)))
 	switch req.Method {
 	case "tools/call", "prompts/get":
 		attrs = appendTarget(attrs, req) // resource URIs are opt-in on metrics

@@ -3,8 +3,8 @@ package otel
 import "sync"
 
 // maxSpanNames bounds the span names kept: one per tool and prompt a
-// server has, in practice; past it (a client calling many unknown
-// tools), names are built per request instead.
+// server has (the middleware asks for no other, see spanName); past it
+// (a server of many tools), names are built per request instead.
 const maxSpanNames = 1024
 
 // spanNames keeps the span names "{method} {target}", so that a request

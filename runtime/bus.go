@@ -3,8 +3,8 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"errors"
+	"hash/maphash"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,24 +28,6 @@ const busChannel = "mcpgen:bus"
 // so, instead of hanging.
 const storeTimeout = 5 * time.Second
 
-// A busMessage is one message of the bus.
-type busMessage struct {
-	// Origin is the replica that published it, which ignores it.
-	Origin string `json:"o"`
-	// Kind is "list" (Feature's list changed), "uri" (the resource URI
-	// was updated) or "task" (Event happened to Task).
-	Kind    string `json:"k"`
-	Feature string `json:"f,omitempty"`
-	URI     string `json:"u,omitempty"`
-	Task    string `json:"t,omitempty"`
-	// Event is "cancel", "input" (answers arrived) or "status" (the task's
-	// status changed; Detail is its DetailedTask, and Owner whom it
-	// belongs to, for the listeners that follow it).
-	Event  string          `json:"e,omitempty"`
-	Owner  string          `json:"w,omitempty"`
-	Detail json.RawMessage `json:"d,omitempty"`
-}
-
 // sharedState is what a Server keeps about its Store.
 type sharedState struct {
 	once  sync.Once
@@ -53,10 +35,7 @@ type sharedState struct {
 	// own says that the store is the Server's own memory store: no other
 	// replica reads it.
 	own bool
-	// keyless says that Server.StateKey is empty: records sealed with a
-	// random key, which no other replica can open.
-	keyless bool
-	box     *wire.Box
+	box *wire.Box
 
 	replicaOnce sync.Once
 	replica     string // this replica's name on the bus
@@ -65,8 +44,22 @@ type sharedState struct {
 	// maxPublishing.
 	publishing atomic.Int32
 
-	busMu   sync.Mutex
-	stopBus func() // ends the bus subscription; nil before it
+	busOnce sync.Once
+	bus     *wire.Box // seals the bus's messages; see busBox
+
+	busMu     sync.Mutex
+	stopBus   func()        // ends the bus subscription; nil before it
+	joining   chan struct{} // closed when the subscription under way ends; nil when none is
+	busFailed time.Time     // when the last subscription failed
+
+	// dropped counts the bus messages dropped since the last warning
+	// about them, which warned at lastDropWarning (Unix nanoseconds).
+	dropped         atomic.Int64
+	lastDropWarning atomic.Int64
+
+	ledgerOnce  sync.Once
+	ledgerSeed  maphash.Seed
+	ledgerLocks [ledgerStripes]chan struct{} // see lockLedger
 
 	mu        sync.Mutex
 	runs      map[string]*taskRun // tasks whose handlers run here, by id
@@ -84,7 +77,6 @@ func (s *Server) shared() *sharedState {
 		if sh.store == nil {
 			sh.store, sh.own = NewMemoryStore(), true
 		}
-		sh.keyless = len(s.StateKey) == 0
 		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
 	})
 	return sh
@@ -97,37 +89,78 @@ func (s *Server) replicaName() string {
 	return sh.replica
 }
 
-// errKeyless is why a server that shares its store cannot keep tasks in
-// it.
-var errKeyless = errors.New("Server.Store is shared, but Server.StateKey is empty: give every replica the same StateKey (32 random bytes), so that each can open the task records the others seal")
+// The subscription to the bus is made on a goroutine of its own, within
+// storeTimeout, so that no request waits for a store that does not
+// answer unless it needs the bus (a subscriptions/listen, which must hear
+// the other replicas), and none waits under a lock that other requests
+// take. A failed subscription is tried again by the next session or task
+// that starts busRetryGap after it, or by the next listen at once.
 
-// joinBus subscribes the server to the bus, once; a failure (the store
-// cannot be reached) is logged and tried again at the next call. It does
-// nothing for a server that keeps its own store. While one request
-// subscribes, which can take storeTimeout when the store does not answer,
-// the others go on without waiting for it: the bus only saves waiting,
-// and each request waits for the store at most once, not once per request
-// in line before it.
+// busRetryGap is the least time between two tries to subscribe to the
+// bus that no request waits for.
+const busRetryGap = storeTimeout
+
+// joinBusLater starts subscribing the server to the bus, unless it is
+// subscribed, subscribing, or failed less than busRetryGap ago, and
+// returns at once. It does nothing for a server that keeps its own store.
+func (s *Server) joinBusLater() {
+	s.subscribeBus(false)
+}
+
+// joinBus subscribes the server to the bus, or waits for the
+// subscription under way, until ctx ends or, at most, storeTimeout; a
+// failure is logged by the subscribing goroutine. It is for the requests
+// that need the bus.
 func (s *Server) joinBus(ctx context.Context) {
+	done := s.subscribeBus(true)
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// subscribeBus starts subscribing to the bus, unless the server keeps its
+// own store, is subscribed, or (unless now) failed to subscribe less than
+// busRetryGap ago. It returns a channel closed once the subscription under
+// way, if there is one, has ended.
+func (s *Server) subscribeBus(now bool) <-chan struct{} {
 	sh := s.shared()
 	if sh.own {
-		return
+		return nil
 	}
-	if !sh.busMu.TryLock() {
-		return
-	}
+	sh.busMu.Lock()
 	defer sh.busMu.Unlock()
-	if sh.stopBus != nil {
-		return
+	switch {
+	case sh.stopBus != nil:
+		return nil
+	case sh.joining != nil:
+		return sh.joining
+	case !now && time.Since(sh.busFailed) < busRetryGap:
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	defer cancel()
-	stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
-	if err != nil {
-		s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying at the next request that needs it", "err", err)
-		return
-	}
-	sh.stopBus = stop
+	done := make(chan struct{})
+	sh.joining = done
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
+		sh.busMu.Lock()
+		sh.joining = nil
+		if err != nil {
+			sh.busFailed = time.Now()
+		} else {
+			sh.stopBus = stop
+		}
+		sh.busMu.Unlock()
+		if err != nil {
+			s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying with the next session, task or subscriptions/listen", "err", err)
+		}
+	}()
+	return done
 }
 
 // publish sends m on the bus, for the other replicas; it does nothing for
@@ -137,11 +170,11 @@ func (s *Server) joinBus(ctx context.Context) {
 // of a list change).
 func (s *Server) publish(ctx context.Context, m busMessage) {
 	store := s.Store
-	if store == nil {
-		return
+	if store == nil || len(s.StateKey) == 0 {
+		return // not serving yet (see Check)
 	}
 	m.Origin = s.replicaName()
-	data, err := json.Marshal(m)
+	data, err := s.sealBus(&m)
 	if err != nil {
 		s.logger().Error("encoding a bus message", "err", err)
 		return
@@ -163,7 +196,7 @@ const maxPublishing = 64
 // with a warning instead: the bus is at most once anyway, and a change
 // made in a loop must not pile up goroutines.
 func (s *Server) publishLater(m busMessage) {
-	if s.Store == nil {
+	if s.Store == nil || len(s.StateKey) == 0 {
 		return
 	}
 	sh := &s.sharedState // not shared(): the server may still be being set up
@@ -178,12 +211,19 @@ func (s *Server) publishLater(m busMessage) {
 	}()
 }
 
-// onBus delivers a message of another replica where it belongs here. It
-// never waits: what it delivers is queued.
+// onBus delivers a message of another replica where it belongs here, and
+// drops what is not one (see openBus). It never waits: what it delivers
+// is queued. It runs on the store client's goroutine, which a panic
+// would end with the process: none may escape it.
 func (s *Server) onBus(data []byte) {
-	var m busMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		s.logger().Warn("a malformed message on the store's bus was dropped", "err", err)
+	defer func() {
+		if p := recover(); p != nil {
+			s.logger().Error("delivering a message of the store's bus panicked; it was dropped", "panic", p, "stack", string(debug.Stack()))
+		}
+	}()
+	m, err := s.openBus(data)
+	if err != nil {
+		s.droppedBus(err)
 		return
 	}
 	if m.Origin == s.replicaName() {
@@ -195,7 +235,7 @@ func (s *Server) onBus(data []byte) {
 			s.fanout.listChanged(f)
 		}
 	case "uri":
-		s.fanout.updated(m.URI)
+		s.fanout.updated(m.URI, s.resourceScopes(m.URI))
 	case "task":
 		switch m.Event {
 		case "cancel", "input":
@@ -206,6 +246,23 @@ func (s *Server) onBus(data []byte) {
 			s.fanout.taskStatus(m.Task, m.Owner, m.Detail)
 		}
 	}
+}
+
+// dropBusWarningGap is the least time between two warnings about dropped
+// bus messages, so that whoever floods the channel cannot flood the log.
+const dropBusWarningGap = time.Minute
+
+// droppedBus counts a message of the bus dropped for err, and warns about
+// it unless it warned less than dropBusWarningGap ago.
+func (s *Server) droppedBus(err error) {
+	sh := &s.sharedState
+	n := sh.dropped.Add(1)
+	now, last := time.Now().UnixNano(), sh.lastDropWarning.Load()
+	if now-last < int64(dropBusWarningGap) || !sh.lastDropWarning.CompareAndSwap(last, now) {
+		return
+	}
+	sh.dropped.Add(-n)
+	s.logger().Warn("messages on the store's bus that are not the replicas' were dropped: another program publishes on its channel, or a replica has another StateKey", "dropped", n, "last_err", err)
 }
 
 // featureNamed is the feature whose String is name, for the bus.

@@ -2,11 +2,19 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // stalledStore is a MemoryStore whose Publish waits until release closes.
@@ -33,7 +41,7 @@ func (s *stalledStore) Publish(ctx context.Context, channel string, msg []byte) 
 func TestPublishLaterBounded(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	store := &stalledStore{MemoryStore: NewMemoryStore(), release: make(chan struct{})}
-	s := &Server{Name: "bus", Store: store, Logger: linepeer.DiscardLogger()}
+	s := &Server{Name: "bus", Store: store, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
 	for range maxPublishing {
 		s.publishLater(busMessage{Kind: "list", Feature: "tools"})
 	}
@@ -49,45 +57,207 @@ func TestPublishLaterBounded(t *testing.T) {
 	}
 }
 
-// slowSubscribeStore is a MemoryStore whose Subscribe waits until release
-// closes, as a store that does not answer does for storeTimeout.
+// slowSubscribeStore is a MemoryStore whose Subscribe counts its calls,
+// says it began, then waits until release closes, as a store that does
+// not answer does for storeTimeout.
 type slowSubscribeStore struct {
 	*MemoryStore
+	calls       atomic.Int32
 	subscribing chan struct{}
 	release     chan struct{}
 }
 
-// Subscribe says it began, then waits for release before subscribing.
 func (s *slowSubscribeStore) Subscribe(ctx context.Context, channel string, deliver func([]byte)) (func(), error) {
+	s.calls.Add(1)
 	s.subscribing <- struct{}{}
 	<-s.release
 	return s.MemoryStore.Subscribe(ctx, channel, deliver)
 }
 
-// TestJoinBusWaitsOnce: while one request subscribes to a slow store's
-// bus, another goes on at once instead of queueing behind it (before, a
-// k-th request in line waited k times the store's timeout).
-func TestJoinBusWaitsOnce(t *testing.T) {
+// TestJoinBusOffRequests: while a store does not answer the bus's
+// subscription, sessions open and calls that need no store are answered:
+// the subscription waits on a goroutine of its own, under no lock that
+// requests take, and one at a time. Before, an initialize subscribed
+// while holding the lock of the HTTP sessions, and every request of every
+// session waited for it (3 calls in 15 s with a store that never answers).
+func TestJoinBusOffRequests(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := &slowSubscribeStore{MemoryStore: NewMemoryStore(), subscribing: make(chan struct{}), release: make(chan struct{})}
-	s := &Server{Name: "bus", Store: store, StateKey: make([]byte, 32), Logger: linepeer.DiscardLogger()}
-	first := make(chan struct{})
-	go func() { defer close(first); s.joinBus(context.Background()) }()
+	store := &slowSubscribeStore{MemoryStore: NewMemoryStore(), subscribing: make(chan struct{}, 1), release: make(chan struct{})}
+	s, _ := newHTTPTestServer()
+	s.Store, s.StateKey = store, []byte("bus key")
+	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
+	release := sync.OnceFunc(func() { close(store.release) })
+	t.Cleanup(release) // before the server closes, should the test fail
+	served := make(chan error, 1)
+	go func() {
+		for i := range 3 {
+			r, err := httpSend(context.Background(), http.DefaultClient, "POST", url, httpInitializeBody, httpPostHeaders())
+			if err != nil || r.status != http.StatusOK {
+				served <- fmt.Errorf("initialize %d: %v %d", i, err, r.status)
+				return
+			}
+			r, err = httpSend(context.Background(), http.DefaultClient, "POST", url, toolCallBody(1, "echo", "x"), httpPostHeaders(wire.HeaderSessionID, r.header.Get(wire.HeaderSessionID)))
+			if err != nil || !strings.Contains(string(r.body), `"text":"x"`) {
+				served <- fmt.Errorf("call %d: %v %s", i, err, r.body)
+				return
+			}
+		}
+		served <- nil
+	}()
 	<-store.subscribing
-	second := make(chan struct{})
-	go func() { defer close(second); s.joinBus(context.Background()) }()
 	select {
-	case <-second:
-	case <-first:
-		t.Fatal("the first subscription ended before it was released")
-	case <-time.After(time.Minute): // a hang guard, not a measure
-		t.Fatal("a second request waits for the first one's subscription")
+	case err := <-served:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second): // a hang guard, not a measure
+		t.Fatal("sessions and calls wait for the store's bus")
 	}
-	close(store.release)
-	<-first
-	if s.sharedState.stopBus == nil {
-		t.Error("the first request did not subscribe")
-	} else {
-		s.sharedState.stopBus()
+	if n := store.calls.Load(); n != 1 {
+		t.Errorf("%d subscriptions under way at once, want 1", n)
 	}
+	release()
+	waitFor(t, "the subscription", func() bool {
+		s.sharedState.busMu.Lock()
+		defer s.sharedState.busMu.Unlock()
+		return s.sharedState.stopBus != nil
+	})
+	s.sharedState.stopBus()
+}
+
+// failingSubscribeStore is a MemoryStore whose Subscribe fails at once,
+// counting its calls.
+type failingSubscribeStore struct {
+	*MemoryStore
+	calls atomic.Int32
+}
+
+func (s *failingSubscribeStore) Subscribe(context.Context, string, func([]byte)) (func(), error) {
+	s.calls.Add(1)
+	return nil, errors.New("connection refused")
+}
+
+// TestJoinBusRetries: a failed subscription is tried again by the next
+// session that starts busRetryGap after it, not by every one (each of
+// which could wait storeTimeout before), and at once by a request that
+// needs the bus.
+func TestJoinBusRetries(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	store := &failingSubscribeStore{MemoryStore: NewMemoryStore()}
+	s := &Server{Name: "bus", Store: store, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
+	for range 10 {
+		s.NewConn(nil).Close()
+		waitFor(t, "the subscription to end", func() bool {
+			s.sharedState.busMu.Lock()
+			defer s.sharedState.busMu.Unlock()
+			return s.sharedState.joining == nil
+		})
+	}
+	if n := store.calls.Load(); n != 1 {
+		t.Errorf("%d tries for 10 sessions within busRetryGap, want 1", n)
+	}
+	s.joinBus(context.Background()) // as subscriptions/listen does
+	if n := store.calls.Load(); n != 2 {
+		t.Errorf("%d tries after a request that needs the bus, want 2", n)
+	}
+	s.sharedState.busMu.Lock()
+	s.sharedState.busFailed = time.Now().Add(-busRetryGap)
+	s.sharedState.busMu.Unlock()
+	s.NewConn(nil).Close()
+	waitFor(t, "a third try", func() bool { return store.calls.Load() == 3 })
+}
+
+// busReplica is a server on store, with the key, whose tool "hold" runs as
+// a task until release closes, and then fails if its context ended.
+func busReplica(t *testing.T, store Store, key string, release chan struct{}) *Server {
+	s := &Server{Name: "bus", Store: store, StateKey: []byte(key), Logger: linepeer.DiscardLogger()}
+	s.AddTool(&Tool{Name: "hold", Task: TaskOptional, Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		<-release
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return TextResult("held"), nil
+	}})
+	return s
+}
+
+// TestBusForgedMessages: what another program publishes on the bus's
+// channel is dropped: a cancel in clear of another client's task (which
+// cancelled it before), a status without its detail (which panicked the
+// replica, on the store client's goroutine), and messages sealed with the
+// key that are not well formed; a status sealed by a replica with the
+// same key still reaches the task's listener.
+func TestBusForgedMessages(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	store := NewMemoryStore()
+	release := make(chan struct{})
+	s := busReplica(t, store, "the replicas' key", release)
+	other := busReplica(t, store, "the replicas' key", release)
+	conn := s.NewConn(nil)
+	defer conn.Close()
+	waitFor(t, "the replica to join the bus", func() bool {
+		s.sharedState.busMu.Lock()
+		defer s.sharedState.busMu.Unlock()
+		return s.sharedState.stopBus != nil
+	})
+	defer s.sharedState.stopBus()
+	caps := `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+	var created struct{ TaskID string }
+	mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(1, "tools/call", `"name":"hold","arguments":{}`, caps)))), &created)
+	id := created.TaskID
+	run := s.shared().run(id)
+	l := &listener{owner: run.owner, tasks: []string{id}, client: "watcher", wake: make(chan struct{}, 1)}
+	if err := s.addListener(l); err != nil {
+		t.Fatal(err)
+	}
+	defer s.removeListener(l)
+
+	clear := func(m string) []byte { return []byte(m) }
+	sealed := func(m string) []byte { return s.busBox().Seal([]byte(m), busAD) }
+	for name, msg := range map[string][]byte{
+		"cancel in clear":            clear(`{"o":"forger","k":"task","t":"` + id + `","e":"cancel"}`),
+		"status without detail":      clear(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
+		"sealed under another key":   wire.NewBox([]byte("another key"), busPurpose).Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), busAD),
+		"sealed for another channel": s.busBox().Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), []byte("other")),
+		"sealed, no detail":          sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
+		"sealed, detail a string":    sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status","d":"x"}`),
+		"sealed, duplicate event":    sealed(`{"o":"forger","k":"task","t":"` + id + `","e":"input","e":"cancel"}`),
+		"sealed, not an object":      sealed(`["cancel"]`),
+		"sealed, not JSON":           sealed(`{"o":`),
+		"empty":                      nil,
+	} {
+		if err := store.Publish(context.Background(), busChannel, msg); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if q, _ := l.take(); len(q) > 0 {
+		t.Errorf("forged statuses reached the listener: %s", q)
+	}
+	// One warning, and the nine drops after it counted for the next.
+	if warned, n := s.sharedState.lastDropWarning.Load() != 0, s.sharedState.dropped.Load(); !warned || n != 9 {
+		t.Errorf("warned %v, then counted %d drops; want a warning, then 9", warned, n)
+	}
+
+	// A replica with the key is heard.
+	other.taskChanged(context.Background(), id, &taskRecord{Owner: run.owner, Status: taskWorking, Message: "from the other replica"})
+	if q, _ := l.take(); len(q) != 1 || !strings.Contains(string(q[0]), "from the other replica") {
+		t.Errorf("the other replica's status: %q", q)
+	}
+	close(release)
+	var got struct{ Status string }
+	for range 1000 {
+		mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(2, "tasks/get", `"taskId":`+quote(id), caps)))), &got)
+		if got.Status != taskWorking {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got.Status != taskCompleted {
+		t.Errorf("the task ended %s, want completed: a forged message reached it", got.Status)
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

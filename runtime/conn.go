@@ -24,7 +24,10 @@ type Conn struct {
 // not block for long. A nil send drops them. Close the Conn when the
 // client is gone: until then the server keeps it among the clients it
 // notifies.
+//
+// It panics when s cannot serve (see Check).
 func (s *Server) NewConn(send func(msg []byte)) *Conn {
+	s.mustCheck()
 	c := &Conn{ss: &session{srv: s, notify: send, sharedIDs: true, canAsk: true, transport: "conn"}}
 	s.fanout.join(c.ss)
 	return c

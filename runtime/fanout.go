@@ -32,7 +32,8 @@ type fanout struct {
 
 // join registers ss as a session the server can notify; leave forgets it.
 // A server whose replicas share a store then hears the others' changes
-// too (see joinBus).
+// too, once it has joined the bus, which join starts without waiting for
+// it (see joinBusLater).
 func (f *fanout) join(ss *session) {
 	f.mu.Lock()
 	if f.sessions == nil {
@@ -40,7 +41,7 @@ func (f *fanout) join(ss *session) {
 	}
 	f.sessions[ss] = struct{}{}
 	f.mu.Unlock()
-	ss.srv.joinBus(context.Background())
+	ss.srv.joinBusLater()
 }
 
 func (f *fanout) leave(ss *session) {
@@ -83,9 +84,12 @@ func (f *fanout) listChanged(kind feature) {
 	}
 }
 
-// updated tells the clients subscribed to uri that it changed.
-func (f *fanout) updated(uri string) {
-	sessions, ls := f.snapshot(func(l *listener) bool { return slices.Contains(l.uris, uri) })
+// updated tells the clients subscribed to uri that it changed; reading
+// it needs scopes (see Server.resourceScopes), which a listener's token
+// must hold, as resources/read checks them (a session's subscription
+// was checked by resources/subscribe).
+func (f *fanout) updated(uri string, scopes []string) {
+	sessions, ls := f.snapshot(func(l *listener) bool { return slices.Contains(l.uris, uri) && l.mayRead(scopes) })
 	params := string(jsonvalue.AppendString([]byte(`"uri":`), uri))
 	msg := []byte(`{"jsonrpc":"2.0","method":"` + wire.NotifyUpdated + `","params":{` + params + `}}`)
 	for _, ss := range sessions {
@@ -111,8 +115,15 @@ func (s *Server) listChanged(kind feature) {
 // updated tells the clients subscribed to uri that it changed, here and,
 // through the bus, on the other replicas.
 func (s *Server) updated(uri string) {
-	s.fanout.updated(uri)
+	s.fanout.updated(uri, s.resourceScopes(uri))
 	s.publishLater(busMessage{Kind: "uri", URI: uri})
+}
+
+// resourceScopes are the scopes a token needs to read uri (see
+// findResource): none for a URI that names nothing.
+func (s *Server) resourceScopes(uri string) []string {
+	_, _, scopes := s.findResource(uri)
+	return scopes
 }
 
 // taskStatus sends the task id's DetailedTask (detail, a JSON object) to
@@ -203,6 +214,9 @@ type listener struct {
 	// which belong to owner (see taskOwner).
 	tasks []string
 	owner string
+	// token is the request's verified token, whose scopes each resource
+	// update is checked against; nil without one.
+	token *TokenInfo
 
 	mu     sync.Mutex
 	queue  [][]byte
@@ -232,6 +246,12 @@ func (l *listener) enqueue(method, params string) {
 	case l.wake <- struct{}{}:
 	default:
 	}
+}
+
+// mayRead reports whether the listener's token, if it has one, holds
+// scopes: what reading the resource an update is about needs.
+func (l *listener) mayRead(scopes []string) bool {
+	return l.token == nil || len(missingScopes(l.token, scopes)) == 0
 }
 
 // take returns what is queued, and whether the listener fell behind.
@@ -365,11 +385,19 @@ func (ss *session) listen(c *call) response {
 	}
 	if uv := filter.Get("resourceSubscriptions"); srv.offers(resources) && uv.Kind() == jsonvalue.Array {
 		for _, u := range uv.Elems() {
-			if u.Kind() == jsonvalue.String {
-				l.uris = append(l.uris, u.Str())
+			if u.Kind() != jsonvalue.String {
+				continue
 			}
+			// As resources/subscribe: a URI the token may not read is
+			// refused (403 over HTTP); updated checks again, for a
+			// resource added since.
+			if resp, ok := c.allow("resource", u.Str(), srv.resourceScopes(u.Str())); !ok {
+				return resp
+			}
+			l.uris = append(l.uris, u.Str())
 		}
 	}
+	l.token = TokenInfoFromContext(&c.ctx)
 	tasks, owner, resp, ok := ss.listenTasks(c, filter)
 	if !ok {
 		return resp

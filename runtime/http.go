@@ -144,7 +144,11 @@ const (
 // An http.Server that serves it should therefore set ReadHeaderTimeout
 // and IdleTimeout, and leave ReadTimeout and WriteTimeout unset: they
 // bound a whole request and its response, and would cut long streams off.
+//
+// It panics when s cannot serve (see Check), or opts.Authorization could
+// authorize no request.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
+	s.mustCheck()
 	h := &httpHandler{srv: s, now: time.Now}
 	if opts != nil {
 		h.opts = *opts
@@ -190,9 +194,12 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 // When ctx is cancelled, ListenAndServeHTTP stops accepting requests and
 // lets the requests in progress finish for up to ShutdownTimeout; then it
 // cancels the calls still running, closes their connections, and returns
-// ctx's error. It returns another error only if it cannot listen or
-// serve.
+// ctx's error. It returns another error only if s cannot serve (see
+// Check), or it cannot listen or serve.
 func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTPOptions) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("mcp over http: address %q: %w", addr, err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -234,4 +236,58 @@ func TestSameResource(t *testing.T) {
 			t.Errorf("sameResource(%q) = %v", tc.aud, got)
 		}
 	}
+}
+
+// TestListenScopes: every resource update a subscriptions/listen request
+// receives passes the checks of the resources/read that would read it: a
+// listen naming a resource its token lacks the scopes for is refused
+// with 403, as resources/subscribe is; and an update of a resource added
+// after the listen began, with scopes the token lacks, does not reach
+// it. Before, listen delivered notifications/resources/updated for any
+// URI it named.
+func TestListenScopes(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	s := authServer()
+	read := func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error) {
+		return &ResourceResult{Contents: []ResourceContents{{URI: req.URI, Text: "x"}}}, nil
+	}
+	s.AddResource(&Resource{URI: "notes://public", Name: "public", Handler: read})
+	s.AddResource(&Resource{URI: "notes://private", Name: "private", Scopes: []string{"notes:write"}, Handler: read})
+	url := serveHTTPTest(t, s, &HTTPOptions{Authorization: testAuthorization()})
+	listen := func(uris string) string {
+		return mcptest.PerRequest(1, "subscriptions/listen", `"notifications":{"resourceSubscriptions":[`+uris+`]}`, "{}")
+	}
+
+	// Refused at once, as resources/subscribe and resources/read are.
+	guard, stop := context.WithTimeout(context.Background(), linepeer.HangGuard) // a listen not refused lasts
+	defer stop()
+	r, err := httpSend(guard, http.DefaultClient, http.MethodPost, url, listen(`"notes://public","notes://private"`), httpPostHeaders(append(perRequestHeaders("subscriptions/listen"), "Authorization", "Bearer reader")...))
+	if err != nil || r.status != 403 || !strings.Contains(r.header.Get("WWW-Authenticate"), `error="insufficient_scope"`) || !strings.Contains(string(r.body), "resource notes://private needs the scopes notes:write") {
+		t.Errorf("a listen for a resource the token may not read: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	}
+
+	// Checked per update: notes://later gets its scopes after the listen
+	// began. The Conn stands for the transport, with the token HTTP
+	// would have verified.
+	ann := testTokens()["reader"]
+	got := make(chan string, 16)
+	conn := s.NewConn(func(msg []byte) { got <- string(msg) })
+	defer conn.Close()
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), tokenKey{}, ann))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		conn.Handle(ctx, []byte(listen(`"notes://public","notes://later"`)))
+	}()
+	if ack := <-got; !strings.Contains(ack, wire.NotifyAcknowledged) {
+		t.Fatalf("not acknowledged: %s", ack)
+	}
+	s.AddResource(&Resource{URI: "notes://later", Name: "later", Scopes: []string{"notes:write"}, Handler: read})
+	s.ResourceUpdated("notes://later")
+	s.ResourceUpdated("notes://public")
+	if msg := <-got; !strings.Contains(msg, `"uri":"notes://public"`) {
+		t.Errorf("the first update the listener got: %s", msg)
+	}
+	cancel()
+	<-done
 }

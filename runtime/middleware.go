@@ -27,7 +27,10 @@ import (
 // request served on its own), and the handler it returns serves every
 // request of that session, concurrently. A server without middleware
 // pays nothing for the feature; with it, a request of a session costs
-// one allocation more (see BenchmarkCall in the otel module).
+// one allocation more (see BenchmarkCall in the otel module). A panic in
+// a middleware, or in the handler it returns, is answered as a
+// handler's is: with an internal error that names an incident, whose
+// panic and stack go to Server.Logger.
 type Middleware func(next RequestHandler) RequestHandler
 
 // A RequestHandler answers a request: the runtime's, which runs the
@@ -43,6 +46,14 @@ type Request struct {
 	// resource URI, the argument completed; "" when there is none or the
 	// request does not name it well (the method then refuses it).
 	Target string
+	// KnownMethod says that Method is one of the MCP methods the runtime
+	// serves, and KnownTarget, for tools/call and prompts/get, that Target
+	// names a tool or prompt the server has. A client can send any other
+	// method and name any other tool, of any length: a middleware that
+	// keeps what it sees beyond the request (a metric's attributes, a
+	// cache) keeps what is known, and a placeholder for the rest, so that
+	// no client chooses what the server holds.
+	KnownMethod, KnownTarget bool
 	// ID is the request's JSON-RPC id, as JSON: 7, or "abc" with its
 	// quotes.
 	ID json.RawMessage
@@ -191,9 +202,23 @@ func (ss *session) serve(c *call) response {
 		return ss.dispatch(c)
 	}
 	req := ss.request(c)
-	o := ss.chain()(&c.ctx, req)
+	o := ss.runChain(c, req)
 	putRequest(req)
 	return o.response()
+}
+
+// runChain runs the session's middleware for req. A middleware's panic
+// becomes an internal error that names an incident, logged with the
+// panic and its stack, as a handler's does (see recovered): it must not
+// end a stdio server, or the goroutine of a Conn's caller.
+func (ss *session) runChain(c *call, req *Request) (o Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := ss.recovered(handlerRun{kind: "request", target: req.Method}, p)
+			o = Refuse(jsonrpc.InternalError, err.Error())
+		}
+	}()
+	return ss.chain()(&c.ctx, req)
 }
 
 // chain returns the session's handler of requests: the server's
@@ -236,15 +261,16 @@ func putRequest(req *Request) {
 func (ss *session) request(c *call) *Request {
 	r := requests.Get().(*Request)
 	*r = Request{
-		call:      c,
-		Method:    c.msg.Method,
-		ID:        c.id(),
-		SessionID: ss.id,
-		Transport: ss.transport,
-		Token:     TokenInfoFromContext(&c.ctx),
-		Session:   ss.middlewareSession(),
-		params:    c.msg.Params,
-		Params:    c.msg.Params.Raw(),
+		call:        c,
+		Method:      c.msg.Method,
+		KnownMethod: c.method != nil,
+		ID:          c.id(),
+		SessionID:   ss.id,
+		Transport:   ss.transport,
+		Token:       TokenInfoFromContext(&c.ctx),
+		Session:     ss.middlewareSession(),
+		params:      c.msg.Params,
+		Params:      c.msg.Params.Raw(),
 	}
 	if p, ok := c.ctx.Value(httpConnKey{}).(*httpConnContext); ok {
 		r.RemoteAddr, r.Proto = p.remoteAddr, p.proto
@@ -260,9 +286,23 @@ func (ss *session) request(c *call) *Request {
 	default:
 		if c.method != nil && c.method.nameParam != "" {
 			r.Target = c.msg.Params.Get(c.method.nameParam).Str()
+			r.KnownTarget = ss.srv.hasTarget(c.msg.Method, r.Target)
 		}
 	}
 	return r
+}
+
+// hasTarget reports whether the server has the tool or prompt name that a
+// request of method (tools/call, prompts/get) names.
+func (s *Server) hasTarget(method, name string) bool {
+	var ok bool
+	switch method {
+	case wire.MethodToolsCall:
+		_, ok = s.tools.get(name)
+	case wire.MethodPromptsGet:
+		_, ok = s.prompts.get(name)
+	}
+	return ok
 }
 
 // middlewareSession returns the Session of ss, made when its first

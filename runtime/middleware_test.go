@@ -2,12 +2,16 @@ package runtime_test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -299,4 +303,125 @@ func sendHTTP(t *testing.T, url, method, body, session string) (*http.Response, 
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
+}
+
+// TestCallbackPanicKeepsServing: a panic in a Server.Middleware, before
+// or after it calls next, in ListResources or in OnRootsChanged is
+// recovered as a handler's is: the request gets an internal error that
+// names an incident, and nothing of the panic; the log has the incident,
+// the panic and its stack; and the server keeps serving. Before, each
+// ended a stdio server (and a middleware's, a Conn's caller).
+func TestCallbackPanicKeepsServing(t *testing.T) {
+	linepeer.CheckLeaks(t)
+	var log strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))
+	logged := func() string { mu.Lock(); defer mu.Unlock(); return log.String() }
+	panicky := func(next runtime.RequestHandler) runtime.RequestHandler {
+		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+			if req.Target == "boom-before" {
+				panic("secret before")
+			}
+			o := next(ctx, req)
+			if req.Target == "boom-after" {
+				panic("secret after")
+			}
+			return o
+		}
+	}
+	mw := &runtime.Server{Name: "middleware", Middleware: []runtime.Middleware{panicky}, Logger: logger}
+	for _, name := range []string{"boom-before", "boom-after"} {
+		mw.AddTool(&runtime.Tool{Name: name, Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			return runtime.TextResult("ok"), nil
+		}})
+	}
+	// Without middleware, which would recover what panics inside it.
+	plain := &runtime.Server{Name: "callbacks", Logger: logger}
+	plain.ListResources = func(ctx context.Context, cursor string) ([]*runtime.Resource, string, error) {
+		panic("secret list")
+	}
+	rootsDone := make(chan struct{})
+	plain.OnRootsChanged = func(ctx context.Context) {
+		defer close(rootsDone)
+		panic("secret roots")
+	}
+	incident := regexp.MustCompile(`"code":-32603,"message":"[^"]*failed: internal error \(incident ([A-Z0-9]{12})\)"`)
+	id := 0
+	for _, tc := range []struct {
+		s   *runtime.Server
+		msg string
+	}{
+		{mw, `"method":"tools/call","params":{"name":"boom-before"}`},
+		{mw, `"method":"tools/call","params":{"name":"boom-after"}`},
+		{plain, `"method":"resources/list"`},
+	} {
+		p := serveStdio(t, tc.s)
+		web := httptest.NewServer(tc.s.HTTPHandler(nil))
+		defer web.Close()
+		for transport, send := range map[string]func(string) string{
+			"stdio": func(m string) string { p.Send(m); return reply(p, fmt.Sprint(id)) },
+			"HTTP":  func(m string) string { return postOne(t, web.URL, m) },
+			"Conn":  func(m string) string { return string(tc.s.NewConn(nil).Handle(context.Background(), []byte(m))) },
+		} {
+			id++
+			got := send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, id, tc.msg))
+			m := incident.FindStringSubmatch(got)
+			if m == nil || strings.Contains(got, "secret") {
+				t.Errorf("%s over %s: %s; want an internal error that names an incident, and not the panic", tc.msg, transport, got)
+				continue
+			}
+			if l := logged(); !strings.Contains(l, "incident="+m[1]) || !strings.Contains(l, `panic="secret`) || !strings.Contains(l, "goroutine") {
+				t.Errorf("%s over %s: the log lacks the incident, the panic or its stack:\n%s", tc.msg, transport, l)
+			}
+		}
+		p.Send(`{"jsonrpc":"2.0","id":"last","method":"ping"}`)
+		if got := reply(p, `"last"`); !strings.Contains(got, `"result":{}`) {
+			t.Errorf("ping after the panics: %s", got)
+		}
+	}
+
+	p := serveStdio(t, plain)
+	p.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}}}}`)
+	reply(p, "0")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+	<-rootsDone
+	for deadline := time.Now().Add(linepeer.HangGuard); !strings.Contains(logged(), `panic="secret roots"`); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("OnRootsChanged's panic was not logged:\n%s", logged())
+		}
+	}
+	p.Send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	if got := reply(p, "1"); !strings.Contains(got, `"result":{}`) {
+		t.Errorf("ping after OnRootsChanged panicked: %s", got)
+	}
+}
+
+// TestMiddlewareKnown: a middleware is told whether the request's method
+// is one the runtime serves, and whether the tool or prompt it names is
+// one the server has: what a client chose, of any length, otherwise.
+func TestMiddlewareKnown(t *testing.T) {
+	rec := &recorder{}
+	s := middlewareServer(rec)
+	s.AddPrompt(&runtime.Prompt{Name: "p", Handler: func(context.Context, *runtime.PromptRequest) (*runtime.PromptResult, error) {
+		return runtime.UserPrompt("x"), nil
+	}})
+	conn := s.NewConn(nil)
+	defer conn.Close()
+	for _, tc := range []struct {
+		msg            string
+		method, target bool
+	}{
+		{`"method":"tools/call","params":{"name":"trace"}`, true, true},
+		{`"method":"tools/call","params":{"name":"` + strings.Repeat("n", 1<<10) + `"}`, true, false},
+		{`"method":"prompts/get","params":{"name":"p"}`, true, true},
+		{`"method":"prompts/get","params":{"name":"trace"}`, true, false},
+		{`"method":"resources/read","params":{"uri":"x://y"}`, true, false},
+		{`"method":"tools/list"`, true, false},
+		{`"method":"` + strings.Repeat("m", 1<<10) + `"`, false, false},
+	} {
+		conn.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,`+tc.msg+`}`))
+		if got := rec.last(t); got.KnownMethod != tc.method || got.KnownTarget != tc.target {
+			t.Errorf("%.60s: known method %v, target %v; want %v, %v", tc.msg, got.KnownMethod, got.KnownTarget, tc.method, tc.target)
+		}
+	}
 }

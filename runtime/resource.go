@@ -367,7 +367,12 @@ func (ss *session) listResources(c *call) response {
 	}
 	next := ""
 	if srv.ListResources != nil {
-		listed, n, err := srv.ListResources(&c.ctx, cursor)
+		var listed []*Resource
+		var n string
+		err := ss.invoke(&c.ctx, handlerRun{kind: "resource lister", target: "ListResources"}, func(ctx context.Context) (err error) {
+			listed, n, err = srv.ListResources(ctx, cursor)
+			return err
+		})
 		if err != nil {
 			return errorResponse(jsonrpc.InternalError, "listing resources: %v", err)
 		}

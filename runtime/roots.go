@@ -76,7 +76,11 @@ func (ss *session) rootsChanged(jsonvalue.Value) {
 		c := &call{ss: ss}
 		c.ctx.init(ctx, c, true)
 		defer c.cancel()
-		on(&c.ctx)
+		// A panic is logged, with an incident id no client reads.
+		ss.invoke(&c.ctx, handlerRun{kind: "roots", target: "OnRootsChanged"}, func(ctx context.Context) error {
+			on(ctx)
+			return nil
+		})
 	})
 }
 

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -120,6 +122,29 @@ type Server struct {
 	admitted   *admission // MaxPendingBytes and MaxInFlight
 
 	sharedState sharedState // see shared
+}
+
+// errKeyless is why a server that shares its store cannot serve.
+var errKeyless = errors.New("Server.Store is set, but Server.StateKey is empty: give every replica that shares the store the same StateKey (32 random bytes), so that each can open the task records and bus messages the others seal")
+
+// Check reports what keeps s from serving, as it is set up: a Store
+// without a StateKey, whose task records and bus messages no other
+// replica could open. Serve, ServeStdio and ListenAndServeHTTP return its
+// error before serving anything, and HTTPHandler and NewConn, which
+// return none, panic with it (as HTTPHandler does for an Authorization no
+// request could satisfy); call it first to have the error instead.
+func (s *Server) Check() error {
+	if s.Store != nil && len(s.StateKey) == 0 {
+		return fmt.Errorf("runtime: %w", errKeyless)
+	}
+	return nil
+}
+
+// mustCheck panics with Check's error, for what cannot return one.
+func (s *Server) mustCheck() {
+	if err := s.Check(); err != nil {
+		panic(err.Error())
+	}
 }
 
 func (s *Server) logger() *slog.Logger {

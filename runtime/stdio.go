@@ -38,7 +38,12 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // calls in flight, waits up to ShutdownTimeout for them, and returns the
 // context's error; a goroutine blocked reading r is then left to return on
 // its own, since an io.Reader cannot be interrupted.
+//
+// It returns Check's error, before reading anything, when s cannot serve.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

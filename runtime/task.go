@@ -73,6 +73,17 @@ type TaskOptions struct {
 	// error that says so. Default 1024 and 64.
 	MaxRunning          int
 	MaxRunningPerClient int
+	// MaxKeptPerClient bounds the tasks one client keeps in the Store,
+	// running and ended, until their records expire (their TTL and grace
+	// period after their creation), and MaxKeptBytesPerClient the bytes
+	// of their records, results included; on every replica at once, so
+	// that one client cannot fill a store that all share. Past either, a
+	// call that would start a task is refused with an error that says
+	// when room comes back, a result that would pass them fails its task
+	// saying so, and answers or questions that would are refused. Default
+	// 1024 tasks and 16 MiB.
+	MaxKeptPerClient      int
+	MaxKeptBytesPerClient int
 	// MaxResultSize bounds the encoded result a task keeps; a larger one
 	// fails the task, saying so. Default 4 MiB.
 	MaxResultSize int
@@ -243,11 +254,6 @@ func (ss *session) callTask(c *call, t *Tool, args jsonvalue.Value) response {
 // of the request, and a context that outlives it.
 func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun, response, bool) {
 	srv := ss.srv
-	sh := srv.shared()
-	if !sh.own && sh.keyless {
-		srv.logger().Error("a task cannot be kept", "err", errKeyless)
-		return nil, errorResponse(jsonrpc.InternalError, "the server cannot keep tasks: %v", errKeyless), false
-	}
 	argsCopy, err := jsonvalue.Parse(slices.Clone(args.Raw()))
 	if err != nil {
 		return nil, errorResponse(jsonrpc.InternalError, "copying the arguments: %v", err), false
@@ -330,6 +336,7 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 	run.created = now
 	r := &taskRecord{
 		Owner:   run.owner,
+		Client:  run.client,
 		Tool:    run.tool.Name,
 		Status:  taskWorking,
 		Created: now.UnixMilli(),
@@ -338,11 +345,18 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 		Poll:    run.poll.Milliseconds(),
 		Lease:   now.Add(srv.Tasks.lease()).UnixMilli(),
 	}
-	srv.joinBus(ctx)
+	srv.joinBusLater() // the bus saves the task's handler polling its record
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	if _, err := srv.putTask(sctx, run.id, 0, r); err != nil {
 		sh.removeRun(run)
+		var full *clientFullError
+		if errors.As(err, &full) { // the client's doing: its answer says so
+			return storeError("recording the task", err), false
+		}
+		if r.Charged > 0 {
+			srv.unchargeTask(sctx, run.client, r.Charged, r.expires())
+		}
 		srv.logger().Warn("a task could not be recorded", "tool", run.tool.Name, "err", err)
 		return storeError("recording the task", err), false
 	}
@@ -354,6 +368,10 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 
 // storeError is the answer to a request whose store operation failed.
 func storeError(doing string, err error) response {
+	var full *clientFullError
+	if errors.As(err, &full) {
+		return errorResponse(jsonrpc.InternalError, "%s: %v", doing, full)
+	}
 	if errors.Is(err, ErrStoreFull) {
 		return errorResponse(jsonrpc.InternalError, "%s: the server keeps as many tasks as it may; retry once some have ended", doing)
 	}

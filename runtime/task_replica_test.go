@@ -129,15 +129,40 @@ func TestTaskTTL(t *testing.T) {
 	}
 }
 
-// TestTaskSharedStoreNeedsKey: replicas that share a store must share a
-// StateKey; a server that shares one without a key refuses to create
-// tasks, saying why, rather than seal records no other replica can open.
-func TestTaskSharedStoreNeedsKey(t *testing.T) {
+// TestSharedStoreNeedsKey: replicas that share a store must share a
+// StateKey; a server that has a Store without a key refuses to start, on
+// every transport, saying what to do (before, it started, and the first
+// task call answered the model with the operator's error).
+func TestSharedStoreNeedsKey(t *testing.T) {
 	srv := &runtime.Server{Name: "keyless", Store: runtime.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)}
-	f := newTaskFixture(t, srv)
-	resp := f.client(t, tasksCaps).request("tools/call", `"name":"slow","arguments":{}`)
-	if code, _ := mcptest.Error(t, resp); code != -32603 || !strings.Contains(resp, "StateKey is empty") {
-		t.Errorf("a shared store without a key: %s", resp)
+	const want = "runtime: Server.Store is set, but Server.StateKey is empty: give every replica that shares the store the same StateKey"
+	if err := srv.Check(); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Check: %v", err)
+	}
+	if err := srv.Serve(context.Background(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), io.Discard); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Serve: %v", err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // without the check, it returns at once all the same
+	if err := srv.ListenAndServeHTTP(done, "127.0.0.1:0", nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ListenAndServeHTTP: %v", err)
+	}
+	for name, start := range map[string]func(){
+		"HTTPHandler": func() { srv.HTTPHandler(nil) },
+		"NewConn":     func() { srv.NewConn(nil) },
+	} {
+		func() {
+			defer func() {
+				if p, _ := recover().(string); !strings.HasPrefix(p, want) {
+					t.Errorf("%s panicked with %q", name, p)
+				}
+			}()
+			start()
+		}()
+	}
+	srv.StateKey = []byte("the replicas' key")
+	if err := srv.Check(); err != nil {
+		t.Errorf("Check with a key: %v", err)
 	}
 }
 

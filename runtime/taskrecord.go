@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -59,6 +60,11 @@ type taskRecord struct {
 	// Lease is when the replica that runs the handler stops holding the
 	// task unless it renews it, which it does while the handler runs.
 	Lease int64 `json:"l,omitempty"`
+	// Client is who created the task (see session.client), whose share
+	// of the store the record counts in; Charged is what it was charged
+	// for the record so far (see chargeTask).
+	Client  string `json:"cl,omitempty"`
+	Charged int64  `json:"ch,omitempty"`
 }
 
 // A taskQuestion is a question a task's handler waits for an answer to:
@@ -159,26 +165,41 @@ func (r *taskRecord) appendTask(b []byte, id string) []byte {
 // examples write timestamps.
 const isoMillis = "2006-01-02T15:04:05.000Z07:00"
 
-// taskKey is the store key of the task id.
-func taskKey(id string) string { return "task:" + id }
+// taskKey is the store key of the task id: a name derived from the id
+// with the replicas' key (wire.Box.Name), not the id itself, which is
+// the capability to the task of a client without a session or a token:
+// whoever lists the store's keys learns no task's id.
+func (sh *sharedState) taskKey(id string) string { return "task:" + sh.box.Name(id) }
 
 // errTaskNotFound is a task the store does not hold (unknown, expired,
 // or another caller's).
 var errTaskNotFound = errors.New("task not found")
 
-// loadTask reads the task id and its version. A task that expired is not
-// found, whether or not the store has dropped it yet.
-func (s *Server) loadTask(ctx context.Context, id string) (*taskRecord, uint64, error) {
-	sh := s.shared()
-	key := taskKey(id)
+// getSealed reads and opens the record under key, and its version.
+func (sh *sharedState) getSealed(ctx context.Context, key string) ([]byte, uint64, error) {
 	sealed, version, err := sh.store.Get(ctx, key)
-	if errors.Is(err, ErrNotFound) {
-		return nil, 0, errTaskNotFound
-	}
 	if err != nil {
 		return nil, 0, err
 	}
 	plain, err := sh.box.Open(sealed, []byte(key))
+	if err != nil {
+		return nil, 0, err
+	}
+	return plain, version, nil
+}
+
+// putSealed seals plain and stores it under key, as Store.Put does.
+func (sh *sharedState) putSealed(ctx context.Context, key string, version uint64, plain []byte, ttl time.Duration) (uint64, error) {
+	return sh.store.Put(ctx, key, version, sh.box.Seal(plain, []byte(key)), ttl)
+}
+
+// loadTask reads the task id and its version. A task that expired is not
+// found, whether or not the store has dropped it yet.
+func (s *Server) loadTask(ctx context.Context, id string) (*taskRecord, uint64, error) {
+	plain, version, err := s.shared().getSealed(ctx, s.shared().taskKey(id))
+	if errors.Is(err, ErrNotFound) {
+		return nil, 0, errTaskNotFound
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -193,9 +214,10 @@ func (s *Server) loadTask(ctx context.Context, id string) (*taskRecord, uint64, 
 }
 
 // putTask stores r as task id if its version is still version (0: a new
-// task), until the task expires.
+// task), until the task expires. A record that grew past what its client
+// was charged for is charged first (see chargeTask), and not stored if
+// that passes the client's share.
 func (s *Server) putTask(ctx context.Context, id string, version uint64, r *taskRecord) (uint64, error) {
-	sh := s.shared()
 	plain, err := json.Marshal(r)
 	if err != nil {
 		return 0, err
@@ -204,17 +226,44 @@ func (s *Server) putTask(ctx context.Context, id string, version uint64, r *task
 	if ttl <= 0 {
 		return 0, errTaskNotFound
 	}
-	key := taskKey(id)
-	return sh.store.Put(ctx, key, version, sh.box.Seal(plain, []byte(key)), ttl)
+	if cost := recordCost(len(plain)); cost > r.Charged {
+		charge := cost + taskFailureReserve
+		if err := s.chargeTask(ctx, r.Client, r.Charged == 0, charge-r.Charged, r.expires()); err != nil {
+			return 0, err
+		}
+		r.Charged = charge
+		if plain, err = json.Marshal(r); err != nil {
+			return 0, err
+		}
+	}
+	return s.shared().putSealed(ctx, s.shared().taskKey(id), version, plain, ttl)
 }
 
 // errTaskUnchanged, returned by the change function of modifyTask, leaves
 // the record as it is.
 var errTaskUnchanged = errors.New("unchanged")
 
-// maxUpdateTries bounds the rereads of modifyTask when other replicas
-// keep changing the record first.
+// maxUpdateTries bounds the rereads of a record (modifyTask, chargeTask)
+// when other replicas keep changing it first.
 const maxUpdateTries = 16
+
+// retryConflicts runs try, which reads a record and writes it back on the
+// version it read, again while its write finds that another replica wrote
+// first (ErrConflict), maxUpdateTries times at most, after a random pause
+// of up to a millisecond per try so far, so that writers that keep
+// meeting (on a client's ledger, say) fall out of step; what is the
+// record, for the error that says it kept changing.
+func retryConflicts(what string, try func() error) error {
+	for n := range maxUpdateTries {
+		if n > 0 {
+			time.Sleep(rand.N(time.Duration(n) * time.Millisecond))
+		}
+		if err := try(); !errors.Is(err, ErrConflict) {
+			return err
+		}
+	}
+	return fmt.Errorf("%s: the record kept changing under %d tries; retry", what, maxUpdateTries)
+}
 
 // modifyTask applies change to the task id, atomically: it reads the
 // record, changes it, and writes it back if nobody wrote it meanwhile,
@@ -222,23 +271,27 @@ const maxUpdateTries = 16
 // (modifyTask then returns the record as read, and no error), or another
 // error to stop. It returns the record as written.
 func (s *Server) modifyTask(ctx context.Context, id string, change func(r *taskRecord) error) (*taskRecord, error) {
-	for range maxUpdateTries {
+	var out *taskRecord
+	err := retryConflicts("task "+id, func() error {
 		r, version, err := s.loadTask(ctx, id)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch err := change(r); {
 		case errors.Is(err, errTaskUnchanged):
-			return r, nil
+			out = r
+			return nil
 		case err != nil:
-			return nil, err
+			return err
 		}
-		if _, err := s.putTask(ctx, id, version, r); errors.Is(err, ErrConflict) {
-			continue
-		} else if err != nil {
-			return nil, err
+		if _, err := s.putTask(ctx, id, version, r); err != nil {
+			return err
 		}
-		return r, nil
+		out = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("task %s: the record kept changing under %d tries; retry", id, maxUpdateTries)
+	return out, nil
 }

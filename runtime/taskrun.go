@@ -130,12 +130,15 @@ func nonZero(d, alt time.Duration) time.Duration {
 
 // record writes the outcome o into the task's record, unless the record
 // ended meanwhile (another replica took the task for lost), and tells
-// who follows it. A store that cannot be reached is tried again for a
-// lease's time: after that, the other replicas take the task for lost.
+// who follows it. An outcome that the store, or the client's share of it,
+// has no room for becomes a failure that says so (see unkept). A store
+// that cannot be reached is tried again for a lease's time: after that,
+// the other replicas take the task for lost.
 func (run *taskRun) record(o *taskRecord) {
 	srv := run.srv
 	lease := srv.Tasks.lease()
 	deadline := time.Now().Add(lease)
+	replaced := false // o is unkept's failure
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, lease/4) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
@@ -157,12 +160,37 @@ func (run *taskRun) record(o *taskRecord) {
 		case errors.Is(err, errTaskNotFound):
 			srv.logger().Warn("a task ended after its record expired", "task", run.id, "outcome", o.Status)
 			return
+		case isFull(err) && !replaced:
+			o, replaced = run.unkept(o, err), true
+			continue
 		case time.Now().After(deadline):
 			srv.logger().Error("the outcome of a task could not be recorded; other replicas will report it lost", "task", run.id, "outcome", o.Status, "err", err)
 			return
 		}
 		time.Sleep(wait)
 	}
+}
+
+// isFull reports whether err says that the store, or the client's share
+// of it, has no room for a record.
+func isFull(err error) bool {
+	var full *clientFullError
+	return errors.As(err, &full) || errors.Is(err, ErrStoreFull)
+}
+
+// unkept is the failure that replaces the outcome o, which there is no
+// room for (err says why): it fits in what the task's record was charged
+// already (see taskFailureReserve).
+func (run *taskRun) unkept(o *taskRecord, err error) *taskRecord {
+	why := "the task store is full"
+	var full *clientFullError
+	if errors.As(err, &full) {
+		why = fmt.Sprintf("this client keeps as much as it may (%d tasks of %d bytes; at most %d, %d bytes)", full.tasks, full.bytes, full.maxTasks, full.maxBytes)
+	}
+	f := &taskRecord{}
+	n := len(o.Result) + len(o.Error) + len(o.Message)
+	f.fail(jsonrpc.InternalError, fmt.Sprintf("task %s ended with an outcome of %d bytes, which could not be kept: %s; call the tool again once earlier tasks have expired", run.id, n, why), time.Now())
+	return f
 }
 
 // taskChanged tells who follows the task id that its record is now r:

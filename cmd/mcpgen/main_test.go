@@ -238,7 +238,7 @@ import (
 //mcp:config
 type Config struct {
 	Greeting string ` + "`json:\"greeting,omitempty\" jsonschema:\"default=hello\"`" + ` // The word to greet with.
-	Token    string ` + "`json:\"token\" mcp:\"secret\"`" + `                            // The token of the greeting service.
+	Token    string ` + "`json:\"token\" mcp:\"secret\" jsonschema:\"pattern=^t[0-9a-z]+$\"`" + ` // The token of the greeting service.
 }
 
 // Input is the input.
@@ -326,8 +326,10 @@ func TestInstallFiles(t *testing.T) {
 
 // TestInstallConfigAtStartup runs a server whose configuration has a
 // required value, as its install files start it: without the variable it
-// says which one is missing, exits non-zero and serves nothing; with it,
-// it serves. (A value out of its schema is mcpimpl's TestLoadEnvProblems.)
+// says which one is missing, exits non-zero and serves nothing; with a
+// secret that does not fit its pattern, likewise, without showing it;
+// with it, it serves. (Other values out of their schema are mcpimpl's
+// TestLoadEnvProblems and TestLoadEnvSecret.)
 func TestInstallConfigAtStartup(t *testing.T) {
 	dir := testmodule.New(t, "github.com/acme/hello", map[string]string{"hello.go": installSource})
 	if status, _, errOut := mcpgen(t, dir); status != 0 {
@@ -358,6 +360,12 @@ func TestInstallConfigAtStartup(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errOut, "HELLO_TOKEN: is not set, and the server needs it") {
 			t.Errorf("without a token (%q): exit %d, stdout %q, stderr %q; want 2, nothing served, and the variable named", env, code, out, errOut)
 		}
+	}
+	// A secret that does not fit: the error says what it must be, and
+	// nothing of what it is (before, it quoted the value to the log).
+	if code, out, errOut := run("HELLO_TOKEN=sk-live-SECRET"); code != 2 || out != "" ||
+		!strings.Contains(errOut, `HELLO_TOKEN: must match the pattern "^t[0-9a-z]+$" (the value is secret, and not shown)`) || strings.Contains(errOut, "SECRET") {
+		t.Errorf("with a token that does not fit: exit %d, stdout %q, stderr %q; want 2, nothing served, and the variable named without its value", code, out, errOut)
 	}
 	if code, out, _ := run("HELLO_TOKEN=t0k"); code != 0 || !strings.Contains(out, `"serverInfo":{"name":"hello","version":"0.3.0"}`) {
 		t.Errorf("with a token: exit %d, stdout %q", code, out)

@@ -540,6 +540,7 @@ func TestOptionFlags(t *testing.T) {
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x": {Type: "http"}}}, "needs a URL"},
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x": {Type: "ws", URL: "ws://x"}}}, `unknown type "ws"`},
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x y": {Command: "c"}}}, "must match"},
+		{claude.Options{Servers: map[string]*runtime.Server{"x": {Store: runtime.NewMemoryStore()}}}, `server "x": runtime: Server.Store is set, but Server.StateKey is empty`},
 		{claude.Options{OutputSchema: "[1]"}, "not a JSON object"},
 		{claude.Options{PermissionPrompts: "sometimes"}, "want host or none"},
 		{claude.Options{ResumeDropsTurn: "p"}, "needs Options.ResumeSessionAt"},

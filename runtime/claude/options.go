@@ -788,6 +788,9 @@ func (opts *Options) mcpConfig() (string, error) {
 		if !validServerName(name) {
 			return "", fmt.Errorf("claude: server name %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
 		}
+		if err := srv.Check(); err != nil {
+			return "", fmt.Errorf("claude: server %q: %w", name, err)
+		}
 		servers[name] = sdkServer(name, opts.ServerTimeouts[name])
 	}
 	for name, c := range opts.MCPServers {

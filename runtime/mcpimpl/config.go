@@ -19,6 +19,9 @@ type ConfigVar struct {
 	Env     string     // the environment variable
 	Kind    ConfigKind // how the variable's text is read
 	Default string     // the text used when the variable is not set; "" for none
+	// Secret says that the value is never shown (mcp:"secret"): an error
+	// about it says what it must be, and nothing of what it is.
+	Secret bool
 }
 
 // A ConfigKind says how the text of an environment variable is read.
@@ -36,7 +39,7 @@ const (
 // each variable by its kind, checks the object against schemaText with the
 // validator that checks tools' arguments, and decodes it. A variable that
 // is not set takes its Default, if it has one. Every problem is reported,
-// each naming its variable, in one error.
+// each naming its variable, in one error, which quotes no Secret value.
 func LoadEnv[T any](getenv func(string) string, schemaText string, dst *T, decode func(Value, *T) error, vars ...ConfigVar) error {
 	s, err := schema.Compile([]byte(schemaText))
 	if err != nil {
@@ -54,7 +57,7 @@ func LoadEnv[T any](getenv func(string) string, schemaText string, dst *T, decod
 		}
 		value, err := configValue(cv.Kind, text)
 		if err != nil {
-			problems = append(problems, cv.Env+": "+err.Error())
+			problems = append(problems, cv.Env+": "+shown(cv, err.Error()))
 			continue
 		}
 		if len(obj) > 1 {
@@ -86,7 +89,18 @@ func unset(text, name string) bool {
 	return text == "" || text == "${user_config."+name+"}"
 }
 
-// configValue reads the text of a variable as the JSON value of its kind.
+// shown is msg, a problem with cv's text, as an error may show it: for a
+// secret, what the text must be, without the text.
+func shown(cv ConfigVar, msg string) string {
+	if !cv.Secret {
+		return msg
+	}
+	return schema.Violation{Msg: msg}.Rule() + " (the value is secret, and not shown)"
+}
+
+// configValue reads the text of a variable as the JSON value of its kind:
+// a problem with it ends "; got" and the text, as a Violation's message
+// does.
 func configValue(kind ConfigKind, text string) ([]byte, error) {
 	switch kind {
 	case ConfigNumber:
@@ -121,6 +135,9 @@ func configProblem(vio schema.Violation, vars []ConfigVar) string {
 		}
 		if vio.Msg == "is required" {
 			return cv.Env + ": is not set, and the server needs it"
+		}
+		if cv.Secret {
+			return cv.Env + ": " + vio.Rule() + " (the value is secret, and not shown)"
 		}
 		return cv.Env + ": " + vio.Msg
 	}

@@ -130,3 +130,50 @@ func TestLoadEnvDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadEnvSecret: an error about a Secret variable says what its value
+// must be (a pattern, a format, one of some values, a length, a number)
+// and nothing of the value, which hosts would otherwise log; a variable
+// that is not secret is still quoted.
+func TestLoadEnvSecret(t *testing.T) {
+	const schemaText = `{
+  "type": "object",
+  "properties": {
+    "token": {"type": "string", "pattern": "^tok_[a-z]+$"},
+    "mail": {"type": "string", "format": "email"},
+    "pin": {"type": "string", "enum": ["alpha", "beta"]},
+    "key": {"type": "string", "minLength": 64},
+    "n": {"type": "number"},
+    "plain": {"type": "string", "pattern": "^[a-z]+$"}
+  }
+}`
+	vars := []ConfigVar{
+		{Name: "token", Env: "T_TOKEN", Kind: ConfigString, Secret: true},
+		{Name: "mail", Env: "T_MAIL", Kind: ConfigString, Secret: true},
+		{Name: "pin", Env: "T_PIN", Kind: ConfigString, Secret: true},
+		{Name: "key", Env: "T_KEY", Kind: ConfigString, Secret: true},
+		{Name: "n", Env: "T_N", Kind: ConfigNumber, Secret: true},
+		{Name: "plain", Env: "T_PLAIN", Kind: ConfigString},
+	}
+	env := map[string]string{"T_TOKEN": "sk-SECRET1", "T_MAIL": "SECRET2", "T_PIN": "SECRET3", "T_KEY": "SECRET4", "T_N": "SECRET5", "T_PLAIN": "Shown"}
+	var c struct{}
+	err := LoadEnv(func(k string) string { return env[k] }, schemaText, &c, func(Value, *struct{}) error { return nil }, vars...)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`- T_TOKEN: must match the pattern "^tok_[a-z]+$" (the value is secret, and not shown)`,
+		`- T_MAIL: must be an email address, such as "ada@example.com" (the value is secret, and not shown)`,
+		`- T_PIN: must be one of "alpha", "beta" (the value is secret, and not shown)`,
+		`- T_KEY: must be at least 64 characters long (the value is secret, and not shown)`,
+		`- T_N: must be a number (the value is secret, and not shown)`,
+		`- T_PLAIN: must match the pattern "^[a-z]+$"; got "Shown"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("the error shows a secret:\n%v", err)
+	}
+}

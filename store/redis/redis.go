@@ -18,7 +18,9 @@ package redis
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
+	neturl "net/url"
 	"strconv"
 	"time"
 
@@ -57,7 +59,11 @@ func New(rdb goredis.UniversalClient, opts *Options) *Store {
 func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	o, err := goredis.ParseURL(url)
 	if err != nil {
-		return nil, fmt.Errorf("redis store: %w", err)
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // which quotes the URL, password and all
+		}
+		return nil, fmt.Errorf("redis store: the URL: %w", err)
 	}
 	s := New(goredis.NewClient(o), opts)
 	if err := s.Ping(ctx); err != nil {
@@ -101,7 +107,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	}
 	version, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return nil, 0, fmt.Errorf("redis store: get %s: malformed version %q", key, v)
+		return nil, 0, fmt.Errorf("redis store: get %s: malformed version %.40q", key, v)
 	}
 	return []byte(d), version, nil
 }

@@ -42,6 +42,12 @@ func TestOpen(t *testing.T) {
 	if _, err := redis.Open(ctx, "http://nope", nil); err == nil {
 		t.Error("a URL that is not Redis's was taken")
 	}
+	// An error never shows the password a URL holds.
+	for _, bad := range []string{"redis://user:s3cret@bad host:6379", "redis://user:s3cret@host:6379/db", "redis://user:s3cret@host:port"} {
+		if _, err := redis.Open(ctx, bad, nil); err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Open(%q): %v", bad, err)
+		}
+	}
 	srv.Stop()
 	if _, err := redis.Open(ctx, srv.URL(), nil); err == nil || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("a Redis that does not answer: %v", err)

@@ -14,12 +14,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -34,6 +36,8 @@ var (
 	stateless  = flag.Bool("stateless", false, "with -http, serve without Mcp-Session-Id sessions, so that any replica behind a load balancer can answer any request")
 	prompt     = flag.String("prompt", "", "run one `query` through the Claude Code CLI with this server's tools in-process, and print the conversation")
 	claudePath = flag.String("claude", "", "`path` of the Claude Code CLI for -prompt (default: claude in PATH)")
+	keptTasks  = flag.Int("kept-tasks", 0, "the most tasks one client keeps, ended ones included, until their records expire (runtime.TaskOptions.MaxKeptPerClient; 0: 1024); over HTTP, clients without a token are their address, and behind a proxy all are the proxy's")
+	keptBytes  = flag.Int("kept-task-bytes", 0, "the most bytes of task records, results included, one client keeps (runtime.TaskOptions.MaxKeptBytesPerClient; 0: 16 MiB)")
 )
 
 // StateKeyEnv names the environment variable that holds the key, in hex,
@@ -86,6 +90,8 @@ func Main(s *runtime.Server, opts ...Option) {
 		audience = flag.String("audience", "", "with -issuer, the `uri` tokens must be issued for: the server's URL as clients reach it (default http://ADDR/mcp)")
 	}
 	flag.Parse()
+	s.Tasks.MaxKeptPerClient = cmp.Or(*keptTasks, s.Tasks.MaxKeptPerClient)
+	s.Tasks.MaxKeptBytesPerClient = cmp.Or(*keptBytes, s.Tasks.MaxKeptBytesPerClient)
 	if *stateless && *httpAddr == "" {
 		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
 		os.Exit(2)
@@ -123,7 +129,7 @@ func Main(s *runtime.Server, opts ...Option) {
 		}
 		store, err := o.openStore(ctx, *redisURL)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: -redis %s: %v\n", s.Name, *redisURL, err)
+			fmt.Fprintf(os.Stderr, "%s: -redis %s: %v\n", s.Name, redacted(*redisURL), err)
 			os.Exit(2)
 		}
 		if c, ok := store.(io.Closer); ok {
@@ -148,6 +154,16 @@ func Main(s *runtime.Server, opts ...Option) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", s.Name, err)
 		os.Exit(1)
 	}
+}
+
+// redacted is the URL u with its password, if any, replaced by xxxxx, for
+// an error message; a URL that does not parse is not shown at all.
+func redacted(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return p.Redacted()
 }
 
 // ask runs prompt through the Claude Code CLI with s hosted in this

@@ -17,6 +17,17 @@ type Violation struct {
 	Msg  string
 }
 
+// Rule returns what the value must be, without what it was: Msg up to
+// "; got", for a value that must not be shown (a secret).
+//
+// Invariant: a message shows the value it received only after its first
+// "; got " (every add whose format ends "; got %s" or "; got %d"); a
+// "; got " in what comes before (a pattern's text, say) only cuts more.
+func (v Violation) Rule() string {
+	rule, _, _ := strings.Cut(v.Msg, "; got ")
+	return rule
+}
+
 // MaxViolations bounds the report for one instance.
 const MaxViolations = 20
 

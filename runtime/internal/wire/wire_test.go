@@ -263,3 +263,26 @@ func TestBox(t *testing.T) {
 		}
 	}
 }
+
+// TestBoxName: a record's name is the same for every holder of the key
+// and purpose, says nothing of the id it stands for, and differs under
+// another key or purpose.
+func TestBoxName(t *testing.T) {
+	b := NewBox([]byte("replica key"), "tasks")
+	name := b.Name("TASKID1")
+	if again := NewBox([]byte("replica key"), "tasks").Name("TASKID1"); again != name {
+		t.Errorf("the same id under the same key: %q, then %q", name, again)
+	}
+	if len(name) != 43 || strings.Contains(name, "TASKID1") {
+		t.Errorf("name %q: want 43 bytes of base64 that do not hold the id", name)
+	}
+	for what, other := range map[string]string{
+		"another id":      b.Name("TASKID2"),
+		"another key":     NewBox([]byte("other"), "tasks").Name("TASKID1"),
+		"another purpose": NewBox([]byte("replica key"), "sessions").Name("TASKID1"),
+	} {
+		if other == name {
+			t.Errorf("%s has the same name %q", what, name)
+		}
+	}
+}

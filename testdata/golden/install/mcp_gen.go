@@ -95,7 +95,7 @@ func decodePackArgs(args map[string]string) (PackInput, error) {
 // alone, or sets its default.
 func (c *Config) LoadEnv(getenv func(string) string) error {
 	return mcpimpl.LoadEnv(getenv, configConfigSchema, c, decodeConfig,
-		mcpimpl.ConfigVar{Name: "api_key", Env: "WEATHER_API_KEY", Kind: mcpimpl.ConfigString},
+		mcpimpl.ConfigVar{Name: "api_key", Env: "WEATHER_API_KEY", Kind: mcpimpl.ConfigString, Secret: true},
 		mcpimpl.ConfigVar{Name: "cache", Env: "WEATHER_CACHE_DIR", Kind: mcpimpl.ConfigString},
 		mcpimpl.ConfigVar{Name: "days", Env: "WEATHER_DAYS", Kind: mcpimpl.ConfigNumber, Default: "3"},
 		mcpimpl.ConfigVar{Name: "units", Env: "WEATHER_UNITS", Kind: mcpimpl.ConfigString, Default: "celsius"},

@@ -1,0 +1,258 @@
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"time"
+)
+
+// What one client keeps in the Store is bounded, finished tasks included,
+// in count and in bytes, on every replica at once: each client has a
+// ledger in the store, sealed as task records are and named from the
+// client with the replicas' key, that counts its tasks whose records have
+// not expired and the bytes they are charged for. A record is charged
+// before it is written (putTask): a new task, a result, answers or
+// questions that would pass the client's share are refused, and so one
+// client cannot fill a store that all share. Refused rather than making
+// room by dropping the client's own oldest tasks: a task stays readable
+// for its TTL, as the extension promises, and its result is not lost
+// behind the client's back; the error says when room comes back.
+
+// Defaults of TaskOptions.MaxKeptPerClient and MaxKeptBytesPerClient.
+const (
+	defaultMaxKeptPerClient      = 1024
+	defaultMaxKeptBytesPerClient = 16 << 20
+)
+
+// taskRecordOverhead is what a record costs besides its encoding: its
+// sealing, its name, and what the store keeps beside it.
+const taskRecordOverhead = 256
+
+// taskFailureReserve is charged with each record on top of its size, so
+// that the record of a failure (a result refused, say) fits in what the
+// task was charged already, and is never itself refused.
+const taskFailureReserve = 1 << 10
+
+// recordCost is what a record of n bytes, encoded, is charged.
+func recordCost(n int) int64 { return int64(n) + taskRecordOverhead }
+
+// A taskLedger is what one client keeps in the store: its tasks, counted
+// by when their records expire, to the second, in at most
+// maxLedgerBuckets buckets, so that it stays small however many tasks it
+// counts.
+type taskLedger struct {
+	Buckets []ledgerBucket `json:"b"` // by Expires, ascending
+}
+
+// A ledgerBucket counts the tasks whose records expire by Expires.
+type ledgerBucket struct {
+	Expires int64 `json:"x"` // Unix milliseconds, a whole second
+	Tasks   int   `json:"n"`
+	Bytes   int64 `json:"s"`
+}
+
+// maxLedgerBuckets bounds the buckets of a ledger: past it, the two
+// closest are merged, and their tasks counted until the later expires.
+const maxLedgerBuckets = 64
+
+// A clientFullError is why a client's task, or what it would add to one,
+// is refused: it keeps as much as one client may.
+type clientFullError struct {
+	tasks, maxTasks int
+	bytes, maxBytes int64
+	room            time.Time // when its first records expire
+}
+
+func (e *clientFullError) Error() string {
+	return fmt.Sprintf("this client keeps %d tasks of %d bytes, and the most one client may keep is %d tasks, %d bytes; its oldest tasks' records expire at %s, and make room then",
+		e.tasks, e.bytes, e.maxTasks, e.maxBytes, e.room.UTC().Format(time.RFC3339))
+}
+
+// keptLimits returns the bounds of what one client keeps.
+func (o *TaskOptions) keptLimits() (tasks int, bytes int64) {
+	tasks, bytes = defaultMaxKeptPerClient, defaultMaxKeptBytesPerClient
+	if o.MaxKeptPerClient > 0 {
+		tasks = o.MaxKeptPerClient
+	}
+	if o.MaxKeptBytesPerClient > 0 {
+		bytes = int64(o.MaxKeptBytesPerClient)
+	}
+	return tasks, bytes
+}
+
+// ledgerStripes is how many locks a replica's changes of ledgers take
+// turns on: each client's on one of them, chosen by a hash of its name.
+const ledgerStripes = 64
+
+// lockLedger waits until this replica changes no ledger of client's
+// stripe, or ctx ends, and returns what ends its turn. The changes of one
+// client's ledger then meet only those of other replicas, and not the
+// many of its own that would make each other start over until they gave
+// up (one client's task calls in parallel, or all the clients behind one
+// proxy). Only the calls that change a ledger wait, each within its own
+// deadline: a store that does not answer holds no one else.
+func (sh *sharedState) lockLedger(ctx context.Context, client string) (unlock func(), err error) {
+	sh.ledgerOnce.Do(func() {
+		sh.ledgerSeed = maphash.MakeSeed()
+		for i := range sh.ledgerLocks {
+			sh.ledgerLocks[i] = make(chan struct{}, 1)
+		}
+	})
+	lock := sh.ledgerLocks[maphash.String(sh.ledgerSeed, client)%ledgerStripes]
+	select {
+	case lock <- struct{}{}:
+		return func() { <-lock }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// ledgerKey is the store key of client's ledger.
+func (sh *sharedState) ledgerKey(client string) string {
+	return "client:" + sh.box.Name(client)
+}
+
+// chargeTask charges client bytes more for a task whose record expires
+// then, and counts the task if it is new. It returns a *clientFullError,
+// and charges nothing, when that would pass what the client may keep.
+// Charges are never given back but by unchargeTask: a charge made for a
+// write that then lost to another replica's counts until the record
+// expires, which overcounts a little, and never undercounts.
+func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, bytes int64, expires time.Time) error {
+	sh := s.shared()
+	unlock, err := sh.lockLedger(ctx, client)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	key := sh.ledgerKey(client)
+	maxTasks, maxBytes := s.Tasks.keptLimits()
+	return retryConflicts("the ledger of the client's tasks", func() error {
+		l, version, err := s.loadLedger(ctx, key)
+		if err != nil {
+			return err
+		}
+		tasks, total, room := l.totals()
+		if isNew && tasks >= maxTasks || total+bytes > maxBytes {
+			return &clientFullError{tasks: tasks, maxTasks: maxTasks, bytes: total, maxBytes: maxBytes, room: room}
+		}
+		n := 0
+		if isNew {
+			n = 1
+		}
+		l.add(expires, n, bytes)
+		return s.putLedger(ctx, key, version, l)
+	})
+}
+
+// unchargeTask gives back to client what chargeTask charged for a new
+// task whose record could not be written after all. A failure is logged:
+// the charge then lasts until the record would have expired.
+func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, expires time.Time) {
+	sh := s.shared()
+	unlock, err := sh.lockLedger(ctx, client)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	key := sh.ledgerKey(client)
+	err = retryConflicts("the ledger of the client's tasks", func() error {
+		l, version, err := s.loadLedger(ctx, key)
+		if err != nil || version == 0 {
+			return err
+		}
+		l.add(expires, -1, -bytes)
+		return s.putLedger(ctx, key, version, l)
+	})
+	if err != nil {
+		s.logger().Warn("a task that was not recorded is still counted in its client's share until it would have expired", "err", err)
+	}
+}
+
+// loadLedger reads the ledger under key, without its expired buckets; an
+// empty one, of version 0, when there is none.
+func (s *Server) loadLedger(ctx context.Context, key string) (*taskLedger, uint64, error) {
+	l := &taskLedger{}
+	plain, version, err := s.shared().getSealed(ctx, key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return l, 0, nil
+	case err != nil:
+		return nil, 0, err
+	}
+	if err := json.Unmarshal(plain, l); err != nil {
+		return nil, 0, fmt.Errorf("the ledger of the client's tasks is malformed: %w", err)
+	}
+	now := time.Now().UnixMilli()
+	l.Buckets = slices.DeleteFunc(l.Buckets, func(b ledgerBucket) bool { return b.Expires <= now })
+	slices.SortFunc(l.Buckets, func(a, b ledgerBucket) int { return cmp.Compare(a.Expires, b.Expires) })
+	return l, version, nil
+}
+
+// putLedger writes l under key, on version, to expire with its last
+// bucket.
+func (s *Server) putLedger(ctx context.Context, key string, version uint64, l *taskLedger) error {
+	plain, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	var last int64
+	if len(l.Buckets) > 0 {
+		last = l.Buckets[len(l.Buckets)-1].Expires
+	}
+	ttl := max(time.Until(time.UnixMilli(last)), time.Millisecond)
+	_, err = s.shared().putSealed(ctx, key, version, plain, ttl)
+	return err
+}
+
+// add counts tasks more, of bytes more, in the bucket of expires: the
+// first that expires at its second or later, which a merge may have made
+// later than its own.
+func (l *taskLedger) add(expires time.Time, tasks int, bytes int64) {
+	at := expires.Truncate(time.Second).Add(time.Second).UnixMilli()
+	i, found := slices.BinarySearchFunc(l.Buckets, at, func(b ledgerBucket, t int64) int { return cmp.Compare(b.Expires, t) })
+	switch {
+	case found:
+	case bytes < 0 && i == len(l.Buckets):
+		return // given back, but counted nowhere
+	case bytes >= 0:
+		l.Buckets = slices.Insert(l.Buckets, i, ledgerBucket{Expires: at})
+	}
+	b := &l.Buckets[i]
+	b.Tasks, b.Bytes = max(b.Tasks+tasks, 0), max(b.Bytes+bytes, 0)
+	if len(l.Buckets) > maxLedgerBuckets {
+		l.mergeClosest()
+	}
+}
+
+// mergeClosest merges the two buckets that expire closest together into
+// the later.
+func (l *taskLedger) mergeClosest() {
+	best := 0
+	for i := 1; i+1 < len(l.Buckets); i++ {
+		if l.Buckets[i+1].Expires-l.Buckets[i].Expires < l.Buckets[best+1].Expires-l.Buckets[best].Expires {
+			best = i
+		}
+	}
+	next := &l.Buckets[best+1]
+	next.Tasks += l.Buckets[best].Tasks
+	next.Bytes += l.Buckets[best].Bytes
+	l.Buckets = slices.Delete(l.Buckets, best, best+1)
+}
+
+// totals returns the tasks of l, their bytes, and when the first expire.
+func (l *taskLedger) totals() (tasks int, bytes int64, first time.Time) {
+	for _, b := range l.Buckets {
+		tasks += b.Tasks
+		bytes += b.Bytes
+	}
+	if len(l.Buckets) > 0 {
+		first = time.UnixMilli(l.Buckets[0].Expires)
+	}
+	return tasks, bytes, first
+}
