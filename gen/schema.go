@@ -484,7 +484,7 @@ func (b *schemaBuilder) namedSchema(n *types.Named, path string, pos token.Pos) 
 			if b.encoded {
 				report, when = b.warnf, "unless the handler sets it"
 			}
-			report(cmp.Or(b.localPos(m.nilVia), pos), "%s: %s's %s is promoted from the embedded pointer %s, which is nil %s, and the call panics: embed %s by value, or give %s a %s of its own", path, typeString(n, b.pkg), m.fn.Name(), typeString(m.nilVia.Type(), b.pkg), when, typeString(derefType(m.nilVia.Type()), b.pkg), typeString(n, b.pkg), m.fn.Name())
+			report(cmp.Or(b.localPos(m.nilVia), pos), "%s: %s's %s is promoted from the embedded pointer %s, which is nil %s, and the call panics: embed %s by value, or give %s its own %s", path, typeString(n, b.pkg), m.fn.Name(), typeString(m.nilVia.Type(), b.pkg), when, typeString(derefType(m.nilVia.Type()), b.pkg), typeString(n, b.pkg), m.fn.Name())
 		}
 		if s := knownSchema(m); s != nil {
 			return s, true
