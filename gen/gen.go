@@ -295,6 +295,19 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	return results, nil
 }
 
+// internalError makes res the report of a defect of mcpgen, never of the
+// user's package: no files, and an error diagnostic that says so and
+// holds what to look at.
+func internalError(res *Result, p *pass, what string) {
+	res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
+	res.Surface, res.SurfaceFile, res.SurfacePositions = nil, nil, nil
+	res.Diagnostics = append(p.sorted(), Diagnostic{
+		Pos:      token.Position{Filename: p.lp.output},
+		Severity: Error,
+		Message:  "internal error in mcpgen (a bug: please report it with this message): " + what,
+	})
+}
+
 // generatePackage runs model, schemas and emit for one package. A panic
 // is a defect of mcpgen, never of the user's package: it becomes an error
 // diagnostic that says so, so that one package cannot stop the others'
@@ -304,13 +317,7 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	res = &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
 	defer func() {
 		if v := recover(); v != nil {
-			res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
-			res.Surface, res.SurfaceFile, res.SurfacePositions = nil, nil, nil
-			res.Diagnostics = append(p.sorted(), Diagnostic{
-				Pos:      token.Position{Filename: lp.output},
-				Severity: Error,
-				Message:  fmt.Sprintf("internal error in mcpgen (a bug: please report it with this message): %v\n%s", v, debug.Stack()),
-			})
+			internalError(res, p, fmt.Sprintf("%v\n%s", v, debug.Stack()))
 		}
 	}()
 	var install *installInfo
@@ -335,7 +342,12 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 		}
 		return res
 	}
-	res.Content = emit(m)
+	content, err := emit(m)
+	if err != nil {
+		internalError(res, p, err.Error())
+		return res
+	}
+	res.Content = content
 	for _, t := range m.tools {
 		res.Tools = append(res.Tools, t.name)
 		res.ToolsListSize += t.listedSize()
