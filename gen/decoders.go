@@ -66,7 +66,10 @@ func namedStruct(t types.Type) *types.Named {
 // generated reports whether n gets a decoder of its own: a struct of the
 // package being generated (the fields of another package's struct may have
 // types that cannot be named here), whose members encoding/json would
-// decode by its simple rules.
+// decode by its simple rules, and which the file guards (its guard names
+// the same type as the decoder's parameter, so that the decoders, which
+// are rendered apart, need no import the rest of the file does not have:
+// render.go).
 func (d *decoderSet) generated(n *types.Named) bool {
 	ok, known := d.fast[n]
 	if !known {
@@ -77,7 +80,7 @@ func (d *decoderSet) generated(n *types.Named) bool {
 }
 
 func (d *decoderSet) decodable(n *types.Named) bool {
-	return n.Obj().Pkg() == d.e.m.pkg && d.fastStruct(n)
+	return n.Obj().Pkg() == d.e.m.pkg && d.e.guarded(n) && d.fastStruct(n)
 }
 
 // ref is the decoder of t as written in a decoder: decodeX, or
@@ -218,7 +221,7 @@ func (d *decoderSet) name(n *types.Named) string {
 //		return nil
 //	}
 func (d *decoderSet) write() {
-	f := d.e.f
+	f := d.e.decoders
 	for i := 0; i < len(d.order); i++ { // writing may add more
 		n := d.order[i]
 		name := d.names[n]
@@ -248,7 +251,9 @@ func (d *decoderSet) write() {
 				jen.Return(jen.Nil()),
 			}
 		}
-		f.Line()
+		if i > 0 {
+			f.Line()
+		}
 		f.Comment(name + " stores validated arguments in in, without reflection.")
 		f.Func().Id(name).Add(params).Error().Block(body...)
 	}

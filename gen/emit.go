@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"go/types"
 	"strconv"
 	"strings"
@@ -14,8 +13,8 @@ import (
 // emit writes the generated file of a package whose schemas are built.
 // Every declaration, statement, name and type in it is jennifer code;
 // jennifer imports each package where one of its names is written, and
-// formats the file. An error is a defect of the emitter: code that does
-// not parse.
+// formats the file (render.go). An error is a defect of the emitter: code
+// that does not parse.
 func emit(m *model) ([]byte, error) {
 	e := newEmitter(m)
 	f := e.f
@@ -35,23 +34,20 @@ func emit(m *model) ([]byte, error) {
 	e.typeMethods()
 	e.dec.write()
 	e.schemaConsts()
-	var b bytes.Buffer
-	b.Grow(len(m.tools) * 4 << 10) // a typical tool's code and schemas
-	if err := f.Render(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return e.render()
 }
 
 // An emitter writes one generated file.
 type emitter struct {
-	m      *model
-	f      *jen.File
-	scope  *scope
-	named  map[string]bool // import paths whose name qual has chosen
-	dec    *decoderSet
-	locals locals
-	consts map[*tool][2]string // input and output schema constant names
+	m *model
+	// f is the file's code, decoders its decoders and consts its schema
+	// constants, rendered apart and joined in this order (render.go).
+	f, decoders, consts *jen.File
+	scope               *scope
+	named               map[string]bool // import paths whose name qual has chosen
+	dec                 *decoderSet
+	locals              locals
+	schemaNames         map[*tool][2]string // input and output schema constant names
 	// argDecoderNames are the names of the decoders of resources'
 	// variables and prompts' arguments, by resource or prompt.
 	argDecoderNames map[string]string
@@ -67,8 +63,10 @@ func newEmitter(m *model) *emitter {
 	e := &emitter{
 		m:               m,
 		f:               jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
+		decoders:        jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
+		consts:          jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
 		named:           map[string]bool{},
-		consts:          map[*tool][2]string{},
+		schemaNames:     map[*tool][2]string{},
 		argDecoderNames: map[string]string{},
 	}
 	e.locals = e.pickLocals()
@@ -90,7 +88,7 @@ func newEmitter(m *model) *emitter {
 		if t.hasOutputSchema() {
 			out = e.scope.declare(base + "OutputSchema")
 		}
-		e.consts[t] = [2]string{in, out}
+		e.schemaNames[t] = [2]string{in, out}
 	}
 	for _, td := range m.typeDirs {
 		suffix := "OutputSchema"
@@ -216,7 +214,7 @@ func (e *emitter) toolFields(t *tool) []jen.Code {
 	if t.description != "" {
 		fs = append(fs, field("Description", jen.Lit(t.description)))
 	}
-	consts := e.consts[t]
+	consts := e.schemaNames[t]
 	fs = append(fs, field("InputSchema", jen.Id(consts[0])))
 	if consts[1] != "" {
 		fs = append(fs, field("OutputSchema", jen.Id(consts[1])))
@@ -364,7 +362,8 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
-// schemaConsts writes each schema as a readable constant:
+// schemaConsts writes each schema as a readable constant, into the
+// constants' file:
 //
 //	// createTicketInputSchema is the JSON Schema of the arguments of create_ticket.
 //	const createTicketInputSchema = `{
@@ -372,11 +371,23 @@ func isPointer(t types.Type) bool {
 //	  …
 //	}`
 func (e *emitter) schemaConsts() {
+	cf := e.consts
+	cf.NoFormat = true // unless a schema must be quoted lines (render.go)
+	first := true
+	add := func(name, doc, value string) {
+		cf.NoFormat = cf.NoFormat && canBeRaw(value)
+		if !first {
+			cf.Empty() // an empty line: cf.Line() adds a newline to the one before each item
+		}
+		first = false
+		cf.Comment(name + " " + doc)
+		cf.Const().Id(name).Op("=").Add(schemaLit(value))
+	}
 	for _, t := range e.m.tools {
-		consts := e.consts[t]
-		e.writeConst(consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
+		consts := e.schemaNames[t]
+		add(consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
 		if consts[1] != "" {
-			e.writeConst(consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
+			add(consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
 		}
 	}
 	for _, td := range e.m.typeDirs {
@@ -387,14 +398,8 @@ func (e *emitter) schemaConsts() {
 		case directiveConfig:
 			what = "is the schema that LoadEnv checks a " + td.named.Obj().Name() + " against."
 		}
-		e.writeConst(td.constName, what, td.schema)
+		add(td.constName, what, td.schema)
 	}
-}
-
-func (e *emitter) writeConst(name, doc, value string) {
-	e.f.Line()
-	e.f.Comment(name + " " + doc)
-	e.f.Const().Id(name).Op("=").Add(schemaLit(value))
 }
 
 // lowerCamel turns a tool name into a Go identifier: create_ticket →

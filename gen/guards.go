@@ -89,6 +89,13 @@ func (e *emitter) structGuards() {
 	}
 }
 
+// guarded reports whether structGuards writes a guard for n: n is a
+// struct of the package whose fields a schema or a decoder was derived
+// from.
+func (e *emitter) guarded(n *types.Named) bool {
+	return n.Obj().Pkg() == e.m.pkg && slices.ContainsFunc(e.m.ix.described, func(o *types.Named) bool { return types.Identical(o, n) })
+}
+
 // enumGuard writes a function that stops compiling when a constant whose
 // value a schema, an argument or a completion lists has another value. Go
 // has no conditional compile error, but a map literal may not repeat a

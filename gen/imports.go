@@ -80,10 +80,12 @@ func (e *emitter) qual(importPath, pkgName, ident string) *jen.Statement {
 	if !e.named[importPath] {
 		e.named[importPath] = true
 		name := e.scope.importName(pkgName)
-		if name == pkgName && name == path.Base(importPath) {
-			e.f.ImportName(importPath, name)
-		} else {
-			e.f.ImportAlias(importPath, name)
+		for _, f := range []*jen.File{e.f, e.decoders} { // the decoders render against their own (render.go)
+			if name == pkgName && name == path.Base(importPath) {
+				f.ImportName(importPath, name)
+			} else {
+				f.ImportAlias(importPath, name)
+			}
 		}
 	}
 	return jen.Qual(importPath, ident)
