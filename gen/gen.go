@@ -13,17 +13,21 @@
 // they change only compatibly. Everything else is unexported, and the
 // generated code's support package, runtime/mcpimpl, is not for callers.
 //
-// A package goes through the stages as a pass (pass.go): load (load.go)
-// → model (model.go, directive.go, naming.go, tool.go, resource.go,
-// prompt.go, arguments.go, typedirective.go, config.go, install.go) →
-// schemas (schema.go, tags.go, docs.go, index.go, schemajson.go) → emit
-// (emit.go, guards.go, decoders.go, emitresource.go, emitprompt.go,
-// emittype.go), which writes through one printer (genfile.go, gotype.go,
-// layout.go); a package with //mcp:install also gets its install files
-// (installfiles.go), and one with //mcp:server surface the snapshot of
-// what clients see (surface.go, written by surfacejson.go; surfacepos.go
-// finds where each part of it is declared, for mcpgen -breaking). Generate runs it in memory;
-// Result.Write puts a result on disk.
+// A package goes through the stages as a pass (pass.go): load (load.go,
+// with golang.org/x/tools/go/packages) → model (model.go, directive.go,
+// naming.go, tool.go, resource.go, prompt.go, arguments.go,
+// typedirective.go, config.go, install.go) → schemas (schema.go, tags.go,
+// docs.go, index.go, schemajson.go; github.com/invopop/jsonschema's Schema
+// is their model and serializer) → emit (emit.go, guards.go, decoders.go,
+// emitresource.go, emitprompt.go, emittype.go), which writes every line of
+// the generated file as github.com/dave/jennifer code (imports.go names
+// the imports, gotype.go writes types, jencode.go what jennifer has no one
+// call for) and renders it (render.go); a package with //mcp:install also
+// gets its install files (installfiles.go), and one with //mcp:server
+// surface the snapshot of what clients see (surface.go, written by
+// surfacejson.go; surfacepos.go finds where each part of it is declared,
+// for mcpgen -breaking). Generate runs it in memory; Result.Write puts a
+// result on disk.
 package gen
 
 import (
