@@ -249,11 +249,11 @@ func (e *emitter) toolFields(t *tool) []jen.Code {
 
 // stringsLit is []string{"a", "b"}.
 func stringsLit(ss []string) jen.Code {
-	return jen.Index().String().Values(quoteAll(ss)...)
+	return jen.Index().String().Values(stringLits(ss)...)
 }
 
-// quoteAll is each string as a literal.
-func quoteAll(ss []string) []jen.Code {
+// stringLits is each string as a literal.
+func stringLits(ss []string) []jen.Code {
 	q := make([]jen.Code, len(ss))
 	for i, s := range ss {
 		q[i] = jen.Lit(s)

@@ -100,7 +100,7 @@ func (e *emitter) completer(h *handlerFunc, args []argField, name string, method
 	var values []jen.Code
 	for _, a := range args {
 		if a.enum != nil {
-			values = append(values, jen.Lit(a.name).Op(":").Values(quoteAll(a.enum)...))
+			values = append(values, jen.Lit(a.name).Op(":").Values(stringLits(a.enum)...))
 		}
 	}
 	return e.impl("Complete").Call(jen.Map(jen.String()).Index().String().Add(elements(values...)), fn)
@@ -167,7 +167,7 @@ func (e *emitter) argDecoder(name, param, doc string, in types.Type, args []argF
 		var result string
 		switch a.conv {
 		case convEnum:
-			parse, result = e.impl("OneOf").Call(append([]jen.Code{jen.Lit(a.name), jen.Id(sV)}, quoteAll(a.enum)...)...), "string"
+			parse, result = e.impl("OneOf").Call(append([]jen.Code{jen.Lit(a.name), jen.Id(sV)}, stringLits(a.enum)...)...), "string"
 		case convInt:
 			parse, result = e.impl("ParseInt").Call(jen.Lit(a.name), jen.Id(sV), jen.Lit(a.bits)), "int64"
 		case convUint:
