@@ -13,21 +13,21 @@ import (
 // decoders, and the schema constants. gofmt, which jennifer runs on what
 // it renders, takes longer over a 200-tool file than the rest of the
 // generator together (BENCHMARKS.md, "jennifer writes the generated
-// file"); rendered apart, the decoders (a third of the code) and the
-// constants (half the bytes) take another core while jennifer renders
-// the code.
+// file"); rendered apart, the decoders (half of gofmt's work on the
+// code) and the constants (half the file's bytes, which need no
+// formatting) take another core while jennifer renders the code.
 //
 // The code is a file that jennifer renders whole: package clause, the
 // imports its names need, declarations. The decoders render against a
 // file of their own, to which qual gives the same import names; the
 // imports they need are the code's, since a decoder names only mcpimpl
 // (which the code names first), decoders, and the struct it fills, a
-// struct the code guards under the same name (decodable). A schema
-// constant names nothing of another package, and a raw string constant
-// is in gofmt's layout as jennifer writes it unformatted (a comment line,
-// then const name = `…`, whose other lines are the string's own), so the
-// constants are formatted only when one must be quoted lines joined with
-// +.
+// struct the code guards under the same name (decoderSet.generated). A
+// schema constant names nothing of another package, and a raw string
+// constant is in gofmt's layout as jennifer writes it unformatted (a
+// comment line, then const name = `…`, whose other lines are the
+// string's own), so the constants are formatted only when one must be
+// quoted lines joined with +.
 
 // render renders the three parts and joins them.
 func (e *emitter) render() ([]byte, error) {
