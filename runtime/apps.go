@@ -149,12 +149,19 @@ func (t *Tool) uiMeta(meta map[string]any) {
 
 // rendersApps reports whether the client of c declared the extension
 // with AppMIMEType: in the request's capabilities under the per-request
-// revision, in initialize's under a session one.
+// revision, in initialize's under a session one. A request of a session
+// revision served without its session (Streamable HTTP without
+// sessions) comes from a client whose initialize the server did not
+// keep: it is taken to render apps, as the links are what the extension
+// lets a client that does not ignore, and a client that does needs them.
 func (c *call) rendersApps() bool {
 	if c.meta != nil {
 		return c.meta.Caps.Apps
 	}
-	return c.ss.clientCaps().Apps
+	ss := c.ss
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.caps.Apps || ss.revision == ""
 }
 
 // appOnly answers a call of a tool that only views may call from a client

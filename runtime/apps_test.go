@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -192,5 +195,50 @@ func TestAppMistakes(t *testing.T) {
 			}()
 			c.add(&runtime.Server{})
 		})
+	}
+}
+
+// TestAppsOverHTTP: over Streamable HTTP with sessions, the session keeps
+// what initialize declared; without them, a request of a session revision
+// comes from a client whose initialize the server did not keep, and is
+// answered as one that renders apps (the links, and the view's own tool).
+func TestAppsOverHTTP(t *testing.T) {
+	post := func(url, session, body string) (string, string) {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "event: message\ndata: ")), resp.Header.Get("Mcp-Session-Id")
+	}
+	initialize := func(caps string) string {
+		return mcptest.Request(0, "initialize", fmt.Sprintf(`"protocolVersion":"2025-11-25","capabilities":%s,"clientInfo":{"name":"t","version":"1"}`, caps))
+	}
+	for _, c := range []struct {
+		name     string
+		sessions bool
+		caps     string
+		apps     bool
+	}{
+		{"session, renders apps", true, appsCaps, true},
+		{"session, no extension", true, `{}`, false},
+		{"stateless", false, `{}`, true},
+	} {
+		ts := httptest.NewServer(board().HTTPHandler(&runtime.HTTPOptions{Sessions: c.sessions}))
+		_, session := post(ts.URL, "", initialize(c.caps))
+		list, _ := post(ts.URL, session, mcptest.Request(1, "tools/list", ""))
+		tools := listedTools(t, list)
+		if _, listed := tools["move_ticket"]; listed != c.apps || strings.Contains(tools["show_board"], "ui/resourceUri") != c.apps {
+			t.Errorf("%s: tools/list = %s; want the links and move_ticket %v", c.name, list, c.apps)
+		}
+		ts.Close()
 	}
 }
