@@ -91,6 +91,10 @@ func (p *pass) buildVarResource(rv resourceVar) *resource {
 	if v == nil {
 		return nil
 	}
+	if name.Name == "_" {
+		p.errorf(name.Pos(), "//mcp:resource on a blank variable: name it, so that Register can serve it")
+		return nil
+	}
 	r := &resource{opts: opts, pos: dir.Slash, embedded: v}
 	r.name = cmp.Or(opts.name, snakeCase(name.Name))
 	r.description = cmp.Or(opts.description, commentText(rv.doc))

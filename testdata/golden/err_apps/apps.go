@@ -95,3 +95,8 @@ func Iconic(ctx context.Context) (*runtime.ToolResult, error) { return nil, nil 
 //
 //mcp:tool icon=https://example.com/i.png icon=https://example.com/i.png
 func Twice(ctx context.Context) (string, error) { return "", nil }
+
+// A blank view, which Register could not name.
+//
+//mcp:resource ui://board/blank
+var _ = "<!doctype html>"
