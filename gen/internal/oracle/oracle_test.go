@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/tickets"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters"
+	"github.com/mcpgen/mcpgen/testdata/golden/apps"
 	othershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	adaptershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
 	"github.com/mcpgen/mcpgen/testdata/golden/backtick_doc"
@@ -255,6 +256,11 @@ var oracleCases = []oracleCase{
 	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "unexported_fields/locateInputSchema.json", typ: reflect.TypeFor[unexported_fields.Zone]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/moveTicketInputSchema.json", typ: reflect.TypeFor[apps.MoveInput]()},
+	{schema: "apps/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/showBoardInputSchema.json", typ: reflect.TypeFor[apps.ShowInput]()},
+	{schema: "apps/showBoardOutputSchema.json", typ: reflect.TypeFor[apps.Board]()},
+	{schema: "apps/showStatsInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "surface/openTicketInputSchema.json", typ: reflect.TypeFor[surface.OpenInput]()},
 	{schema: "surface/openTicketOutputSchema.json", typ: reflect.TypeFor[*surface.Ticket]()},
 	{schema: "surface/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
