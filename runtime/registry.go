@@ -142,17 +142,9 @@ func listResult[T any](r *registry[T], variant int, member string, entry func(b 
 		b = append(b, `":[`...)
 		first := len(b)
 		for _, item := range items {
-			at := len(b)
-			if at > first {
-				b = append(b, ',')
-			}
-			n := len(b)
 			var err error
-			if b, err = entry(b, item); err != nil {
+			if b, err = appendItem(b, first, item, entry); err != nil {
 				return nil, err
-			}
-			if len(b) == n { // the entry left the item out
-				b = b[:at]
 			}
 		}
 		return append(b, ']'), nil
@@ -161,6 +153,22 @@ func listResult[T any](r *registry[T], variant int, member string, entry func(b 
 		return errorResponse(jsonrpc.InternalError, "listing %ss: %v", r.kind(), err)
 	}
 	return rawResult(list)
+}
+
+// appendItem writes item with entry after the items of a list written
+// since start, with a comma between two; an entry that writes nothing
+// leaves the item out (a tool the client is not shown), comma and all.
+func appendItem[T any](b []byte, start int, item T, entry func(b []byte, item T) ([]byte, error)) ([]byte, error) {
+	at := len(b)
+	if at > start {
+		b = append(b, ',')
+	}
+	n := len(b)
+	b, err := entry(b, item)
+	if err == nil && len(b) == n {
+		b = b[:at]
+	}
+	return b, err
 }
 
 // maxNamedInError bounds the keys an "unknown …" error lists.
