@@ -297,3 +297,16 @@ func surfaceResourceUI(r *resource) *surface.ResourceUI {
 	}
 	return ui
 }
+
+// supportVersion is the version of the mcpimpl package the generated file
+// needs, the oldest that has what it uses: 4 for variables served as
+// resources, MCP Apps and tool icons, 3 otherwise, so that files that use
+// none of them still build with an mcpimpl of version 3.
+func (m *model) supportVersion() string {
+	uses := slices.ContainsFunc(m.tools, func(t *tool) bool { return t.opts.icons != nil || t.opts.app.ui != "" }) ||
+		slices.ContainsFunc(m.resources, func(r *resource) bool { return r.isView() || r.embedded != nil })
+	if uses {
+		return "SupportPackageIsVersion4"
+	}
+	return "SupportPackageIsVersion3"
+}

@@ -20,7 +20,7 @@ func emit(m *model) ([]byte, error) {
 	f := e.f
 	f.HeaderComment(Header)
 	f.Comment("The code below needs this version of the mcpimpl package or a later one.")
-	f.Const().Id("_").Op("=").Add(e.impl("SupportPackageIsVersion3"))
+	f.Const().Id("_").Op("=").Add(e.impl(m.supportVersion()))
 	if len(m.handlers()) > 0 {
 		e.signatureGuards()
 	}

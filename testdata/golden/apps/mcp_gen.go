@@ -9,7 +9,7 @@ import (
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
-const _ = mcpimpl.SupportPackageIsVersion3
+const _ = mcpimpl.SupportPackageIsVersion4
 
 // A compile error here means that a tool or resource function's signature changed
 // after this file was generated: re-run go generate.
