@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // The replicas of a server that share a Store hear each other on one
@@ -31,7 +32,7 @@ const storeTimeout = 5 * time.Second
 // sharedState is what a Server keeps about its Store.
 type sharedState struct {
 	once  sync.Once
-	store Store
+	store store.Store
 	// own says that the store is the Server's own memory store: no other
 	// replica reads it.
 	own bool
@@ -75,7 +76,7 @@ func (s *Server) shared() *sharedState {
 	sh.once.Do(func() {
 		sh.store = s.Store
 		if sh.store == nil {
-			sh.store, sh.own = NewMemoryStore(), true
+			sh.store, sh.own = store.NewMemory(), true
 		}
 		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
 	})

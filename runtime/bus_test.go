@@ -15,11 +15,12 @@ import (
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
-// stalledStore is a MemoryStore whose Publish waits until release closes.
+// stalledStore is a store.Memory whose Publish waits until release closes.
 type stalledStore struct {
-	*MemoryStore
+	*store.Memory
 	release   chan struct{}
 	published atomic.Int32
 }
@@ -40,28 +41,28 @@ func (s *stalledStore) Publish(ctx context.Context, channel string, msg []byte) 
 // goroutines end.
 func TestPublishLaterBounded(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := &stalledStore{MemoryStore: NewMemoryStore(), release: make(chan struct{})}
-	s := &Server{Name: "bus", Store: store, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
+	shared := &stalledStore{Memory: store.NewMemory(), release: make(chan struct{})}
+	s := &Server{Name: "bus", Store: shared, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
 	for range maxPublishing {
 		s.publishLater(busMessage{Kind: "list", Feature: "tools"})
 	}
-	waitFor(t, "every publication to reach the store", func() bool { return store.published.Load() == maxPublishing })
+	waitFor(t, "every publication to reach the store", func() bool { return shared.published.Load() == maxPublishing })
 	s.publishLater(busMessage{Kind: "list", Feature: "tools"}) // one past the bound
 	if n := s.sharedState.publishing.Load(); n != maxPublishing {
 		t.Errorf("%d publications under way, want %d", n, maxPublishing)
 	}
-	close(store.release)
+	close(shared.release)
 	waitFor(t, "the publications to end", func() bool { return s.sharedState.publishing.Load() == 0 })
-	if n := store.published.Load(); n != maxPublishing {
+	if n := shared.published.Load(); n != maxPublishing {
 		t.Errorf("%d messages reached the store, want %d (the one past the bound dropped)", n, maxPublishing)
 	}
 }
 
-// slowSubscribeStore is a MemoryStore whose Subscribe counts its calls,
+// slowSubscribeStore is a store.Memory whose Subscribe counts its calls,
 // says it began, then waits until release closes, as a store that does
 // not answer does for storeTimeout.
 type slowSubscribeStore struct {
-	*MemoryStore
+	*store.Memory
 	calls       atomic.Int32
 	subscribing chan struct{}
 	release     chan struct{}
@@ -71,7 +72,7 @@ func (s *slowSubscribeStore) Subscribe(ctx context.Context, channel string, deli
 	s.calls.Add(1)
 	s.subscribing <- struct{}{}
 	<-s.release
-	return s.MemoryStore.Subscribe(ctx, channel, deliver)
+	return s.Memory.Subscribe(ctx, channel, deliver)
 }
 
 // TestJoinBusOffRequests: while a store does not answer the bus's
@@ -82,11 +83,11 @@ func (s *slowSubscribeStore) Subscribe(ctx context.Context, channel string, deli
 // session waited for it (3 calls in 15 s with a store that never answers).
 func TestJoinBusOffRequests(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := &slowSubscribeStore{MemoryStore: NewMemoryStore(), subscribing: make(chan struct{}, 1), release: make(chan struct{})}
+	shared := &slowSubscribeStore{Memory: store.NewMemory(), subscribing: make(chan struct{}, 1), release: make(chan struct{})}
 	s, _ := newHTTPTestServer()
-	s.Store, s.StateKey = store, []byte("bus key")
+	s.Store, s.StateKey = shared, []byte("bus key")
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
-	release := sync.OnceFunc(func() { close(store.release) })
+	release := sync.OnceFunc(func() { close(shared.release) })
 	t.Cleanup(release) // before the server closes, should the test fail
 	served := make(chan error, 1)
 	go func() {
@@ -104,7 +105,7 @@ func TestJoinBusOffRequests(t *testing.T) {
 		}
 		served <- nil
 	}()
-	<-store.subscribing
+	<-shared.subscribing
 	select {
 	case err := <-served:
 		if err != nil {
@@ -113,7 +114,7 @@ func TestJoinBusOffRequests(t *testing.T) {
 	case <-time.After(30 * time.Second): // a hang guard, not a measure
 		t.Fatal("sessions and calls wait for the store's bus")
 	}
-	if n := store.calls.Load(); n != 1 {
+	if n := shared.calls.Load(); n != 1 {
 		t.Errorf("%d subscriptions under way at once, want 1", n)
 	}
 	release()
@@ -125,10 +126,10 @@ func TestJoinBusOffRequests(t *testing.T) {
 	s.sharedState.stopBus()
 }
 
-// failingSubscribeStore is a MemoryStore whose Subscribe fails at once,
+// failingSubscribeStore is a store.Memory whose Subscribe fails at once,
 // counting its calls.
 type failingSubscribeStore struct {
-	*MemoryStore
+	*store.Memory
 	calls atomic.Int32
 }
 
@@ -143,8 +144,8 @@ func (s *failingSubscribeStore) Subscribe(context.Context, string, func([]byte))
 // needs the bus.
 func TestJoinBusRetries(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := &failingSubscribeStore{MemoryStore: NewMemoryStore()}
-	s := &Server{Name: "bus", Store: store, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
+	shared := &failingSubscribeStore{Memory: store.NewMemory()}
+	s := &Server{Name: "bus", Store: shared, StateKey: []byte("bus key"), Logger: linepeer.DiscardLogger()}
 	for range 10 {
 		s.NewConn(nil).Close()
 		waitFor(t, "the subscription to end", func() bool {
@@ -153,24 +154,24 @@ func TestJoinBusRetries(t *testing.T) {
 			return s.sharedState.joining == nil
 		})
 	}
-	if n := store.calls.Load(); n != 1 {
+	if n := shared.calls.Load(); n != 1 {
 		t.Errorf("%d tries for 10 sessions within busRetryGap, want 1", n)
 	}
 	s.joinBus(context.Background()) // as subscriptions/listen does
-	if n := store.calls.Load(); n != 2 {
+	if n := shared.calls.Load(); n != 2 {
 		t.Errorf("%d tries after a request that needs the bus, want 2", n)
 	}
 	s.sharedState.busMu.Lock()
 	s.sharedState.busFailed = time.Now().Add(-busRetryGap)
 	s.sharedState.busMu.Unlock()
 	s.NewConn(nil).Close()
-	waitFor(t, "a third try", func() bool { return store.calls.Load() == 3 })
+	waitFor(t, "a third try", func() bool { return shared.calls.Load() == 3 })
 }
 
 // busReplica is a server on store, with the key, whose tool "hold" runs as
 // a task until release closes, and then fails if its context ended.
-func busReplica(t *testing.T, store Store, key string, release chan struct{}) *Server {
-	s := &Server{Name: "bus", Store: store, StateKey: []byte(key), Logger: linepeer.DiscardLogger()}
+func busReplica(t *testing.T, shared store.Store, key string, release chan struct{}) *Server {
+	s := &Server{Name: "bus", Store: shared, StateKey: []byte(key), Logger: linepeer.DiscardLogger()}
 	s.AddTool(&Tool{Name: "hold", Task: TaskOptional, Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
 		<-release
 		if err := ctx.Err(); err != nil {
@@ -189,10 +190,10 @@ func busReplica(t *testing.T, store Store, key string, release chan struct{}) *S
 // same key still reaches the task's listener.
 func TestBusForgedMessages(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := NewMemoryStore()
+	shared := store.NewMemory()
 	release := make(chan struct{})
-	s := busReplica(t, store, "the replicas' key", release)
-	other := busReplica(t, store, "the replicas' key", release)
+	s := busReplica(t, shared, "the replicas' key", release)
+	other := busReplica(t, shared, "the replicas' key", release)
 	conn := s.NewConn(nil)
 	defer conn.Close()
 	waitFor(t, "the replica to join the bus", func() bool {
@@ -226,7 +227,7 @@ func TestBusForgedMessages(t *testing.T) {
 		"sealed, not JSON":           sealed(`{"o":`),
 		"empty":                      nil,
 	} {
-		if err := store.Publish(context.Background(), busChannel, msg); err != nil {
+		if err := shared.Publish(context.Background(), busChannel, msg); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}

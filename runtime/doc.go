@@ -16,10 +16,12 @@
 // question, and TokenInfoFromContext returns the verified token of an
 // HTTP request.
 //
-// Two packages sit beside this one. runtime/claude hosts servers
+// Three packages sit beside this one. runtime/claude hosts servers
 // in-process inside a Claude Code CLI session, as the Agent SDKs do.
-// runtime/mcpimpl holds the support that mcpgen's generated code calls;
-// nothing else should import it.
+// runtime/store is what Server.Store takes: the store that the replicas
+// of a server share (a store adapter imports it, and nothing else of the
+// runtime). runtime/mcpimpl holds the support that mcpgen's generated
+// code calls; nothing else should import it.
 //
 // The runtime imports the standard library only, so a tool server built
 // with mcpgen pulls in nothing else.

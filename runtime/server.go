@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A Server holds tools, resources and prompts and answers MCP requests
@@ -101,8 +102,8 @@ type Server struct {
 	// on the replica that holds it.) Nil means the Server's own memory,
 	// which is enough for one process; replicas behind a load balancer
 	// share one (module github.com/mcpgen/mcpgen/store/redis), and then
-	// need the same StateKey as well. See Store.
-	Store Store
+	// need the same StateKey as well. See store.Store.
+	Store store.Store
 	// Tasks bounds and times the tasks of the tools that run as tasks
 	// (Tool.Task); the zero value means the defaults given there.
 	Tasks TaskOptions

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Tasks (the extension io.modelcontextprotocol/tasks, SEP-2663): a tool
@@ -372,7 +373,7 @@ func storeError(doing string, err error) response {
 	if errors.As(err, &full) {
 		return errorResponse(jsonrpc.InternalError, "%s: %v", doing, full)
 	}
-	if errors.Is(err, ErrStoreFull) {
+	if errors.Is(err, store.ErrFull) {
 		return errorResponse(jsonrpc.InternalError, "%s: the server keeps as many tasks as it may; retry once some have ended", doing)
 	}
 	return errorResponse(jsonrpc.InternalError, "%s: the task store cannot be reached (%v); retry later", doing, err)

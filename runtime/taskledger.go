@@ -9,6 +9,8 @@ import (
 	"hash/maphash"
 	"slices"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // What one client keeps in the Store is bounded, finished tasks included,
@@ -180,7 +182,7 @@ func (s *Server) loadLedger(ctx context.Context, key string) (*taskLedger, uint6
 	l := &taskLedger{}
 	plain, version, err := s.shared().getSealed(ctx, key)
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		return l, 0, nil
 	case err != nil:
 		return nil, 0, err

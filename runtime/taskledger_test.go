@@ -9,14 +9,15 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // shareServer is a server on store (its own when nil) whose tool "result"
 // runs as a task that returns a text of the size its argument n says,
 // with tasks of ttl, bounded by opts, for the users of testTokens.
-func shareServer(t *testing.T, store Store, opts TaskOptions, ttl time.Duration) string {
-	s := &Server{Name: "share", Store: store, Tasks: opts, Logger: linepeer.DiscardLogger()}
-	if store != nil {
+func shareServer(t *testing.T, shared store.Store, opts TaskOptions, ttl time.Duration) string {
+	s := &Server{Name: "share", Store: shared, Tasks: opts, Logger: linepeer.DiscardLogger()}
+	if shared != nil {
 		s.StateKey = []byte("the replicas' key")
 	}
 	s.AddTool(&Tool{Name: "result", Task: TaskOptional, TaskTTL: ttl, InputSchema: `{"type":"object","properties":{"n":{"type":"integer"}}}`,
@@ -113,13 +114,13 @@ func TestTaskClientShareCount(t *testing.T) {
 // fit in MaxKeptBytesPerClient complete, the next fails saying it could
 // not be kept (and nothing of it is kept), while the client may still
 // start small tasks, and another client's result completes. Before, one
-// client's results filled the store shared by every replica and client.
+// client's results filled the store store by every replica and client.
 func TestTaskClientShareBytes(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := NewMemoryStore()
+	shared := store.NewMemory()
 	opts := TaskOptions{MaxKeptBytesPerClient: 50 << 10}
-	a := shareServer(t, store, opts, time.Hour)
-	b := shareServer(t, store, opts, time.Hour)
+	a := shareServer(t, shared, opts, time.Hour)
+	b := shareServer(t, shared, opts, time.Hour)
 	const size = 20 << 10 // two fit in 50 KiB, with the records' overhead; three do not
 	for i, url := range []string{a, b} {
 		ann := shareClient{t, url, "reader"}
@@ -139,9 +140,7 @@ func TestTaskClientShareBytes(t *testing.T) {
 	if status, msg := ann.await(id); status != taskFailed || !strings.Contains(msg, "could not be kept: this client keeps as much as it may") {
 		t.Errorf("a result past the client's share: %s %q", status, msg)
 	}
-	store.mu.Lock()
-	held := store.bytes
-	store.mu.Unlock()
+	held := shared.Bytes()
 	if held > 2*size+20<<10 {
 		t.Errorf("the store holds %d bytes, more than the two results kept", held)
 	}
@@ -163,7 +162,7 @@ func TestTaskClientShareBytes(t *testing.T) {
 // time, and the task was then reported lost, its outcome unknown.
 func TestTaskResultStoreFull(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	url := shareServer(t, &MemoryStore{MaxBytes: 16 << 10}, TaskOptions{Lease: 200 * time.Millisecond}, time.Hour)
+	url := shareServer(t, &store.Memory{MaxBytes: 16 << 10}, TaskOptions{Lease: 200 * time.Millisecond}, time.Hour)
 	ann := shareClient{t, url, "reader"}
 	id, refused := ann.start(20 << 10)
 	if refused != "" {

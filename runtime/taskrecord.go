@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A task's state lives in a record in the server's Store, so that any
@@ -197,7 +199,7 @@ func (sh *sharedState) putSealed(ctx context.Context, key string, version uint64
 // found, whether or not the store has dropped it yet.
 func (s *Server) loadTask(ctx context.Context, id string) (*taskRecord, uint64, error) {
 	plain, version, err := s.shared().getSealed(ctx, s.shared().taskKey(id))
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, errTaskNotFound
 	}
 	if err != nil {
@@ -249,7 +251,7 @@ const maxUpdateTries = 16
 
 // retryConflicts runs try, which reads a record and writes it back on the
 // version it read, again while its write finds that another replica wrote
-// first (ErrConflict), maxUpdateTries times at most, after a random pause
+// first (store.ErrConflict), maxUpdateTries times at most, after a random pause
 // of up to a millisecond per try so far, so that writers that keep
 // meeting (on a client's ledger, say) fall out of step; what is the
 // record, for the error that says it kept changing.
@@ -258,7 +260,7 @@ func retryConflicts(what string, try func() error) error {
 		if n > 0 {
 			time.Sleep(rand.N(time.Duration(n) * time.Millisecond))
 		}
-		if err := try(); !errors.Is(err, ErrConflict) {
+		if err := try(); !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A task's handler runs on the replica that created the task, in a
@@ -175,7 +177,7 @@ func (run *taskRun) record(o *taskRecord) {
 // of it, has no room for a record.
 func isFull(err error) bool {
 	var full *clientFullError
-	return errors.As(err, &full) || errors.Is(err, ErrStoreFull)
+	return errors.As(err, &full) || errors.Is(err, store.ErrFull)
 }
 
 // unkept is the failure that replaces the outcome o, which there is no
