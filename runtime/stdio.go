@@ -98,9 +98,9 @@ type stdioConn struct {
 	closing bool
 	calls   sync.WaitGroup
 	workers *lineio.Workers[*call]
-	// inline is the tool of the call that runs on the reading goroutine,
-	// if it was quick: the handoff marks it slow.
-	inline atomic.Pointer[Tool]
+	// inline is the pace of the tool of the call that runs on the reading
+	// goroutine, if it was quick: the handoff marks it slow.
+	inline atomic.Pointer[lineio.Pace]
 }
 
 // begin counts a request that will be answered asynchronously; it fails
@@ -127,14 +127,14 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // startReader makes the calling goroutine the reader: it reads and
 // dispatches lines until EOF (nil on done), a read error, or cancellation.
 // A tool call runs on the reading goroutine when no other line waits, or
-// when its tool's recent calls were quick (Tool.quick), and the reading
-// passes to another goroutine if the call takes long (see
+// when its tool's recent calls were quick (see lineio.Pace), and the
+// reading passes to another goroutine if the call takes long (see
 // lineio.Handoff), which also marks its tool as not quick; any other call
 // with a line waiting starts on a worker at once (see lineio.Workers).
 func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	h := lineio.NewHandoff(func() {
-		if t := c.inline.Load(); t != nil {
-			t.markSlow() // it was not: run its next calls on workers
+		if p := c.inline.Load(); p != nil {
+			p.MarkSlow() // it was not: run its next calls on workers
 		}
 		c.startReader(ctx, lr, done)
 	})

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
@@ -87,9 +87,9 @@ type Tool struct {
 	output     *schema.Schema     // compiled OutputSchema, or nil
 	wrapOutput bool               // OutputSchema's root is not an object
 	headers    []wire.HeaderParam // the input's x-mcp-header properties
-	// recent is how long the handler's recent calls took, in nanoseconds,
-	// a moving average; 0 until a call has ended. See quick.
-	recent atomic.Int64
+	// pace is how long the handler's recent calls took, for the
+	// transports that read on one goroutine (see quickTool).
+	pace lineio.Pace
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with
@@ -433,11 +433,11 @@ func (e *ProtocolError) response() response {
 	return errorResponse(e.Code, "%s", e.Message)
 }
 
-// run runs the handler, timing it (see quick).
+// run runs the handler, timing it (see quickTool).
 func (t *Tool) run(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 	start := time.Now()
 	res, err := t.Handler(ctx, req)
-	t.observe(time.Since(start))
+	t.pace.Observe(time.Since(start))
 	return res, err
 }
 
@@ -592,41 +592,10 @@ func report(heading, root string, vs []schema.Violation) string {
 	return b.String()
 }
 
-// quickCall is the most a tool's recent calls may take, on average, for a
-// transport that reads on one goroutine (stdio, the Claude host) to run
-// its next call there (see quick).
-const quickCall = 20 * time.Microsecond
-
-// observe adds the duration of a call to t's moving average. Concurrent
-// calls may lose an update to each other: the average is a hint.
-func (t *Tool) observe(d time.Duration) {
-	old := t.recent.Load()
-	if old == 0 {
-		t.recent.Store(max(int64(d), 1))
-		return
-	}
-	t.recent.Store(max(old+(int64(d)-old)/8, 1))
-}
-
-// quick reports whether t's recent calls were quick enough to run the
-// next one on the reading goroutine while more lines wait: running it
-// there saves handing it to a worker, and the reading it delays is short.
-// A tool that has not been called yet is not quick, so that the first
-// burst of calls to a slow tool never waits behind each other.
-func (t *Tool) quick() bool {
-	d := t.recent.Load()
-	return d > 0 && d < int64(quickCall)
-}
-
-// markSlow makes t not quick until its calls are again: the reader calls
-// it when a call it ran inline outlived its budget (see lineio.Handoff),
-// so that the calls of t that follow, while that one still runs, start on
-// workers instead of each waiting out the budget in turn.
-func (t *Tool) markSlow() { t.recent.Store(int64(quickCall)) }
-
-// quickTool returns the tool a message calls if its recent calls were
-// quick, or nil: method and params are the message's.
-func (s *Server) quickTool(method string, params jsonvalue.Value) *Tool {
+// quickTool returns the pace of the tool a message calls if its recent
+// calls were quick (see lineio.Pace), or nil: method and params are the
+// message's.
+func (s *Server) quickTool(method string, params jsonvalue.Value) *lineio.Pace {
 	if method != wire.MethodToolsCall {
 		return nil
 	}
@@ -634,8 +603,8 @@ func (s *Server) quickTool(method string, params jsonvalue.Value) *Tool {
 	if nv.Kind() != jsonvalue.String {
 		return nil
 	}
-	if t := s.toolNamed(nv); t != nil && t.quick() {
-		return t
+	if t := s.toolNamed(nv); t != nil && t.pace.Quick() {
+		return &t.pace
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/bridge"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
@@ -30,7 +31,7 @@ import (
 // as a conversation message. It knows nothing of processes, so tests
 // drive it over pipes.
 type controlConn struct {
-	servers       map[string]*runtime.Conn
+	servers       map[string]bridge.Conn // the servers' connections, by name
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
@@ -43,10 +44,9 @@ type controlConn struct {
 
 	out     *lineio.Writer          // one writer, whole lines, batched when busy
 	workers *lineio.Workers[func()] // answer requests while more lines wait
-	// inlineConn and inlineTool are the connection and the quick tool of
-	// the call the reader runs itself, if it is one (see readLoop).
-	inlineConn atomic.Pointer[runtime.Conn]
-	inlineTool atomic.Pointer[runtime.Tool]
+	// inline is the pace of the quick tool whose call the reader runs
+	// itself, if it is one (see readLoop).
+	inline atomic.Pointer[lineio.Pace]
 
 	mu       sync.Mutex
 	pending  map[string]chan controlReply // the host's requests awaiting a reply
@@ -84,7 +84,7 @@ type controlReply struct {
 
 func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfig) *controlConn {
 	cc := &controlConn{
-		servers:       map[string]*runtime.Conn{},
+		servers:       map[string]bridge.Conn{},
 		canUseTool:    cfg.canUseTool,
 		hooks:         cfg.hooks,
 		onElicitation: cfg.onElicitation,
@@ -102,7 +102,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
 	cc.out = lineio.NewWriter(w, func() { cc.cancel(errors.New("writing to the CLI failed")) })
 	for name, srv := range cfg.servers {
-		cc.servers[name] = srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) })
+		cc.servers[name] = bridge.ConnOf(srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) }))
 	}
 	cc.workers = lineio.NewWorkers(func(work func()) { work() })
 	go cc.readLoop(lineio.NewReader(r, maxControlLine))
@@ -115,23 +115,23 @@ const maxControlLine = 256 << 20
 
 // readLoop reads the CLI's lines until its output ends. A control request
 // is answered on the reading goroutine when no other line waits, or when
-// it is a call of a tool whose recent calls were quick (see
-// runtime.Conn.QuickTool), and the reading passes to another goroutine if
+// it is a call of a tool whose recent calls were quick (see lineio.Pace),
+// and the reading passes to another goroutine if
 // the answer takes long (see lineio.Handoff), which also marks the tool as
 // slow; any other request with a line waiting is answered on a worker at
 // once (see lineio.Workers). Answering a burst of quick calls here costs
 // no wake-up of another goroutine, and their answers go out in one write.
 func (cc *controlConn) readLoop(lr *lineio.Reader) {
 	h := lineio.NewHandoff(func() {
-		if t := cc.inlineTool.Load(); t != nil {
-			cc.inlineConn.Load().SlowTool(t) // it was not quick: its next calls go to workers
+		if p := cc.inline.Load(); p != nil {
+			p.MarkSlow() // it was not quick: its next calls go to workers
 		}
 		cc.readLoop(lr)
 	})
 	for {
 		line, size, rerr := lr.NextFor(cc.out)
 		var work func()
-		var quick quickCall
+		var quick *lineio.Pace
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
 		} else if len(line) > 0 && line[0] == '{' {
@@ -150,26 +150,18 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 		}
 		switch {
 		case work == nil:
-		case quick.tool == nil && lr.Buffered(): // a line is waiting: do not hold it up
+		case quick == nil && lr.Buffered(): // a line is waiting: do not hold it up
 			cc.workers.Run(work)
 		default:
-			cc.inlineConn.Store(quick.conn)
-			cc.inlineTool.Store(quick.tool)
+			cc.inline.Store(quick)
 			h.Arm()
 			work()
 			if !h.Disarm() {
-				return // another goroutine reads now, and owns inlineConn and inlineTool
+				return // another goroutine reads now, and owns inline
 			}
-			cc.inlineTool.Store(nil)
+			cc.inline.Store(nil)
 		}
 	}
-}
-
-// A quickCall is an mcp_message calling a tool whose recent calls were
-// quick, with the connection it goes to; the zero value is any other line.
-type quickCall struct {
-	conn *runtime.Conn
-	tool *runtime.Tool
 }
 
 // finish ends the connection: requests still waiting for the CLI fail,
@@ -222,14 +214,14 @@ const handlerGrace = 5 * time.Second
 // handleLine routes one line from the CLI. The line is parsed once; the
 // request handlers and the MCP dispatch work on the parsed tree. A control
 // request is returned as work to run rather than answered here, with the
-// quick tool it calls, if it does.
-func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
+// pace of the quick tool it calls, if it does.
+func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace) {
 	tree := cc.tree()
 	v, err := tree.Parse(line)
 	if err != nil || v.Kind() != jsonvalue.Object {
 		cc.freeTree(tree)
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
-		return nil, quickCall{}
+		return nil, nil
 	}
 	switch typ := v.Get("type"); {
 	case typ.Is("control_request"):
@@ -239,11 +231,11 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 			// Without an id there is no one to answer.
 			cc.freeTree(tree)
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
-			return nil, quickCall{}
+			return nil, nil
 		}
 		if req.Get("subtype").Is("mcp_message") {
 			if conn := cc.server(req.Get("server_name")); conn != nil {
-				quick = quickCall{conn, conn.QuickTool(req.Get("message"))}
+				quick = conn.QuickTool(req.Get("message"))
 			}
 		}
 		return cc.startHandler(id, req, tree), quick // which frees the tree once answered
@@ -289,7 +281,7 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 		cc.msgs.push(m)
 	}
 	cc.freeTree(tree)
-	return nil, quickCall{}
+	return nil, nil
 }
 
 // tree returns a tree to parse a line into, reused from an earlier line
@@ -500,7 +492,7 @@ func (cc *controlConn) mcpMessage(ctx context.Context, id string, req jsonvalue.
 
 // server returns the connection of the server the JSON string name names,
 // or nil; a name without escapes is looked up in place.
-func (cc *controlConn) server(name jsonvalue.Value) *runtime.Conn {
+func (cc *controlConn) server(name jsonvalue.Value) bridge.Conn {
 	if name.Kind() != jsonvalue.String {
 		return nil
 	}
