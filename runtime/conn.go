@@ -48,8 +48,8 @@ func (s *Server) NewConn(send func(msg []byte)) *Conn {
 // one of them.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	srv := c.ss.srv
-	tree := srv.tree()
-	defer srv.freeTree(tree)
+	tree := srv.trees.Get()
+	defer srv.trees.Put(tree)
 	v, err := tree.Parse(msg)
 	if err != nil {
 		return jsonrpc.ParseErrorResponse(err)

@@ -335,7 +335,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		h.busy(w, r, "the server holds as many messages as it may")
 		return
 	}
-	defer hold.free(nil)
+	defer hold.release(nil)
 	body, err := h.readBody(w, r, limit, hold)
 	if err != nil {
 		switch {
@@ -352,8 +352,8 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		}
 		return
 	}
-	tree := h.srv.tree()
-	defer h.srv.freeTree(tree)
+	tree := h.srv.trees.Get()
+	defer h.srv.trees.Put(tree)
 	m, errResp := jsonrpc.Decode(tree, body)
 	if errResp != nil {
 		writeJSON(w, http.StatusBadRequest, errResp)
@@ -596,14 +596,14 @@ type heldRequest struct {
 	call bool
 }
 
-// free gives back what r holds, once; c is unused.
-func (r *heldRequest) free(*call) {
+// release gives back what r holds, once; c is unused.
+func (r *heldRequest) release(*call) {
 	if r.adm == nil {
 		return
 	}
-	r.adm.free(r.msg)
+	r.adm.release(r.msg)
 	if r.call {
-		r.adm.free(callTicket)
+		r.adm.release(callTicket)
 	}
 	r.adm = nil
 }

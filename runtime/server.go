@@ -114,7 +114,7 @@ type Server struct {
 	prompts   registry[*Prompt]
 	fanout    fanout
 
-	trees sync.Pool // *jsonvalue.Tree, for parsing messages
+	trees jsonvalue.TreePool // for parsing messages
 
 	sealerOnce  sync.Once
 	stateSealer *wire.Sealer // seals request states; see sealer
@@ -181,39 +181,4 @@ func waitGroup(wg *sync.WaitGroup, stop <-chan struct{}, timeout time.Duration) 
 	case <-stop:
 	case <-expired:
 	}
-}
-
-// tree returns a tree to parse a message into, reused from an earlier
-// message when one is free. Give it back with freeTree once nothing
-// refers to the message any more: its call has ended and been answered.
-func (s *Server) tree() *jsonvalue.Tree {
-	if t, ok := s.trees.Get().(*jsonvalue.Tree); ok {
-		return t
-	}
-	return new(jsonvalue.Tree)
-}
-
-// freeTree gives back a tree that tree returned. Trees of large messages
-// are left to the garbage collector, so that one hostile message does not
-// keep its memory in the pool.
-func (s *Server) freeTree(t *jsonvalue.Tree) {
-	if t.Reset() <= maxPooledNodes {
-		s.trees.Put(t)
-	}
-}
-
-// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
-const maxPooledNodes = 4 << 10
-
-// admission returns what bounds the messages and calls the server holds
-// at once, made from its fields on first use.
-func (s *Server) admission() *admission {
-	s.limitsOnce.Do(func() {
-		maxBytes := int64(s.MaxPendingBytes)
-		if maxBytes <= 0 {
-			maxBytes = 4 * int64(s.maxMessageSize())
-		}
-		s.admitted = newAdmission(maxBytes, max(s.MaxInFlight, 0))
-	})
-	return s.admitted
 }

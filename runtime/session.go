@@ -160,7 +160,7 @@ func (c *call) levelVar() *atomic.Int32 {
 // An admissionHolder gives back what a call holds in the server's
 // admission.
 type admissionHolder interface {
-	free(c *call)
+	release(c *call)
 }
 
 // detach gives back what c holds in the server's admission now, rather
@@ -168,7 +168,7 @@ type admissionHolder interface {
 func (c *call) detach() {
 	if h := c.holder; h != nil {
 		c.holder = nil
-		h.free(c)
+		h.release(c)
 	}
 }
 

@@ -15,10 +15,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
-// DefaultMaxMessageSize is the largest message a transport accepts when
-// Server.MaxMessageSize is zero.
-const DefaultMaxMessageSize = 16 << 20
-
 // ServeStdio serves s over the process's stdin and stdout; see Serve.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.Serve(ctx, os.Stdin, os.Stdout)
@@ -80,13 +76,6 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	default:
 		return parent.Err()
 	}
-}
-
-func (s *Server) maxMessageSize() int {
-	if s.MaxMessageSize > 0 {
-		return s.MaxMessageSize
-	}
-	return DefaultMaxMessageSize
 }
 
 // stdioConn is one stdio connection.
@@ -208,7 +197,7 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 		c.batch(ctx, line, held)
 		return nil
 	}
-	tree := srv.tree()
+	tree := srv.trees.Get()
 	m, errResp := jsonrpc.Decode(tree, line)
 	var cl *call
 	switch {
@@ -222,12 +211,12 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 	default:
 		cl = c.startCall(ctx, &m, held, tree)
 		if cl == nil {
-			srv.admission().free(callTicket)
+			srv.admission().release(callTicket)
 		}
 	}
 	if cl == nil {
-		srv.admission().free(held)
-		srv.freeTree(tree)
+		srv.admission().release(held)
+		srv.trees.Put(tree)
 	}
 	return cl
 }
@@ -270,26 +259,23 @@ func (c *stdioConn) answer(cl *call) {
 		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
 	}
 	cl.detach()
-	c.ss.srv.freeTree(cl.tree)
+	c.ss.srv.trees.Put(cl.tree)
 }
 
-// free gives back what a call holds in the server's admission: its
+// release gives back what a call holds in the server's admission: its
 // message and its call slot.
-func (c *stdioConn) free(cl *call) {
+func (c *stdioConn) release(cl *call) {
 	adm := c.ss.srv.admission()
-	adm.free(callTicket)
-	adm.free(cl.held)
+	adm.release(callTicket)
+	adm.release(cl.held)
 }
-
-// maxBatch bounds the requests and notifications of one JSON-RPC batch.
-const maxBatch = 64
 
 // batch answers a JSON-RPC batch with one array holding a response per
 // request. Batches exist in the protocol revisions before 2025-06-18
 // only, so a session must have negotiated one of those; a batch is then
 // bounded to maxBatch elements, and its answer to about MaxMessageSize.
 func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
-	release := func() { c.ss.srv.admission().free(held) }
+	release := func() { c.ss.srv.admission().release(held) }
 	done := false
 	defer func() {
 		if !done {

@@ -54,7 +54,7 @@ type controlConn struct {
 	nextID   int
 	handlers sync.WaitGroup
 
-	trees sync.Pool // *jsonvalue.Tree, to parse lines into (see handleLine)
+	trees jsonvalue.TreePool // to parse lines into (see handleLine)
 
 	msgs      *messageQueue
 	sessionID atomic.Pointer[string] // of the latest system/init or result
@@ -216,10 +216,10 @@ const handlerGrace = 5 * time.Second
 // request is returned as work to run rather than answered here, with the
 // pace of the quick tool it calls, if it does.
 func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace) {
-	tree := cc.tree()
+	tree := cc.trees.Get()
 	v, err := tree.Parse(line)
 	if err != nil || v.Kind() != jsonvalue.Object {
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
 		return nil, nil
 	}
@@ -229,7 +229,7 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace)
 		req := v.Get("request")
 		if id == "" || req.Kind() != jsonvalue.Object {
 			// Without an id there is no one to answer.
-			cc.freeTree(tree)
+			cc.trees.Put(tree)
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
 			return nil, nil
 		}
@@ -238,7 +238,7 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace)
 				quick = conn.QuickTool(req.Get("message"))
 			}
 		}
-		return cc.startHandler(id, req, tree), quick // which frees the tree once answered
+		return cc.startHandler(id, req, tree), quick // which gives the tree back once answered
 	case typ.Is("control_response"):
 		if resp := v.Get("response"); resp.Kind() == jsonvalue.Object {
 			var payload json.RawMessage
@@ -280,30 +280,9 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace)
 		}
 		cc.msgs.push(m)
 	}
-	cc.freeTree(tree)
+	cc.trees.Put(tree)
 	return nil, nil
 }
-
-// tree returns a tree to parse a line into, reused from an earlier line
-// when one is free. Give it back with freeTree once nothing refers to the
-// line any more: a control request's, once it is answered.
-func (cc *controlConn) tree() *jsonvalue.Tree {
-	if t, ok := cc.trees.Get().(*jsonvalue.Tree); ok {
-		return t
-	}
-	return new(jsonvalue.Tree)
-}
-
-// freeTree gives back a tree that tree returned; the trees of large lines
-// (a file a tool read) are left to the garbage collector.
-func (cc *controlConn) freeTree(t *jsonvalue.Tree) {
-	if t.Reset() <= maxPooledNodes {
-		cc.trees.Put(t)
-	}
-}
-
-// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
-const maxPooledNodes = 4 << 10
 
 // stringMember is the named string member of an object, or "".
 func stringMember(v jsonvalue.Value, name string) string {
@@ -352,7 +331,7 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonva
 	if _, dup := cc.inflight[id]; dup {
 		cc.mu.Unlock()
 		cancel()
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		return nil // a duplicate delivery of a request being handled
 	}
 	cc.inflight[id] = cancel
@@ -370,7 +349,7 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonva
 				line = controlSuccessLine(id, resp)
 			}
 		}
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		cc.mu.Lock()
 		delete(cc.inflight, id)
 		cc.mu.Unlock()
