@@ -195,16 +195,16 @@ func (s *Server) scopesSupported(a *Authorization) []string {
 		}
 	}
 	add(a.Scopes)
-	for _, t := range s.tools.all() {
+	for _, t := range s.tools.All() {
 		add(t.Scopes)
 	}
-	for _, r := range s.resources.all() {
+	for _, r := range s.resources.All() {
 		add(r.Scopes)
 	}
-	for _, t := range s.templates.all() {
+	for _, t := range s.templates.All() {
 		add(t.Scopes)
 	}
-	for _, p := range s.prompts.all() {
+	for _, p := range s.prompts.All() {
 		add(p.Scopes)
 	}
 	return out

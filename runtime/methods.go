@@ -146,18 +146,18 @@ func (ss *session) dispatch(c *call) response {
 func (s *Server) offers(f feature) bool {
 	switch f {
 	case tools:
-		return s.tools.len() > 0
+		return s.tools.Len() > 0
 	case resources:
-		return s.resources.len() > 0 || s.templates.len() > 0 || s.ListResources != nil
+		return s.resources.Len() > 0 || s.templates.Len() > 0 || s.ListResources != nil
 	case prompts:
-		return s.prompts.len() > 0
+		return s.prompts.Len() > 0
 	case completions:
-		for _, p := range s.prompts.all() {
+		for _, p := range s.prompts.All() {
 			if p.Complete != nil {
 				return true
 			}
 		}
-		for _, t := range s.templates.all() {
+		for _, t := range s.templates.All() {
 			if t.Complete != nil {
 				return true
 			}

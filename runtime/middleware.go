@@ -298,9 +298,9 @@ func (s *Server) hasTarget(method, name string) bool {
 	var ok bool
 	switch method {
 	case wire.MethodToolsCall:
-		_, ok = s.tools.get(name)
+		_, ok = s.tools.Get(name)
 	case wire.MethodPromptsGet:
-		_, ok = s.prompts.get(name)
+		_, ok = s.prompts.Get(name)
 	}
 	return ok
 }

@@ -50,7 +50,7 @@ func TestQuickToolTurnsSlow(t *testing.T) {
 			t.Fatalf("call %d was not answered", i)
 		}
 	}
-	tool, _ := srv.tools.get("flip")
+	tool, _ := srv.tools.Get("flip")
 	if !tool.pace.Quick() {
 		t.Fatalf("after 20 quick calls, flip is not quick (average %v)", tool.pace.Recent())
 	}

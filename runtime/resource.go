@@ -174,14 +174,17 @@ func (s *Server) addResource(r *Resource) error {
 	case r.Handler == nil:
 		return fmt.Errorf("resource %s has no handler", r.URI)
 	}
-	return s.resources.add(r.URI, r)
+	if !s.resources.Add(r.URI, r) {
+		return fmt.Errorf("duplicate resource %q", r.URI)
+	}
+	return nil
 }
 
 // RemoveResource removes the resource with the given URI, and reports
 // whether there was one. Clients that are connected learn that the list
 // changed.
 func (s *Server) RemoveResource(uri string) bool {
-	if !s.resources.remove(uri) {
+	if !s.resources.Remove(uri) {
 		return false
 	}
 	s.listChanged(resources)
@@ -209,13 +212,16 @@ func (s *Server) addResourceTemplate(t *ResourceTemplate) error {
 		return fmt.Errorf("resource template %s has no handler", t.URITemplate)
 	}
 	t.template = tmpl
-	return s.templates.add(t.URITemplate, t)
+	if !s.templates.Add(t.URITemplate, t) {
+		return fmt.Errorf("duplicate resource template %q", t.URITemplate)
+	}
+	return nil
 }
 
 // RemoveResourceTemplate removes the template with the given text, and
 // reports whether there was one.
 func (s *Server) RemoveResourceTemplate(uriTemplate string) bool {
-	if !s.templates.remove(uriTemplate) {
+	if !s.templates.Remove(uriTemplate) {
 		return false
 	}
 	s.listChanged(resources)
@@ -242,10 +248,10 @@ func (s *Server) ResourceUpdated(uri string) {
 // scopes reading it needs: a Resource with that URI, else the first
 // template that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest, []string) {
-	if r, ok := s.resources.get(uri); ok {
+	if r, ok := s.resources.Get(uri); ok {
 		return r.Handler, &ResourceRequest{URI: uri}, r.Scopes
 	}
-	for _, t := range s.templates.all() {
+	for _, t := range s.templates.All() {
 		if vars, ok := t.template.Match(uri); ok {
 			return t.Handler, &ResourceRequest{URI: uri, Vars: vars}, t.Scopes
 		}
@@ -363,7 +369,7 @@ func (ss *session) listResources(c *call) response {
 	}
 	var page []*Resource
 	if cursor == "" {
-		page = append(page, srv.resources.all()...)
+		page = append(page, srv.resources.All()...)
 	}
 	next := ""
 	if srv.ListResources != nil {
@@ -396,7 +402,7 @@ func (ss *session) listResources(c *call) response {
 
 // listTemplates answers resources/templates/list.
 func (ss *session) listTemplates(*call) response {
-	return listResult(&ss.srv.templates, 0, "resourceTemplates", func(b []byte, t *ResourceTemplate) ([]byte, error) {
+	return listResult(&ss.srv.templates, "resource template", 0, "resourceTemplates", func(b []byte, t *ResourceTemplate) ([]byte, error) {
 		b, err := t.appendJSON(b)
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", t.URITemplate, err)

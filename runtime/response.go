@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/registry"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -173,6 +174,31 @@ func (e *rpcError) appendObject(b []byte) []byte {
 		b = append(append(b, `,"data":`...), e.data...)
 	}
 	return append(b, '}')
+}
+
+// listResult answers a list method with the items of r, of the kind (such
+// as "tool"), as the array member, each written by entry; variant tells
+// lists that differ by the request's revision apart (see
+// registry.Registry.List).
+func listResult[T any](r *registry.Registry[T], kind string, variant int, member string, entry func(b []byte, item T) ([]byte, error)) response {
+	list, err := r.List(variant, func(items []T) ([]byte, error) {
+		b := append([]byte{'"'}, member...)
+		b = append(b, `":[`...)
+		for i, item := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = entry(b, item); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "listing %ss: %v", kind, err)
+	}
+	return rawResult(list)
 }
 
 // A CacheHint tells clients of revision 2026-07-28 for how long they may

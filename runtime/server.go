@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/registry"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -108,10 +109,10 @@ type Server struct {
 	// (Tool.Task); the zero value means the defaults given there.
 	Tasks TaskOptions
 
-	tools     registry[*Tool]
-	resources registry[*Resource]
-	templates registry[*ResourceTemplate]
-	prompts   registry[*Prompt]
+	tools     registry.Registry[*Tool]
+	resources registry.Registry[*Resource]
+	templates registry.Registry[*ResourceTemplate]
+	prompts   registry.Registry[*Prompt]
 	fanout    fanout
 
 	trees jsonvalue.TreePool // for parsing messages

@@ -154,7 +154,7 @@ func (o *TaskOptions) lease() time.Duration {
 // hasTaskTools reports whether any tool of the server may run as a task,
 // and the server so advertises the extension.
 func (s *Server) hasTaskTools() bool {
-	return slices.ContainsFunc(s.tools.all(), func(t *Tool) bool { return t.Task != TaskForbidden })
+	return slices.ContainsFunc(s.tools.All(), func(t *Tool) bool { return t.Task != TaskForbidden })
 }
 
 // Why a task's handler was stopped before it returned; see taskRun.stop.

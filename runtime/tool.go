@@ -197,7 +197,7 @@ func (s *Server) AddTool(t *Tool) {
 // RemoveTool removes the tool named name, and reports whether there was
 // one. Clients that are connected learn that the list changed.
 func (s *Server) RemoveTool(name string) bool {
-	if !s.tools.remove(name) {
+	if !s.tools.Remove(name) {
 		return false
 	}
 	s.listChanged(tools)
@@ -230,7 +230,10 @@ func (s *Server) addTool(t *Tool) error {
 		}
 	}
 	t.input, t.output, t.wrapOutput, t.headers = sc, out, out != nil && !out.IsObject(), headers
-	return s.tools.add(t.Name, t)
+	if !s.tools.Add(t.Name, t) {
+		return fmt.Errorf("duplicate tool %q", t.Name)
+	}
+	return nil
 }
 
 const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
@@ -250,10 +253,10 @@ func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
 	raw := v.Raw()
 	name := raw[1 : len(raw)-1]
 	if slices.Contains(name, '\\') {
-		t, _ := s.tools.get(v.Str())
+		t, _ := s.tools.Get(v.Str())
 		return t
 	}
-	t, _ := s.tools.getBytes(name)
+	t, _ := s.tools.GetBytes(name)
 	return t
 }
 
@@ -264,7 +267,7 @@ func (ss *session) listTools(c *call) response {
 	if c.perRequest() {
 		variant = 1
 	}
-	return listResult(&ss.srv.tools, variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
+	return listResult(&ss.srv.tools, "tool", variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
 		b, err := t.appendListEntry(b, c.perRequest())
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
@@ -340,7 +343,7 @@ func (ss *session) callTool(c *call) response {
 	}
 	t := ss.srv.toolNamed(nv)
 	if t == nil {
-		return invalidParams("%s", ss.srv.tools.unknown(nv.Str()))
+		return invalidParams("%s", ss.srv.tools.Unknown("tool", nv.Str()))
 	}
 	if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
 		return resp
