@@ -95,9 +95,6 @@ type TokenInfo struct {
 	Claims map[string]any
 }
 
-// owner names who holds the token, for binding an HTTP session to it.
-func (ti *TokenInfo) owner() string { return ti.Issuer + "\x00" + ti.Subject }
-
 // tokenKey is the context key of a request's *TokenInfo.
 type tokenKey struct{}
 
@@ -358,20 +355,18 @@ func isBearerToken(s string) bool {
 	return s != ""
 }
 
-// allow checks that the token of c, if it has one, holds the scopes the
-// operation needs; it answers the request instead when it does not (see
-// insufficientScope). Requests without a token (stdio, a Conn, HTTP
-// without Authorization) need none. The operation is named by kind and
-// name apart, so that a call allowed builds no string.
+// allow checks that the token of c holds the scopes the operation needs;
+// it answers the request instead when it does not (Streamable HTTP then
+// answers 403 with a challenge that names them). Methods call it only for
+// a call with a token (c.tokenInfo): requests without one (stdio, a Conn,
+// HTTP without Authorization) need no scopes, and pay nothing for the
+// check. The operation is named by kind and name apart, so that a call
+// allowed builds no string.
 func (c *call) allow(kind, name string, scopes []string) (response, bool) {
-	if len(scopes) == 0 {
+	if len(scopes) == 0 || c.tokenInfo == nil {
 		return response{}, true
 	}
-	ti := TokenInfoFromContext(&c.ctx)
-	if ti == nil {
-		return response{}, true
-	}
-	missing := missingScopes(ti, scopes)
+	missing := missingScopes(c.tokenInfo, scopes)
 	if len(missing) == 0 {
 		return response{}, true
 	}

@@ -73,11 +73,11 @@ func (c *Conn) appendResponse(ctx context.Context, b []byte, msg jsonvalue.Value
 		c.ss.handleMessage(&m)
 		return b, false
 	}
-	call, resp := c.ss.start(ctx, &m, true)
+	call, resp := c.ss.start(ctx, &m, c.ss.srv.resolve(&m), true)
 	if call == nil {
 		return resp.append(b, m.ID.Raw(), wire.HasRequestMeta(m.Params)), true
 	}
-	resp = c.ss.run(call)
+	resp = c.ss.answer(call)
 	if call.cancelled.Load() {
 		return b, false
 	}
@@ -111,7 +111,11 @@ func (h hostConn) QuickTool(msg jsonvalue.Value) *lineio.Pace {
 	if !msg.Get("method").Is(wire.MethodToolsCall) {
 		return nil
 	}
-	return h.c.ss.srv.quickTool(wire.MethodToolsCall, msg.Get("params"))
+	nv := msg.Get("params").Get("name")
+	if nv.Kind() != jsonvalue.String {
+		return nil
+	}
+	return quickPace(h.c.ss.srv.toolNamed(nv))
 }
 
 func (h hostConn) Close() { h.c.Close() }

@@ -359,6 +359,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
 	}
+	res := h.srv.resolve(&m)
 	hv := r.Header.Get(wire.HeaderProtocolVersion)
 	perRequest := wire.HasRequestMeta(m.Params) || hv != "" && !wire.IsSessionRevision(hv)
 	if perRequest {
@@ -369,7 +370,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		case !m.IsRequest():
 			w.WriteHeader(http.StatusAccepted) // nothing to do: cancelling is closing the stream
 			return
-		case lookupMethod(m.Method) != nil && lookupMethod(m.Method).connectionState:
+		case res.method != nil && res.method.connectionState:
 			resp := statelessRefusal(m.Method)
 			writeJSON(w, resp.status(true), resp.append(nil, m.IDBytes(), true))
 			return
@@ -377,7 +378,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 			return
 		}
 	}
-	if msg := h.checkRouting(r, &m, perRequest); msg != "" {
+	if msg := h.checkRouting(r, &m, res, perRequest); msg != "" {
 		h.refuse(w, &m, perRequest, wire.HeaderMismatch, "header mismatch: "+msg)
 		return
 	}
@@ -392,7 +393,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if m.IsRequest() && lookupMethod(m.Method).runsHandler() {
+	if m.IsRequest() && res.method.runsHandler() {
 		if !adm.tryAdmit(callTicket) {
 			h.busy(w, r, "the server runs and queues as many calls as it may")
 			return
@@ -400,7 +401,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, &m, hold, nil)
+		h.serve(ctx, w, r, h.session(callerOf(ctx, r.RemoteAddr), ""), &m, res, hold, nil)
 		return
 	}
 	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
@@ -419,16 +420,17 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	if isNew {
 		created = hs
 	}
-	h.serve(ctx, w, r, ss, &m, nil, created)
+	h.serve(ctx, w, r, ss, &m, res, nil, created)
 }
 
-// serve runs the request m on ss and writes its answer. hold, if set,
+// serve answers the request m, which names res, on ss and writes the
+// answer. hold, if set,
 // lets go of the request's share of the server's admission when the call
 // detaches (a subscriptions/listen request). created, if set, is the
 // session this request (an initialize) opened: it stands if the request
 // succeeds, and its id then goes out in the response's header.
-func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, hold *heldRequest, created *httpSession) {
-	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, true)
+func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, res resolved, hold *heldRequest, created *httpSession) {
+	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, res, true)
 	if c == nil {
 		if created != nil {
 			h.forget(created)
@@ -445,7 +447,7 @@ func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.
 			c.holder = hold
 		}
 	}
-	resp = ss.run(c)
+	resp = ss.answer(c)
 	if c.cancelled.Load() {
 		resp = errorResponse(wire.RequestCancelled, "request cancelled")
 	}
@@ -499,20 +501,6 @@ func (h *httpHandler) refuse(w http.ResponseWriter, m *jsonrpc.Message, perReque
 	}
 	h.srv.logger().Debug("mcp over http: request refused", "method", m.Method, "status", status, "reason", msg)
 	writeJSON(w, status, resp.append(nil, m.IDBytes(), perRequest))
-}
-
-// clientOf names the client of a request for the bounds kept per client
-// (see session.client): the subject of its verified token, else its
-// address without the port.
-func clientOf(ctx context.Context, r *http.Request) string {
-	if ti := TokenInfoFromContext(ctx); ti != nil && ti.Subject != "" {
-		return "sub:" + ti.Subject
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return "addr:" + r.RemoteAddr
-	}
-	return "addr:" + host
 }
 
 // errServerFull is why a body stops being read: the server holds as many

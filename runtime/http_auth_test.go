@@ -267,11 +267,12 @@ func TestListenScopes(t *testing.T) {
 	}
 
 	// Checked per update: notes://later gets its scopes after the listen
-	// began. The Conn stands for the transport, with the token HTTP
-	// would have verified.
+	// began. The Conn stands for the transport, which verifies tokens,
+	// with the token HTTP would have verified.
 	ann := testTokens()["reader"]
 	got := make(chan string, 16)
 	conn := s.NewConn(func(msg []byte) { got <- string(msg) })
+	conn.ss.tokens = true
 	defer conn.Close()
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), tokenKey{}, ann))
 	done := make(chan struct{})

@@ -115,13 +115,44 @@ var methodsByName = func() map[string]*method {
 // lookupMethod returns the method named name, or nil.
 func lookupMethod(name string) *method { return methodsByName[name] }
 
+// resolved is what a request names in the server, looked up once, by the
+// transport that reads it, and kept in its call: the method table's entry
+// (nil for an unknown method) and, for tools/call, the tool (nil when the
+// server has no tool of that name, or the name is not a string).
+type resolved struct {
+	method *method
+	tool   *Tool
+}
+
+// resolve looks up what m names.
+func (s *Server) resolve(m *jsonrpc.Message) resolved {
+	r := resolved{method: lookupMethod(m.Method)}
+	if r.method != nil && m.Method == wire.MethodToolsCall {
+		if nv := m.Params.Get("name"); nv.Kind() == jsonvalue.String {
+			r.tool = s.toolNamed(nv)
+		}
+	}
+	return r
+}
+
 // runsHandler reports whether m is a method that runs a handler of the
 // program's; false for an unknown method.
 func (m *method) runsHandler() bool { return m != nil && m.handler }
 
-// dispatch answers c: it finds the method, checks that the request's
-// revision has it and that the server offers what it belongs to, and
-// calls it.
+// answer answers c, and ends it; the transport then encodes the response,
+// unless the client cancelled the request (c.cancelled), which then
+// expects none. A server with middleware answers through it (see
+// answerThroughMiddleware); one without goes from here to dispatch.
+func (ss *session) answer(c *call) response {
+	defer ss.finish(c)
+	if len(ss.srv.Middleware) > 0 {
+		return ss.answerThroughMiddleware(c)
+	}
+	return ss.dispatch(c)
+}
+
+// dispatch answers c: it checks that the request's revision has its
+// method and that the server offers what it belongs to, and calls it.
 func (ss *session) dispatch(c *call) response {
 	m := c.method
 	name := c.msg.Method

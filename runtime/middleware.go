@@ -196,11 +196,9 @@ func (o *Outcome) response() response {
 	return errorResponse(code, "%s", o.Message)
 }
 
-// serve answers c, through the server's middleware if it has any.
-func (ss *session) serve(c *call) response {
-	if len(ss.srv.Middleware) == 0 {
-		return ss.dispatch(c)
-	}
+// answerThroughMiddleware answers c through the server's middleware (see
+// answer).
+func (ss *session) answerThroughMiddleware(c *call) response {
 	req := ss.request(c)
 	o := ss.runChain(c, req)
 	putRequest(req)
@@ -267,7 +265,7 @@ func (ss *session) request(c *call) *Request {
 		ID:          c.id(),
 		SessionID:   ss.id,
 		Transport:   ss.transport,
-		Token:       TokenInfoFromContext(&c.ctx),
+		Token:       c.tokenInfo,
 		Session:     ss.middlewareSession(),
 		params:      c.msg.Params,
 		Params:      c.msg.Params.Raw(),
@@ -286,23 +284,23 @@ func (ss *session) request(c *call) *Request {
 	default:
 		if c.method != nil && c.method.nameParam != "" {
 			r.Target = c.msg.Params.Get(c.method.nameParam).Str()
-			r.KnownTarget = ss.srv.hasTarget(c.msg.Method, r.Target)
+			r.KnownTarget = ss.srv.hasTarget(c, r.Target)
 		}
 	}
 	return r
 }
 
-// hasTarget reports whether the server has the tool or prompt name that a
-// request of method (tools/call, prompts/get) names.
-func (s *Server) hasTarget(method, name string) bool {
-	var ok bool
-	switch method {
+// hasTarget reports whether the server has the tool or prompt name that
+// c (tools/call, prompts/get) names: a tool was looked up already.
+func (s *Server) hasTarget(c *call, name string) bool {
+	switch c.msg.Method {
 	case wire.MethodToolsCall:
-		_, ok = s.tools.Get(name)
+		return c.tool != nil
 	case wire.MethodPromptsGet:
-		_, ok = s.prompts.Get(name)
+		_, ok := s.prompts.Get(name)
+		return ok
 	}
-	return ok
+	return false
 }
 
 // middlewareSession returns the Session of ss, made when its first

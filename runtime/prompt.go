@@ -198,8 +198,10 @@ func (c *call) promptOf(params jsonvalue.Value) (*Prompt, response, bool) {
 	if !ok {
 		return nil, invalidParams("%s", srv.prompts.Unknown("prompt", name)), false
 	}
-	if resp, ok := c.allow("prompt", name, p.Scopes); !ok {
-		return nil, resp, false
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("prompt", name, p.Scopes); !ok {
+			return nil, resp, false
+		}
 	}
 	return p, response{}, true
 }

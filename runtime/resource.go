@@ -422,8 +422,10 @@ func (ss *session) readResource(c *call) response {
 	if handler == nil {
 		return resourceNotFound(uri, c.perRequest())
 	}
-	if resp, ok := c.allow("resource", uri, scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("resource", uri, scopes); !ok {
+			return resp
+		}
 	}
 	if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
@@ -479,8 +481,10 @@ func (ss *session) subscribe(c *call) response {
 	if h == nil {
 		return resourceNotFound(uri, false)
 	}
-	if resp, ok := c.allow("resource", uri, scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("resource", uri, scopes); !ok {
+			return resp
+		}
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

@@ -45,7 +45,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true, transport: "stdio"}, out: out}
-	c.workers = lineio.NewWorkers(c.answer)
+	c.workers = lineio.NewWorkers(c.respond)
 	defer c.workers.Stop()
 	s.fanout.join(c.ss)
 	defer s.fanout.leave(c.ss)
@@ -148,21 +148,21 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 				done <- fmt.Errorf("reading: %w", err)
 			}
 			if cl != nil {
-				c.answer(cl)
+				c.respond(cl)
 			}
 			return
 		}
 		if cl == nil {
 			continue
 		}
-		quick := c.ss.srv.quickTool(cl.msg.Method, cl.msg.Params)
+		quick := quickPace(cl.tool)
 		switch {
 		case quick == nil && lr.Buffered():
 			c.workers.Run(cl)
 		default:
 			c.inline.Store(quick)
 			h.Arm()
-			c.answer(cl)
+			c.respond(cl)
 			if !h.Disarm() {
 				return // another goroutine reads now, and owns c.inline
 			}
@@ -183,8 +183,9 @@ func (c *stdioConn) admit(ctx context.Context, t ticket) bool {
 	return adm.admit(ctx, t) == nil
 }
 
-// handleLine answers a line, except a tool call: it returns the call, for
-// answer to run off the reading. While the server holds as many messages
+// handleLine answers a line, except a call of a handler of the program's:
+// it returns the call, for respond to run, on the reading goroutine or
+// off it. While the server holds as many messages
 // as it may (Server.MaxPendingBytes, MaxInFlight), it waits, and so stops
 // reading: the client then finds the pipe full.
 func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
@@ -200,16 +201,20 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 	tree := srv.trees.Get()
 	m, errResp := jsonrpc.Decode(tree, line)
 	var cl *call
+	var res resolved
+	if errResp == nil && m.IsRequest() {
+		res = srv.resolve(&m)
+	}
 	switch {
 	case errResp != nil:
 		c.out.Send(errResp)
 	case !m.IsRequest():
 		c.ss.handleMessage(&m)
-	case !lookupMethod(m.Method).runsHandler():
-		c.out.Send(c.answerInline(ctx, &m))
+	case !res.method.runsHandler():
+		c.out.Send(c.respondInline(ctx, &m, res))
 	case !c.admit(ctx, callTicket):
 	default:
-		cl = c.startCall(ctx, &m, held, tree)
+		cl = c.startCall(ctx, &m, res, held, tree)
 		if cl == nil {
 			srv.admission().release(callTicket)
 		}
@@ -221,22 +226,22 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 	return cl
 }
 
-// answerInline answers a request that runs no handler of the program's,
+// respondInline answers a request that runs no handler of the program's,
 // in order, on the reading goroutine.
-func (c *stdioConn) answerInline(ctx context.Context, m *jsonrpc.Message) []byte {
-	cl, resp := c.ss.start(ctx, m, false)
+func (c *stdioConn) respondInline(ctx context.Context, m *jsonrpc.Message, res resolved) []byte {
+	cl, resp := c.ss.start(ctx, m, res, false)
 	if cl == nil {
 		return resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params))
 	}
-	resp = c.ss.run(cl)
+	resp = c.ss.answer(cl)
 	return cl.encode(make([]byte, 0, resp.size()), &resp)
 }
 
-// startCall accepts the tool call m, which holds held and tree until
-// answer gives them back. It returns nil when the call is refused (its
+// startCall accepts the call m, which holds held and tree until respond
+// gives them back. It returns nil when the call is refused (its
 // answer sent) or the connection is shutting down.
-func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held ticket, tree *jsonvalue.Tree) *call {
-	cl, resp := c.ss.start(ctx, m, false) // Serve cancels its calls at shutdown
+func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, res resolved, held ticket, tree *jsonvalue.Tree) *call {
+	cl, resp := c.ss.start(ctx, m, res, false) // Serve cancels its calls at shutdown
 	if cl == nil {
 		c.out.Send(resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params)))
 		return nil
@@ -250,11 +255,11 @@ func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held tick
 	return cl
 }
 
-// answer runs a tool call that startCall accepted, sends its response,
+// respond answers a call that startCall accepted, sends the response,
 // and gives back what the call held.
-func (c *stdioConn) answer(cl *call) {
+func (c *stdioConn) respond(cl *call) {
 	defer c.calls.Done()
-	resp := c.ss.run(cl)
+	resp := c.ss.answer(cl)
 	if !cl.cancelled.Load() {
 		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
 	}
@@ -314,13 +319,13 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 			c.ss.handleMessage(&m)
 		default:
 			ids[i] = m.ID.Raw()
-			call, resp := c.ss.start(ctx, &m, false)
+			call, resp := c.ss.start(ctx, &m, c.ss.srv.resolve(&m), false)
 			if call == nil {
 				responses[i] = resp.append(nil, m.ID.Raw(), false)
 				continue
 			}
 			wg.Go(func() {
-				resp := c.ss.run(call)
+				resp := c.ss.answer(call)
 				if !call.cancelled.Load() {
 					responses[i] = call.encode(nil, &resp)
 				}

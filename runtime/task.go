@@ -106,7 +106,6 @@ const (
 	defaultTaskLease           = 15 * time.Second
 	minTaskLease               = 30 * time.Millisecond
 	maxTaskAnswerPollInterval  = 2 * time.Second
-	taskOwnerSubjectSeparator  = "\n"
 	tasksCapabilityRequirement = `{"extensions":{"` + wire.ExtTasks + `":{}}}`
 )
 
@@ -171,7 +170,7 @@ type taskRun struct {
 	srv    *Server
 	id     string
 	tool   *Tool
-	owner  string // see session.taskOwner
+	owner  string // see session.owner
 	client string // for MaxRunningPerClient
 	tc     *call  // the call the handler serves; its ctx is the task's
 	// deferred says that the task begins when the handler calls
@@ -263,8 +262,8 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 		srv:      srv,
 		id:       rand.Text(),
 		tool:     t,
-		owner:    ss.taskOwner(&c.ctx),
-		client:   ss.client,
+		owner:    ss.owner(),
+		client:   ss.caller.share(),
 		deferred: t.DeferTask,
 		ttl:      srv.Tasks.ttl(t),
 		poll:     srv.Tasks.pollInterval(t),
@@ -276,10 +275,12 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 	meta.CapsRaw = slices.Clone(meta.CapsRaw)
 	meta.level.Store(c.meta.level.Load())
 	tc := &call{
-		ss:     &session{srv: srv, client: ss.client, transport: ss.transport, id: ss.id},
-		method: c.method,
-		meta:   meta,
-		target: t.Name,
+		ss:        &session{srv: srv, caller: ss.caller, tokens: ss.tokens, transport: ss.transport, id: ss.id},
+		method:    c.method,
+		tool:      t,
+		tokenInfo: c.tokenInfo,
+		meta:      meta,
+		target:    t.Name,
 	}
 	tc.req = ToolRequest{Name: t.Name, Arguments: argsCopy.Raw()}
 	if c.req.Meta != nil {
@@ -298,30 +299,6 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 	tc.ctx.init(context.WithoutCancel(parent), tc, false)
 	run.tc = tc
 	return run, response{}, true
-}
-
-// taskOwner names the caller of a request for the tasks it creates, whose
-// requests about them must come from the same caller: the subject of its
-// verified token, else its Streamable HTTP session, else its connection
-// (stdio, a Conn). A request of Streamable HTTP without a session or a
-// token has no caller the server can tell from another: "", and the
-// task's unguessable id alone admits.
-func (ss *session) taskOwner(ctx context.Context) string {
-	if ti := TokenInfoFromContext(ctx); ti != nil && ti.Subject != "" {
-		return "sub:" + ti.Issuer + taskOwnerSubjectSeparator + ti.Subject
-	}
-	switch {
-	case ss.transport == "http" && ss.id == "":
-		return ""
-	case ss.transport == "http":
-		return "session:" + ss.id
-	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.owner == "" {
-		ss.owner = "conn:" + rand.Text()
-	}
-	return ss.owner
 }
 
 // begin creates the task: it takes a running slot, and records the task

@@ -13,7 +13,7 @@ import (
 
 // The methods of the tasks extension: tasks/get, tasks/update and
 // tasks/cancel. Each is served by any replica, from the task's record;
-// a task whose record belongs to another caller (see taskOwner) is
+// a task whose record belongs to another caller (see session.owner) is
 // unknown to this one. A request whose client did not declare the
 // extension is refused with the missing capability error (-32021), before
 // anything else is looked at.
@@ -54,7 +54,7 @@ func taskFailure(id string, err error) response {
 func (ss *session) changeTask(c *call, id string, change func(r *taskRecord) error) (*taskRecord, bool, error) {
 	ctx, cancel := context.WithTimeout(&c.ctx, storeTimeout)
 	defer cancel()
-	owner := ss.taskOwner(&c.ctx)
+	owner := ss.owner()
 	var changed, settled bool
 	r, err := ss.srv.modifyTask(ctx, id, func(r *taskRecord) error {
 		changed, settled = false, false

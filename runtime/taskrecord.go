@@ -35,7 +35,7 @@ const (
 
 // A taskRecord is a task's state, as stored.
 type taskRecord struct {
-	// Owner binds the task to its caller (see session.taskOwner); "" for
+	// Owner binds the task to its caller (see session.owner); "" for
 	// a caller no request can be told from another by (Streamable HTTP
 	// without sessions or tokens), where the task's id alone admits.
 	Owner   string `json:"o,omitempty"`
@@ -62,7 +62,7 @@ type taskRecord struct {
 	// Lease is when the replica that runs the handler stops holding the
 	// task unless it renews it, which it does while the handler runs.
 	Lease int64 `json:"l,omitempty"`
-	// Client is who created the task (see session.client), whose share
+	// Client is who created the task (see caller.share), whose share
 	// of the store the record counts in; Charged is what it was charged
 	// for the record so far (see chargeTask).
 	Client  string `json:"cl,omitempty"`

@@ -337,16 +337,18 @@ var errNoResult = errors.New("returned no result")
 // them among protocol errors.
 func (ss *session) callTool(c *call) response {
 	params := c.msg.Params
-	nv := params.Get("name")
-	if nv.Kind() != jsonvalue.String {
-		return invalidParams(`"name" must be a string`)
-	}
-	t := ss.srv.toolNamed(nv)
+	t := c.tool
 	if t == nil {
+		nv := params.Get("name")
+		if nv.Kind() != jsonvalue.String {
+			return invalidParams(`"name" must be a string`)
+		}
 		return invalidParams("%s", ss.srv.tools.Unknown("tool", nv.Str()))
 	}
-	if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
+			return resp
+		}
 	}
 	args := params.Get("arguments")
 	if k := args.Kind(); k == jsonvalue.Absent || k == jsonvalue.Null {
@@ -595,18 +597,11 @@ func report(heading, root string, vs []schema.Violation) string {
 	return b.String()
 }
 
-// quickTool returns the pace of the tool a message calls if its recent
-// calls were quick (see lineio.Pace), or nil: method and params are the
-// message's.
-func (s *Server) quickTool(method string, params jsonvalue.Value) *lineio.Pace {
-	if method != wire.MethodToolsCall {
-		return nil
-	}
-	nv := params.Get("name")
-	if nv.Kind() != jsonvalue.String {
-		return nil
-	}
-	if t := s.toolNamed(nv); t != nil && t.pace.Quick() {
+// quickPace returns the pace of t if its recent calls were quick (see
+// lineio.Pace), or nil: a transport that reads on one goroutine runs the
+// call of such a tool there even while more messages wait.
+func quickPace(t *Tool) *lineio.Pace {
+	if t != nil && t.pace.Quick() {
 		return &t.pace
 	}
 	return nil
