@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -78,7 +79,7 @@ func (s *Server) shared() *sharedState {
 		if sh.store == nil {
 			sh.store, sh.own = store.NewMemory(), true
 		}
-		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
+		sh.box = wire.NewBox(s.StateKey, taskrecord.BoxPurpose)
 	})
 	return sh
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -240,7 +241,7 @@ func TestBusForgedMessages(t *testing.T) {
 	}
 
 	// A replica with the key is heard.
-	other.taskChanged(context.Background(), id, &taskRecord{Owner: run.owner, Status: taskWorking, Message: "from the other replica"})
+	other.taskChanged(context.Background(), id, &taskrecord.Record{Owner: run.owner, Status: taskrecord.Working, Message: "from the other replica"})
 	if q, _ := l.take(); len(q) != 1 || !strings.Contains(string(q[0]), "from the other replica") {
 		t.Errorf("the other replica's status: %q", q)
 	}
@@ -248,12 +249,12 @@ func TestBusForgedMessages(t *testing.T) {
 	var got struct{ Status string }
 	for range 1000 {
 		mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(2, "tasks/get", `"taskId":`+quote(id), caps)))), &got)
-		if got.Status != taskWorking {
+		if got.Status != taskrecord.Working {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got.Status != taskCompleted {
+	if got.Status != taskrecord.Completed {
 		t.Errorf("the task ended %s, want completed: a forged message reached it", got.Status)
 	}
 }

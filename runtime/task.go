@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -312,11 +313,11 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 	}
 	now := time.Now()
 	run.created = now
-	r := &taskRecord{
+	r := &taskrecord.Record{
 		Owner:   run.owner,
 		Client:  run.client,
 		Tool:    run.tool.Name,
-		Status:  taskWorking,
+		Status:  taskrecord.Working,
 		Created: now.UnixMilli(),
 		Updated: now.UnixMilli(),
 		TTL:     run.ttl.Milliseconds(),
@@ -333,7 +334,7 @@ func (run *taskRun) begin(ctx context.Context) (response, bool) {
 			return storeError("recording the task", err), false
 		}
 		if r.Charged > 0 {
-			srv.unchargeTask(sctx, run.client, r.Charged, r.expires())
+			srv.unchargeTask(sctx, run.client, r.Charged, r.Expires())
 		}
 		srv.logger().Warn("a task could not be recorded", "tool", run.tool.Name, "err", err)
 		return storeError("recording the task", err), false
@@ -360,8 +361,8 @@ func storeError(doing string, err error) response {
 // it.
 func (run *taskRun) createdResponse() response {
 	ms := run.created.UnixMilli()
-	r := &taskRecord{Status: taskWorking, Created: ms, Updated: ms, TTL: run.ttl.Milliseconds(), Poll: run.poll.Milliseconds()}
-	return response{members: r.appendTask(nil, run.id), kind: resultTask}
+	r := &taskrecord.Record{Status: taskrecord.Working, Created: ms, Updated: ms, TTL: run.ttl.Milliseconds(), Poll: run.poll.Milliseconds()}
+	return response{members: r.AppendTask(nil, run.id), kind: resultTask}
 }
 
 // BeginTask turns the call that ctx serves into a task, for a tool with

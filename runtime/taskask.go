@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"strings"
 	"time"
 )
@@ -23,22 +23,17 @@ func (run *taskRun) ask(ctx context.Context, c *call, qs []Question) error {
 	if err := unsupported(&c.meta.Caps, qs); err != nil {
 		return err
 	}
-	asked := make([]taskQuestion, len(qs))
+	asked := make([]taskrecord.Question, len(qs))
 	for i, q := range qs {
 		params, err := q.params(true)
 		if err != nil {
 			return fmt.Errorf("%s: %w", q.what(), err)
 		}
-		asked[i] = taskQuestion{Key: run.questionKey(q), Method: q.method(), Params: params}
+		asked[i] = taskrecord.Question{Key: run.questionKey(q), Method: q.method(), Params: params}
 	}
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	r, err := srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
-		if r.terminal() {
-			return fmt.Errorf("the task has ended (%s)", r.Status)
-		}
-		r.Questions = append(r.Questions, asked...)
-		r.Status, r.Updated = taskInputRequired, time.Now().UnixMilli()
-		return nil
+	r, err := srv.modifyTask(sctx, run.id, func(r *taskrecord.Record) error {
+		return r.Ask(asked, time.Now())
 	})
 	cancel()
 	if err != nil {
@@ -82,7 +77,7 @@ func (run *taskRun) questionKey(q Question) string {
 
 // awaitAnswers waits until the record holds an answer to each of asked,
 // takes them out of it, and returns them in asked's order.
-func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
+func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskrecord.Question) ([][]byte, error) {
 	srv := run.srv
 	timeout := time.NewTimer(srv.askTimeout())
 	defer timeout.Stop()
@@ -108,25 +103,14 @@ func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskQuestion) ([][
 // takeAnswers takes the answers to asked out of the record if all are
 // there; nil if some are not yet. A store that cannot be reached is not
 // an error: the wait goes on.
-func (run *taskRun) takeAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
+func (run *taskRun) takeAnswers(ctx context.Context, asked []taskrecord.Question) ([][]byte, error) {
 	var answers [][]byte
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	_, err := run.srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
-		answers = answers[:0]
-		for _, q := range asked {
-			a, ok := r.Answers[q.Key]
-			if !ok {
-				answers = nil
-				return errTaskUnchanged
-			}
-			answers = append(answers, a)
-		}
-		for _, q := range asked {
-			delete(r.Answers, q.Key)
-		}
-		r.Updated = time.Now().UnixMilli()
-		return nil
+	_, err := run.srv.modifyTask(sctx, run.id, func(r *taskrecord.Record) error {
+		var err error
+		answers, err = r.TakeAnswers(questionKeys(asked), time.Now())
+		return err
 	})
 	switch {
 	case errors.Is(err, errTaskNotFound):
@@ -142,30 +126,22 @@ func (run *taskRun) takeAnswers(ctx context.Context, asked []taskQuestion) ([][]
 
 // withdraw takes the questions asked, no longer waited for, out of the
 // record.
-func (run *taskRun) withdraw(asked []taskQuestion) {
+func (run *taskRun) withdraw(asked []taskrecord.Question) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	r, err := run.srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-		if r.terminal() {
-			return errTaskUnchanged
-		}
-		n := len(r.Questions)
-		r.Questions = slices.DeleteFunc(r.Questions, func(q taskQuestion) bool {
-			return slices.ContainsFunc(asked, func(a taskQuestion) bool { return a.Key == q.Key })
-		})
-		for _, q := range asked {
-			delete(r.Answers, q.Key)
-		}
-		if len(r.Questions) == n {
-			return errTaskUnchanged
-		}
-		if len(r.Questions) == 0 && r.Status == taskInputRequired {
-			r.Status = taskWorking
-		}
-		r.Updated = time.Now().UnixMilli()
-		return nil
+	r, err := run.srv.modifyTask(ctx, run.id, func(r *taskrecord.Record) error {
+		return r.Withdraw(questionKeys(asked), time.Now())
 	})
 	if err == nil {
 		run.srv.taskChanged(ctx, run.id, r)
 	}
+}
+
+// questionKeys returns the keys of qs.
+func questionKeys(qs []taskrecord.Question) []string {
+	keys := make([]string, len(qs))
+	for i, q := range qs {
+		keys[i] = q.Key
+	}
+	return keys
 }

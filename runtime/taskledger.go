@@ -1,15 +1,14 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"slices"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -42,25 +41,6 @@ const taskFailureReserve = 1 << 10
 
 // recordCost is what a record of n bytes, encoded, is charged.
 func recordCost(n int) int64 { return int64(n) + taskRecordOverhead }
-
-// A taskLedger is what one client keeps in the store: its tasks, counted
-// by when their records expire, to the second, in at most
-// maxLedgerBuckets buckets, so that it stays small however many tasks it
-// counts.
-type taskLedger struct {
-	Buckets []ledgerBucket `json:"b"` // by Expires, ascending
-}
-
-// A ledgerBucket counts the tasks whose records expire by Expires.
-type ledgerBucket struct {
-	Expires int64 `json:"x"` // Unix milliseconds, a whole second
-	Tasks   int   `json:"n"`
-	Bytes   int64 `json:"s"`
-}
-
-// maxLedgerBuckets bounds the buckets of a ledger: past it, the two
-// closest are merged, and their tasks counted until the later expires.
-const maxLedgerBuckets = 64
 
 // A clientFullError is why a client's task, or what it would add to one,
 // is refused: it keeps as much as one client may.
@@ -114,11 +94,6 @@ func (sh *sharedState) lockLedger(ctx context.Context, client string) (unlock fu
 	}
 }
 
-// ledgerKey is the store key of client's ledger.
-func (sh *sharedState) ledgerKey(client string) string {
-	return "client:" + sh.box.Name(client)
-}
-
 // chargeTask charges client bytes more for a task whose record expires
 // then, and counts the task if it is new. It returns a *clientFullError,
 // and charges nothing, when that would pass what the client may keep.
@@ -132,14 +107,14 @@ func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, byte
 		return err
 	}
 	defer unlock()
-	key := sh.ledgerKey(client)
+	key := taskrecord.LedgerKey(sh.box, client)
 	maxTasks, maxBytes := s.Tasks.keptLimits()
 	return retryConflicts("the ledger of the client's tasks", func() error {
 		l, version, err := s.loadLedger(ctx, key)
 		if err != nil {
 			return err
 		}
-		tasks, total, room := l.totals()
+		tasks, total, room := l.Totals()
 		if isNew && tasks >= maxTasks || total+bytes > maxBytes {
 			return &clientFullError{tasks: tasks, maxTasks: maxTasks, bytes: total, maxBytes: maxBytes, room: room}
 		}
@@ -147,7 +122,7 @@ func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, byte
 		if isNew {
 			n = 1
 		}
-		l.add(expires, n, bytes)
+		l.Add(expires, n, bytes)
 		return s.putLedger(ctx, key, version, l)
 	})
 }
@@ -162,13 +137,13 @@ func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, e
 		return
 	}
 	defer unlock()
-	key := sh.ledgerKey(client)
+	key := taskrecord.LedgerKey(sh.box, client)
 	err = retryConflicts("the ledger of the client's tasks", func() error {
 		l, version, err := s.loadLedger(ctx, key)
 		if err != nil || version == 0 {
 			return err
 		}
-		l.add(expires, -1, -bytes)
+		l.Add(expires, -1, -bytes)
 		return s.putLedger(ctx, key, version, l)
 	})
 	if err != nil {
@@ -178,83 +153,35 @@ func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, e
 
 // loadLedger reads the ledger under key, without its expired buckets; an
 // empty one, of version 0, when there is none.
-func (s *Server) loadLedger(ctx context.Context, key string) (*taskLedger, uint64, error) {
-	l := &taskLedger{}
-	plain, version, err := s.shared().getSealed(ctx, key)
+func (s *Server) loadLedger(ctx context.Context, key string) (*taskrecord.Ledger, uint64, error) {
+	sh := s.shared()
+	l := &taskrecord.Ledger{}
+	sealed, version, err := sh.store.Get(ctx, key)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return l, 0, nil
 	case err != nil:
 		return nil, 0, err
 	}
-	if err := json.Unmarshal(plain, l); err != nil {
-		return nil, 0, fmt.Errorf("the ledger of the client's tasks is malformed: %w", err)
+	switch err := taskrecord.Open(sh.box, key, sealed, l); {
+	case errors.Is(err, wire.ErrBadRecord):
+		return nil, 0, err
+	case err != nil:
+		return nil, 0, fmt.Errorf("the ledger of the client's tasks: %w", err)
 	}
-	now := time.Now().UnixMilli()
-	l.Buckets = slices.DeleteFunc(l.Buckets, func(b ledgerBucket) bool { return b.Expires <= now })
-	slices.SortFunc(l.Buckets, func(a, b ledgerBucket) int { return cmp.Compare(a.Expires, b.Expires) })
+	l.Prune(time.Now())
 	return l, version, nil
 }
 
 // putLedger writes l under key, on version, to expire with its last
 // bucket.
-func (s *Server) putLedger(ctx context.Context, key string, version uint64, l *taskLedger) error {
-	plain, err := json.Marshal(l)
+func (s *Server) putLedger(ctx context.Context, key string, version uint64, l *taskrecord.Ledger) error {
+	sh := s.shared()
+	sealed, _, err := taskrecord.Seal(sh.box, key, l)
 	if err != nil {
 		return err
 	}
-	var last int64
-	if len(l.Buckets) > 0 {
-		last = l.Buckets[len(l.Buckets)-1].Expires
-	}
-	ttl := max(time.Until(time.UnixMilli(last)), time.Millisecond)
-	_, err = s.shared().putSealed(ctx, key, version, plain, ttl)
+	ttl := max(time.Until(l.Expires()), time.Millisecond)
+	_, err = sh.store.Put(ctx, key, version, sealed, ttl)
 	return err
-}
-
-// add counts tasks more, of bytes more, in the bucket of expires: the
-// first that expires at its second or later, which a merge may have made
-// later than its own.
-func (l *taskLedger) add(expires time.Time, tasks int, bytes int64) {
-	at := expires.Truncate(time.Second).Add(time.Second).UnixMilli()
-	i, found := slices.BinarySearchFunc(l.Buckets, at, func(b ledgerBucket, t int64) int { return cmp.Compare(b.Expires, t) })
-	switch {
-	case found:
-	case bytes < 0 && i == len(l.Buckets):
-		return // given back, but counted nowhere
-	case bytes >= 0:
-		l.Buckets = slices.Insert(l.Buckets, i, ledgerBucket{Expires: at})
-	}
-	b := &l.Buckets[i]
-	b.Tasks, b.Bytes = max(b.Tasks+tasks, 0), max(b.Bytes+bytes, 0)
-	if len(l.Buckets) > maxLedgerBuckets {
-		l.mergeClosest()
-	}
-}
-
-// mergeClosest merges the two buckets that expire closest together into
-// the later.
-func (l *taskLedger) mergeClosest() {
-	best := 0
-	for i := 1; i+1 < len(l.Buckets); i++ {
-		if l.Buckets[i+1].Expires-l.Buckets[i].Expires < l.Buckets[best+1].Expires-l.Buckets[best].Expires {
-			best = i
-		}
-	}
-	next := &l.Buckets[best+1]
-	next.Tasks += l.Buckets[best].Tasks
-	next.Bytes += l.Buckets[best].Bytes
-	l.Buckets = slices.Delete(l.Buckets, best, best+1)
-}
-
-// totals returns the tasks of l, their bytes, and when the first expire.
-func (l *taskLedger) totals() (tasks int, bytes int64, first time.Time) {
-	for _, b := range l.Buckets {
-		tasks += b.Tasks
-		bytes += b.Bytes
-	}
-	if len(l.Buckets) > 0 {
-		first = time.UnixMilli(l.Buckets[0].Expires)
-	}
-	return tasks, bytes, first
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -68,7 +69,7 @@ func (c shareClient) await(id string) (status, message string) {
 	for deadline := time.Now().Add(linepeer.HangGuard); ; time.Sleep(5 * time.Millisecond) {
 		var m struct{ Status, StatusMessage string }
 		mcptest.Result(c.t, c.post("tasks/get", id, fmt.Sprintf(`"taskId":%q`, id)), &m)
-		if m.Status != taskWorking || time.Now().After(deadline) {
+		if m.Status != taskrecord.Working || time.Now().After(deadline) {
 			return m.Status, m.StatusMessage
 		}
 	}
@@ -88,7 +89,7 @@ func TestTaskClientShareCount(t *testing.T) {
 		if refused != "" {
 			t.Fatalf("task %d of 3: %s", i+1, refused)
 		}
-		if status, msg := ann.await(id); status != taskCompleted {
+		if status, msg := ann.await(id); status != taskrecord.Completed {
 			t.Fatalf("task %d: %s %s", i+1, status, msg)
 		}
 	}
@@ -128,7 +129,7 @@ func TestTaskClientShareBytes(t *testing.T) {
 		if refused != "" {
 			t.Fatalf("result %d: %s", i+1, refused)
 		}
-		if status, msg := ann.await(id); status != taskCompleted {
+		if status, msg := ann.await(id); status != taskrecord.Completed {
 			t.Fatalf("result %d: %s %s", i+1, status, msg)
 		}
 	}
@@ -137,7 +138,7 @@ func TestTaskClientShareBytes(t *testing.T) {
 	if refused != "" {
 		t.Fatalf("a third task, before its result: %s", refused)
 	}
-	if status, msg := ann.await(id); status != taskFailed || !strings.Contains(msg, "could not be kept: this client keeps as much as it may") {
+	if status, msg := ann.await(id); status != taskrecord.Failed || !strings.Contains(msg, "could not be kept: this client keeps as much as it may") {
 		t.Errorf("a result past the client's share: %s %q", status, msg)
 	}
 	held := shared.Bytes()
@@ -146,13 +147,13 @@ func TestTaskClientShareBytes(t *testing.T) {
 	}
 	if id, refused := ann.start(10); refused != "" {
 		t.Errorf("a small task of the same client: %s", refused)
-	} else if status, msg := ann.await(id); status != taskCompleted {
+	} else if status, msg := ann.await(id); status != taskrecord.Completed {
 		t.Errorf("a small task of the same client: %s %s", status, msg)
 	}
 	bob := shareClient{t, b, "writer"}
 	if id, refused := bob.start(size); refused != "" {
 		t.Errorf("another client's task: %s", refused)
-	} else if status, msg := bob.await(id); status != taskCompleted {
+	} else if status, msg := bob.await(id); status != taskrecord.Completed {
 		t.Errorf("another client's result: %s %s", status, msg)
 	}
 }
@@ -168,40 +169,7 @@ func TestTaskResultStoreFull(t *testing.T) {
 	if refused != "" {
 		t.Fatal(refused)
 	}
-	if status, msg := ann.await(id); status != taskFailed || !strings.Contains(msg, "could not be kept: the task store is full") {
+	if status, msg := ann.await(id); status != taskrecord.Failed || !strings.Contains(msg, "could not be kept: the task store is full") {
 		t.Errorf("a result larger than the store: %s %q", status, msg)
-	}
-}
-
-// TestLedgerBuckets: a ledger counts any number of tasks in at most
-// maxLedgerBuckets buckets, merging the closest into the later, so that
-// no task is counted as expiring before its record; and gives back what
-// it was charged for a task never written.
-func TestLedgerBuckets(t *testing.T) {
-	l := &taskLedger{}
-	start := time.Now().Truncate(time.Second)
-	const n = 1000
-	for i := range n {
-		l.add(start.Add(time.Duration(i)*3*time.Second), 1, 100)
-	}
-	tasks, bytes, first := l.totals()
-	if len(l.Buckets) > maxLedgerBuckets || tasks != n || bytes != 100*n || !first.After(start) {
-		t.Fatalf("%d buckets, %d tasks, %d bytes, first %v; want at most %d, %d, %d, after %v", len(l.Buckets), tasks, bytes, first, maxLedgerBuckets, n, 100*n, start)
-	}
-	if last := time.UnixMilli(l.Buckets[len(l.Buckets)-1].Expires); last.Before(start.Add((n - 1) * 3 * time.Second)) {
-		t.Errorf("the last bucket expires at %v, before the last task's record", last)
-	}
-	for i := 1; i < len(l.Buckets); i++ {
-		if l.Buckets[i].Expires <= l.Buckets[i-1].Expires {
-			t.Fatalf("buckets out of order: %v", l.Buckets)
-		}
-	}
-	l.add(start.Add(10*time.Second), -1, -100)
-	if tasks, bytes, _ := l.totals(); tasks != n-1 || bytes != 100*(n-1) {
-		t.Errorf("after giving one back: %d tasks, %d bytes", tasks, bytes)
-	}
-	l.add(start.Add(time.Hour*24), -1, -100) // past every bucket: counted nowhere
-	if tasks, _, _ := l.totals(); tasks != n-1 {
-		t.Errorf("giving back what was never counted: %d tasks", tasks)
 	}
 }

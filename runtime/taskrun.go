@@ -9,6 +9,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -79,33 +80,34 @@ func (run *taskRun) deadline() time.Time {
 // or past its TTL, or a result too large to keep; else completed, with
 // the result a plain call would have sent (a handler's error then is a
 // result with isError set).
-func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err error, cause error, deadline bool) *taskRecord {
+func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err error, cause error, deadline bool) *taskrecord.Record {
 	now := time.Now()
-	r := &taskRecord{Updated: now.UnixMilli()}
+	r := &taskrecord.Record{Updated: now.UnixMilli()}
 	if err != nil {
 		var ce *capabilityError
 		var ue *URLElicitationRequiredError
 		switch {
 		case cause == errTaskCancelled:
-			r.Status, r.Message = taskCancelled, "cancelled at the client's request"
+			r.Status, r.Message = taskrecord.Cancelled, "cancelled at the client's request"
 			return r
 		case cause != nil:
-			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s stopped: %v", run.id, cause), now)
+			r.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s stopped: %v", run.id, cause), nil, now)
 			return r
 		case deadline && errors.Is(err, context.DeadlineExceeded):
-			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", run.id, min(run.ttl, nonZero(run.tool.Timeout, run.ttl))), now)
+			r.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", run.id, min(run.ttl, nonZero(run.tool.Timeout, run.ttl))), nil, now)
 			return r
 		case errors.As(err, &ce):
-			r.failWith(missingCapability(ce).err, now)
+			e := missingCapability(ce).err
+			r.Fail(e.code, e.message, e.data, now)
 			return r
 		case errors.As(err, &ue):
-			r.failWith(errorWithData(wire.URLElicitationRequired, ue.Error(), ue.data()).err, now)
+			r.Fail(wire.URLElicitationRequired, ue.Error(), ue.data(), now)
 			return r
 		}
 	}
 	resp := ss.toolOutcome(run.tc, run.tool, res, err)
-	if resp.err != nil {
-		r.failWith(resp.err, now)
+	if e := resp.err; e != nil {
+		r.Fail(e.code, e.message, e.data, now)
 		return r
 	}
 	b := []byte{'{'}
@@ -113,11 +115,11 @@ func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err err
 	_, _, limit := s.Tasks.limits()
 	switch {
 	case encErr != nil:
-		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", run.tool.Name, encErr), now)
+		r.Fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", run.tool.Name, encErr), nil, now)
 	case len(b)+1 > limit:
-		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result of %d bytes, more than the %d a task may keep", run.tool.Name, len(b)+1, limit), now)
+		r.Fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result of %d bytes, more than the %d a task may keep", run.tool.Name, len(b)+1, limit), nil, now)
 	default:
-		r.Status, r.Result = taskCompleted, append(b, '}')
+		r.Status, r.Result = taskrecord.Completed, append(b, '}')
 	}
 	return r
 }
@@ -136,21 +138,14 @@ func nonZero(d, alt time.Duration) time.Duration {
 // has no room for becomes a failure that says so (see unkept). A store
 // that cannot be reached is tried again for a lease's time: after that,
 // the other replicas take the task for lost.
-func (run *taskRun) record(o *taskRecord) {
+func (run *taskRun) record(o *taskrecord.Record) {
 	srv := run.srv
 	lease := srv.Tasks.lease()
 	deadline := time.Now().Add(lease)
 	replaced := false // o is unkept's failure
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, lease/4) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-			if r.terminal() {
-				return errTaskUnchanged
-			}
-			r.Status, r.Message, r.Result, r.Error = o.Status, o.Message, o.Result, o.Error
-			r.Updated, r.Questions, r.Answers, r.Lease = o.Updated, nil, nil, 0
-			return nil
-		})
+		r, err := srv.modifyTask(ctx, run.id, func(r *taskrecord.Record) error { return r.End(o) })
 		cancel()
 		switch {
 		case err == nil:
@@ -183,23 +178,23 @@ func isFull(err error) bool {
 // unkept is the failure that replaces the outcome o, which there is no
 // room for (err says why): it fits in what the task's record was charged
 // already (see taskFailureReserve).
-func (run *taskRun) unkept(o *taskRecord, err error) *taskRecord {
+func (run *taskRun) unkept(o *taskrecord.Record, err error) *taskrecord.Record {
 	why := "the task store is full"
 	var full *clientFullError
 	if errors.As(err, &full) {
 		why = fmt.Sprintf("this client keeps as much as it may (%d tasks of %d bytes; at most %d, %d bytes)", full.tasks, full.bytes, full.maxTasks, full.maxBytes)
 	}
-	f := &taskRecord{}
+	f := &taskrecord.Record{}
 	n := len(o.Result) + len(o.Error) + len(o.Message)
-	f.fail(jsonrpc.InternalError, fmt.Sprintf("task %s ended with an outcome of %d bytes, which could not be kept: %s; call the tool again once earlier tasks have expired", run.id, n, why), time.Now())
+	f.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s ended with an outcome of %d bytes, which could not be kept: %s; call the tool again once earlier tasks have expired", run.id, n, why), nil, time.Now())
 	return f
 }
 
 // taskChanged tells who follows the task id that its record is now r:
 // the subscriptions/listen requests that asked for it, here and, through
 // the bus, on the other replicas.
-func (s *Server) taskChanged(ctx context.Context, id string, r *taskRecord) {
-	detail := r.appendDetailed([]byte{'{'}, id)
+func (s *Server) taskChanged(ctx context.Context, id string, r *taskrecord.Record) {
+	detail := r.AppendDetailed([]byte{'{'}, id)
 	detail = append(detail, '}')
 	s.fanout.taskStatus(id, r.Owner, detail)
 	s.publish(ctx, busMessage{Kind: "task", Event: "status", Task: id, Owner: r.Owner, Detail: detail})
@@ -223,12 +218,8 @@ func (run *taskRun) startLease() {
 			case <-tick.C:
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-				if r.terminal() {
-					return errTaskUnchanged
-				}
-				r.Lease = time.Now().Add(lease).UnixMilli()
-				return nil
+			r, err := srv.modifyTask(ctx, run.id, func(r *taskrecord.Record) error {
+				return r.Renew(time.Now().Add(lease).UnixMilli())
 			})
 			cancel()
 			switch {
