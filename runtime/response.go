@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/registry"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
@@ -162,18 +161,6 @@ func (r *response) append(b, id []byte, perRequest bool) []byte {
 // append appends the error response to the request id.
 func (e *rpcError) append(b, id []byte) []byte {
 	return jsonrpc.AppendError(b, id, e.code, e.message, e.data)
-}
-
-// appendObject appends the error object alone, as a failed task holds it.
-func (e *rpcError) appendObject(b []byte) []byte {
-	b = append(b, `{"code":`...)
-	b = strconv.AppendInt(b, int64(e.code), 10)
-	b = append(b, `,"message":`...)
-	b = jsonvalue.AppendString(b, e.message)
-	if e.data != nil {
-		b = append(append(b, `,"data":`...), e.data...)
-	}
-	return append(b, '}')
 }
 
 // listResult answers a list method with the items of r, of the kind (such
