@@ -117,8 +117,8 @@ type Server struct {
 
 	trees jsonvalue.TreePool // for parsing messages
 
-	sealerOnce  sync.Once
-	stateSealer *wire.Sealer // seals request states; see sealer
+	stateBoxOnce sync.Once
+	stateBoxed   *wire.Box // seals request states; see stateBox
 
 	limitsOnce sync.Once
 	admitted   *admission // MaxPendingBytes and MaxInFlight
