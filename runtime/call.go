@@ -76,7 +76,7 @@ type requestMeta struct {
 	round *round
 	// task, if set, is the task whose handler the call serves (see
 	// callTask).
-	task *taskRun
+	task *runningTask
 }
 
 // perRequest reports whether c is of the per-request revision.

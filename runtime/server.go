@@ -123,7 +123,10 @@ type Server struct {
 	limitsOnce sync.Once
 	admitted   *admission // MaxPendingBytes and MaxInFlight
 
-	sharedState sharedState // see shared
+	sharedStore sharedStore  // the Store, as tasks and the bus use it; see shared
+	bus         replicaBus   // see replicabus.go
+	running     runningTasks // the tasks whose handlers run here
+	ledgers     ledgerLocks  // see lockLedger
 }
 
 // errKeyless is why a server that shares its store cannot serve.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
@@ -71,6 +72,14 @@ func (o *TaskOptions) keptLimits() (tasks int, bytes int64) {
 // turns on: each client's on one of them, chosen by a hash of its name.
 const ledgerStripes = 64
 
+// ledgerLocks are the locks a replica's changes of ledgers take turns
+// on (see lockLedger).
+type ledgerLocks struct {
+	once  sync.Once
+	seed  maphash.Seed
+	locks [ledgerStripes]chan struct{}
+}
+
 // lockLedger waits until this replica changes no ledger of client's
 // stripe, or ctx ends, and returns what ends its turn. The changes of one
 // client's ledger then meet only those of other replicas, and not the
@@ -78,14 +87,14 @@ const ledgerStripes = 64
 // up (one client's task calls in parallel, or all the clients behind one
 // proxy). Only the calls that change a ledger wait, each within its own
 // deadline: a store that does not answer holds no one else.
-func (sh *sharedState) lockLedger(ctx context.Context, client string) (unlock func(), err error) {
-	sh.ledgerOnce.Do(func() {
-		sh.ledgerSeed = maphash.MakeSeed()
-		for i := range sh.ledgerLocks {
-			sh.ledgerLocks[i] = make(chan struct{}, 1)
+func (l *ledgerLocks) lockLedger(ctx context.Context, client string) (unlock func(), err error) {
+	l.once.Do(func() {
+		l.seed = maphash.MakeSeed()
+		for i := range l.locks {
+			l.locks[i] = make(chan struct{}, 1)
 		}
 	})
-	lock := sh.ledgerLocks[maphash.String(sh.ledgerSeed, client)%ledgerStripes]
+	lock := l.locks[maphash.String(l.seed, client)%ledgerStripes]
 	select {
 	case lock <- struct{}{}:
 		return func() { <-lock }, nil
@@ -102,7 +111,7 @@ func (sh *sharedState) lockLedger(ctx context.Context, client string) (unlock fu
 // expires, which overcounts a little, and never undercounts.
 func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, bytes int64, expires time.Time) error {
 	sh := s.shared()
-	unlock, err := sh.lockLedger(ctx, client)
+	unlock, err := s.ledgers.lockLedger(ctx, client)
 	if err != nil {
 		return err
 	}
@@ -132,7 +141,7 @@ func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, byte
 // the charge then lasts until the record would have expired.
 func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, expires time.Time) {
 	sh := s.shared()
-	unlock, err := sh.lockLedger(ctx, client)
+	unlock, err := s.ledgers.lockLedger(ctx, client)
 	if err != nil {
 		return
 	}

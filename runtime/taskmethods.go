@@ -151,8 +151,8 @@ func (ss *session) cancelTask(c *call) response {
 // (event "input"), or that it must stop ("cancel"): directly when it runs
 // here, else through the bus.
 func (s *Server) pokeTask(ctx context.Context, id, event string) {
-	if run := s.shared().run(id); run != nil {
-		run.poke(event == "cancel")
+	if task := s.running.get(id); task != nil {
+		task.poke(event == "cancel")
 		return
 	}
 	s.publish(ctx, busMessage{Kind: "task", Event: event, Task: id})

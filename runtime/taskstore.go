@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
@@ -19,6 +20,38 @@ import (
 // (modifyTask), and publishes on the replicas' bus only to wake whoever
 // waits for the change. It is sealed (see package taskrecord), so that a
 // shared store holds nothing of it in clear.
+
+// storeTimeout bounds one operation on the store: a store that does not
+// answer makes the request that waits on it fail with an error that says
+// so, instead of hanging.
+const storeTimeout = 5 * time.Second
+
+// A sharedStore is what a Server keeps about its Store, which its tasks
+// and the replicas' bus use.
+type sharedStore struct {
+	once  sync.Once
+	store store.Store
+	// own says that the store is the Server's own memory store: no other
+	// replica reads it.
+	own bool
+	box *wire.Box // seals task records and ledgers (see taskrecord.BoxPurpose)
+}
+
+// shared returns what the Server keeps about its Store, set up on first
+// use from Store and StateKey, which are set before serving: it is first
+// used by a request (a task, a session, a subscriptions/listen), never by
+// what registers tools and the like.
+func (s *Server) shared() *sharedStore {
+	sh := &s.sharedStore
+	sh.once.Do(func() {
+		sh.store = s.Store
+		if sh.store == nil {
+			sh.store, sh.own = store.NewMemory(), true
+		}
+		sh.box = wire.NewBox(s.StateKey, taskrecord.BoxPurpose)
+	})
+	return sh
+}
 
 // errTaskNotFound is a task the store does not hold (unknown, expired,
 // or another caller's).

@@ -49,11 +49,11 @@ func TestPublishLaterBounded(t *testing.T) {
 	}
 	waitFor(t, "every publication to reach the store", func() bool { return shared.published.Load() == maxPublishing })
 	s.publishLater(busMessage{Kind: "list", Feature: "tools"}) // one past the bound
-	if n := s.sharedState.publishing.Load(); n != maxPublishing {
+	if n := s.bus.publishing.Load(); n != maxPublishing {
 		t.Errorf("%d publications under way, want %d", n, maxPublishing)
 	}
 	close(shared.release)
-	waitFor(t, "the publications to end", func() bool { return s.sharedState.publishing.Load() == 0 })
+	waitFor(t, "the publications to end", func() bool { return s.bus.publishing.Load() == 0 })
 	if n := shared.published.Load(); n != maxPublishing {
 		t.Errorf("%d messages reached the store, want %d (the one past the bound dropped)", n, maxPublishing)
 	}
@@ -120,11 +120,11 @@ func TestJoinBusOffRequests(t *testing.T) {
 	}
 	release()
 	waitFor(t, "the subscription", func() bool {
-		s.sharedState.busMu.Lock()
-		defer s.sharedState.busMu.Unlock()
-		return s.sharedState.stopBus != nil
+		s.bus.mu.Lock()
+		defer s.bus.mu.Unlock()
+		return s.bus.stop != nil
 	})
-	s.sharedState.stopBus()
+	s.bus.stop()
 }
 
 // failingSubscribeStore is a store.Memory whose Subscribe fails at once,
@@ -150,9 +150,9 @@ func TestJoinBusRetries(t *testing.T) {
 	for range 10 {
 		s.NewConn(nil).Close()
 		waitFor(t, "the subscription to end", func() bool {
-			s.sharedState.busMu.Lock()
-			defer s.sharedState.busMu.Unlock()
-			return s.sharedState.joining == nil
+			s.bus.mu.Lock()
+			defer s.bus.mu.Unlock()
+			return s.bus.joining == nil
 		})
 	}
 	if n := shared.calls.Load(); n != 1 {
@@ -162,9 +162,9 @@ func TestJoinBusRetries(t *testing.T) {
 	if n := shared.calls.Load(); n != 2 {
 		t.Errorf("%d tries after a request that needs the bus, want 2", n)
 	}
-	s.sharedState.busMu.Lock()
-	s.sharedState.busFailed = time.Now().Add(-busRetryGap)
-	s.sharedState.busMu.Unlock()
+	s.bus.mu.Lock()
+	s.bus.failed = time.Now().Add(-busRetryGap)
+	s.bus.mu.Unlock()
 	s.NewConn(nil).Close()
 	waitFor(t, "a third try", func() bool { return shared.calls.Load() == 3 })
 }
@@ -198,17 +198,17 @@ func TestBusForgedMessages(t *testing.T) {
 	conn := s.NewConn(nil)
 	defer conn.Close()
 	waitFor(t, "the replica to join the bus", func() bool {
-		s.sharedState.busMu.Lock()
-		defer s.sharedState.busMu.Unlock()
-		return s.sharedState.stopBus != nil
+		s.bus.mu.Lock()
+		defer s.bus.mu.Unlock()
+		return s.bus.stop != nil
 	})
-	defer s.sharedState.stopBus()
+	defer s.bus.stop()
 	caps := `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 	var created struct{ TaskID string }
 	mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.PerRequest(1, "tools/call", `"name":"hold","arguments":{}`, caps)))), &created)
 	id := created.TaskID
-	run := s.shared().run(id)
-	l := &listener{owner: run.owner, tasks: []string{id}, client: "watcher", wake: make(chan struct{}, 1)}
+	task := s.running.get(id)
+	l := &listener{owner: task.owner, tasks: []string{id}, client: "watcher", wake: make(chan struct{}, 1)}
 	if err := s.addListener(l); err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestBusForgedMessages(t *testing.T) {
 	sealed := func(m string) []byte { return s.busBox().Seal([]byte(m), busAD) }
 	for name, msg := range map[string][]byte{
 		"cancel in clear":            clear(`{"o":"forger","k":"task","t":"` + id + `","e":"cancel"}`),
-		"status without detail":      clear(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
+		"status without detail":      clear(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(task.owner) + `,"e":"status"}`),
 		"sealed under another key":   wire.NewBox([]byte("another key"), busPurpose).Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), busAD),
 		"sealed for another channel": s.busBox().Seal([]byte(`{"o":"forger","k":"task","t":"`+id+`","e":"cancel"}`), []byte("other")),
-		"sealed, no detail":          sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status"}`),
-		"sealed, detail a string":    sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(run.owner) + `,"e":"status","d":"x"}`),
+		"sealed, no detail":          sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(task.owner) + `,"e":"status"}`),
+		"sealed, detail a string":    sealed(`{"o":"forger","k":"task","t":"` + id + `","w":` + quote(task.owner) + `,"e":"status","d":"x"}`),
 		"sealed, duplicate event":    sealed(`{"o":"forger","k":"task","t":"` + id + `","e":"input","e":"cancel"}`),
 		"sealed, not an object":      sealed(`["cancel"]`),
 		"sealed, not JSON":           sealed(`{"o":`),
@@ -236,12 +236,12 @@ func TestBusForgedMessages(t *testing.T) {
 		t.Errorf("forged statuses reached the listener: %s", q)
 	}
 	// One warning, and the nine drops after it counted for the next.
-	if warned, n := s.sharedState.lastDropWarning.Load() != 0, s.sharedState.dropped.Load(); !warned || n != 9 {
+	if warned, n := s.bus.lastDropWarning.Load() != 0, s.bus.dropped.Load(); !warned || n != 9 {
 		t.Errorf("warned %v, then counted %d drops; want a warning, then 9", warned, n)
 	}
 
 	// A replica with the key is heard.
-	other.taskChanged(context.Background(), id, &taskrecord.Record{Owner: run.owner, Status: taskrecord.Working, Message: "from the other replica"})
+	other.taskChanged(context.Background(), id, &taskrecord.Record{Owner: task.owner, Status: taskrecord.Working, Message: "from the other replica"})
 	if q, _ := l.take(); len(q) != 1 || !strings.Contains(string(q[0]), "from the other replica") {
 		t.Errorf("the other replica's status: %q", q)
 	}
