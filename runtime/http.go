@@ -202,7 +202,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("mcp over http: address %q: %w", addr, err)
+		return fmt.Errorf("runtime: listening on %q: %w", addr, err)
 	}
 	if host == "" {
 		host = "127.0.0.1"
@@ -210,7 +210,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		return fmt.Errorf("mcp over http: %w", err)
+		return fmt.Errorf("runtime: %w", err)
 	}
 	logger := s.logger()
 	mux := http.NewServeMux()
@@ -246,14 +246,14 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 
 	select {
 	case err := <-served:
-		return fmt.Errorf("mcp over http: %w", err)
+		return fmt.Errorf("runtime: serving over HTTP: %w", err)
 	case <-ctx.Done():
 	}
 	timeout := s.shutdownTimeout()
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		logger.Warn("mcp over http: requests still in progress after the shutdown timeout were cancelled", "timeout", timeout)
+		logger.Warn("requests still in progress after the shutdown timeout were cancelled", "transport", "http", "timeout", timeout)
 		stop()
 		hs.Close()
 	}
@@ -499,7 +499,7 @@ func (h *httpHandler) refuse(w http.ResponseWriter, m *jsonrpc.Message, perReque
 	if !perRequest {
 		status = http.StatusBadRequest
 	}
-	h.srv.logger().Debug("mcp over http: request refused", "method", m.Method, "status", status, "reason", msg)
+	h.srv.logger().Debug("request refused", "transport", "http", "method", m.Method, "status", status, "reason", msg)
 	writeJSON(w, status, resp.append(nil, m.IDBytes(), perRequest))
 }
 
@@ -570,7 +570,7 @@ func (h *httpHandler) tooLarge(w http.ResponseWriter, r *http.Request, limit int
 
 // busy refuses a request the server has no room for now.
 func (h *httpHandler) busy(w http.ResponseWriter, r *http.Request, why string) {
-	h.srv.logger().Warn("mcp over http: request refused: "+why, "remote", r.RemoteAddr)
+	h.srv.logger().Warn("request refused: "+why, "transport", "http", "remote", r.RemoteAddr)
 	w.Header().Set("Retry-After", "1")
 	h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "server busy: "+why+"; retry later")
 }

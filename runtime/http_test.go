@@ -1006,7 +1006,7 @@ func TestHTTPListenAndServeCancelsCallsAfterShutdownTimeout(t *testing.T) {
 		t.Fatalf("ListenAndServeHTTP returned %v, want context.Canceled", err)
 	}
 	<-reply
-	if !rec.has("WARN mcp over http: requests still in progress after the shutdown timeout were cancelled") {
+	if !rec.has("WARN requests still in progress after the shutdown timeout were cancelled") {
 		t.Errorf("no warning logged; records: %q", rec.records)
 	}
 	http.DefaultClient.CloseIdleConnections()

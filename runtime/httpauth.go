@@ -183,19 +183,19 @@ func (h *httpHandler) authorize(ctx context.Context, w http.ResponseWriter, r *h
 	ti, err := a.Verifier.VerifyToken(ctx, token)
 	switch {
 	case err != nil && !errors.Is(err, ErrInvalidToken):
-		h.srv.logger().Warn("mcp over http: the token could not be verified", "remote", r.RemoteAddr, "err", err)
+		h.srv.logger().Warn("the token could not be verified", "transport", "http", "remote", r.RemoteAddr, "err", err)
 		w.Header().Set("Retry-After", "5")
 		h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "the token could not be verified now; retry later")
 		return nil, false
 	case err != nil || ti == nil:
-		h.srv.logger().Info("mcp over http: bearer token refused", "remote", r.RemoteAddr, "err", err)
+		h.srv.logger().Info("bearer token refused", "transport", "http", "remote", r.RemoteAddr, "err", err)
 		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token is not valid", nil, "")
 		return nil, false
 	case !ti.Expiry.IsZero() && h.now().After(ti.Expiry):
 		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token has expired", nil, "")
 		return nil, false
 	case !slices.ContainsFunc(ti.Audience, func(aud string) bool { return sameResource(aud, a.Resource) }):
-		h.srv.logger().Info("mcp over http: a token for another resource was refused", "remote", r.RemoteAddr, "audience", ti.Audience)
+		h.srv.logger().Info("a token for another resource was refused", "transport", "http", "remote", r.RemoteAddr, "audience", ti.Audience)
 		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token was not issued for this server", nil, "")
 		return nil, false
 	}

@@ -46,7 +46,7 @@ func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *
 		if hs = h.newSession(callerOf(ctx, r.RemoteAddr)); hs != nil {
 			return hs.ss, hs, true, true
 		}
-		h.srv.logger().Warn("mcp over http: new session refused: every session has a request in progress", "max_sessions", h.opts.MaxSessions)
+		h.srv.logger().Warn("new session refused: every session has a request in progress", "transport", "http", "max_sessions", h.opts.MaxSessions)
 		w.Header().Set("Retry-After", "1")
 		h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "too many sessions in use; retry later")
 	default:

@@ -145,7 +145,7 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 			if err == io.EOF {
 				done <- nil
 			} else {
-				done <- fmt.Errorf("reading: %w", err)
+				done <- fmt.Errorf("runtime: reading: %w", err)
 			}
 			if cl != nil {
 				c.respond(cl)

@@ -390,20 +390,20 @@ func BeginTask(ctx context.Context) error {
 	case begun:
 		return nil
 	case aborted:
-		return fmt.Errorf("begin task: %w", context.Canceled)
+		return fmt.Errorf("runtime: beginning the task: %w", context.Canceled)
 	}
 	if r := c.meta.round; r != nil {
 		r.mu.Lock()
 		open := len(r.open)
 		r.mu.Unlock()
 		if open > 0 {
-			return fmt.Errorf("begin task: %w", ErrInputRequired)
+			return fmt.Errorf("runtime: beginning the task: %w", ErrInputRequired)
 		}
 	}
 	resp, ok := task.begin(ctx)
 	if !ok {
 		task.sendFirst(taskFirst{resp: resp})
-		return fmt.Errorf("begin task: %s", resp.err.message)
+		return fmt.Errorf("runtime: beginning the task: %s", resp.err.message)
 	}
 	task.startLease()
 	task.sendFirst(taskFirst{created: true})

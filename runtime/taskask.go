@@ -37,7 +37,7 @@ func (task *runningTask) ask(ctx context.Context, c *call, qs []Question) error 
 	})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("ask: recording the questions in the task: %w", err)
+		return fmt.Errorf("runtime: recording the questions in the task: %w", err)
 	}
 	srv.taskChanged(ctx, task.id, r)
 	answers, err := task.awaitAnswers(ctx, asked)
