@@ -46,7 +46,7 @@ type session struct {
 	roots    rootsRefresh
 	level    atomic.Int32   // index into wire.LogLevels of the least severe level sent
 	levelSet atomic.Bool    // logging/setLevel set level
-	life     *Session       // what a middleware sees of the session (see middlewareSession)
+	life     *SessionInfo   // what a middleware sees of the session (see middlewareSession)
 	handler  RequestHandler // the middleware around dispatch (see chain)
 	// connOwner names the connection as the owner of the tasks it
 	// creates, once one does (see owner).
