@@ -401,7 +401,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.serve(ctx, w, r, h.session(callerOf(ctx, r.RemoteAddr), ""), &m, res, hold, nil)
+		h.respond(ctx, w, r, h.session(callerOf(ctx, r.RemoteAddr), ""), &m, res, hold, nil)
 		return
 	}
 	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
@@ -420,16 +420,16 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	if isNew {
 		created = hs
 	}
-	h.serve(ctx, w, r, ss, &m, res, nil, created)
+	h.respond(ctx, w, r, ss, &m, res, nil, created)
 }
 
-// serve answers the request m, which names res, on ss and writes the
+// respond answers the request m, which names res, on ss and writes the
 // answer. hold, if set,
 // lets go of the request's share of the server's admission when the call
 // detaches (a subscriptions/listen request). created, if set, is the
 // session this request (an initialize) opened: it stands if the request
 // succeeds, and its id then goes out in the response's header.
-func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, res resolved, hold *heldRequest, created *httpSession) {
+func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, res resolved, hold *heldRequest, created *httpSession) {
 	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, res, true)
 	if c == nil {
 		if created != nil {

@@ -28,7 +28,7 @@ type httpSession struct {
 // revision: a session of its own for each request without sessions (hs
 // is then nil); with sessions, the one the request names, counted as in
 // use until endUse. An initialize without a session id opens a new
-// session (isNew), which serve forgets again if initialize fails. When
+// session (isNew), which respond forgets again if initialize fails. When
 // sessionFor returns !ok it has answered the request.
 func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
@@ -38,7 +38,7 @@ func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *
 	switch {
 	case id == "" && (m.Method != wire.MethodInitialize || !m.IsRequest()):
 		// Only an initialize request starts a session, and only once it
-		// succeeds (see serve): a notification must not take a session's
+		// succeeds (see respond): a notification must not take a session's
 		// room.
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
 			"missing "+wire.HeaderSessionID+" header: send initialize first, then the session id it returned")

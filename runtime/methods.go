@@ -15,9 +15,9 @@ import (
 // is an edit of it.
 type method struct {
 	name string
-	// serve answers a request; notified acts on a notification. A method
-	// has one of them.
-	serve    func(ss *session, c *call) response
+	// answer answers a request; notified acts on a notification. A
+	// method has one of them.
+	answer   func(ss *session, c *call) response
 	notified func(ss *session, params jsonvalue.Value)
 	// revisions are the revisions that have the method.
 	revisions revisions
@@ -70,32 +70,32 @@ func (f feature) String() string {
 
 // methodTable lists every method of the protocol the server answers.
 var methodTable = []*method{
-	{name: wire.MethodInitialize, serve: (*session).initialize, revisions: sessionRevisions},
-	{name: wire.MethodPing, serve: (*session).ping, revisions: sessionRevisions},
-	{name: wire.MethodDiscover, serve: (*session).discover, revisions: requestRevision, cacheable: true},
-	{name: wire.MethodSetLevel, serve: (*session).setLevel, revisions: allRevisions, connectionState: true},
+	{name: wire.MethodInitialize, answer: (*session).initialize, revisions: sessionRevisions},
+	{name: wire.MethodPing, answer: (*session).ping, revisions: sessionRevisions},
+	{name: wire.MethodDiscover, answer: (*session).discover, revisions: requestRevision, cacheable: true},
+	{name: wire.MethodSetLevel, answer: (*session).setLevel, revisions: allRevisions, connectionState: true},
 
-	{name: wire.MethodToolsList, serve: (*session).listTools, revisions: allRevisions, feature: tools, cacheable: true},
-	{name: wire.MethodToolsCall, serve: (*session).callTool, revisions: allRevisions, feature: tools, handler: true, nameParam: "name"},
+	{name: wire.MethodToolsList, answer: (*session).listTools, revisions: allRevisions, feature: tools, cacheable: true},
+	{name: wire.MethodToolsCall, answer: (*session).callTool, revisions: allRevisions, feature: tools, handler: true, nameParam: "name"},
 
-	{name: wire.MethodResourcesList, serve: (*session).listResources, revisions: allRevisions, feature: resources, cacheable: true},
-	{name: wire.MethodTemplatesList, serve: (*session).listTemplates, revisions: allRevisions, feature: resources, cacheable: true},
-	{name: wire.MethodResourcesRead, serve: (*session).readResource, revisions: allRevisions, feature: resources, handler: true, nameParam: "uri"},
-	{name: wire.MethodSubscribe, serve: (*session).subscribe, revisions: sessionRevisions, feature: resources},
-	{name: wire.MethodUnsubscribe, serve: (*session).unsubscribe, revisions: sessionRevisions, feature: resources},
+	{name: wire.MethodResourcesList, answer: (*session).listResources, revisions: allRevisions, feature: resources, cacheable: true},
+	{name: wire.MethodTemplatesList, answer: (*session).listTemplates, revisions: allRevisions, feature: resources, cacheable: true},
+	{name: wire.MethodResourcesRead, answer: (*session).readResource, revisions: allRevisions, feature: resources, handler: true, nameParam: "uri"},
+	{name: wire.MethodSubscribe, answer: (*session).subscribe, revisions: sessionRevisions, feature: resources},
+	{name: wire.MethodUnsubscribe, answer: (*session).unsubscribe, revisions: sessionRevisions, feature: resources},
 
-	{name: wire.MethodPromptsList, serve: (*session).listPrompts, revisions: allRevisions, feature: prompts, cacheable: true},
-	{name: wire.MethodPromptsGet, serve: (*session).getPrompt, revisions: allRevisions, feature: prompts, handler: true, nameParam: "name"},
+	{name: wire.MethodPromptsList, answer: (*session).listPrompts, revisions: allRevisions, feature: prompts, cacheable: true},
+	{name: wire.MethodPromptsGet, answer: (*session).getPrompt, revisions: allRevisions, feature: prompts, handler: true, nameParam: "name"},
 
-	{name: wire.MethodComplete, serve: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
+	{name: wire.MethodComplete, answer: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
 
-	{name: wire.MethodListen, serve: (*session).listen, revisions: requestRevision, handler: true},
+	{name: wire.MethodListen, answer: (*session).listen, revisions: requestRevision, handler: true},
 
 	// The tasks extension (see task.go). The client must declare it in
 	// each request, which each method checks first.
-	{name: wire.MethodTasksGet, serve: (*session).getTask, revisions: requestRevision, nameParam: "taskId"},
-	{name: wire.MethodTasksUpdate, serve: (*session).updateTask, revisions: requestRevision, nameParam: "taskId"},
-	{name: wire.MethodTasksCancel, serve: (*session).cancelTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksGet, answer: (*session).getTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksUpdate, answer: (*session).updateTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksCancel, answer: (*session).cancelTask, revisions: requestRevision, nameParam: "taskId"},
 
 	{name: wire.NotifyInitialized, notified: func(*session, jsonvalue.Value) {}, revisions: sessionRevisions},
 	{name: wire.NotifyCancelled, notified: (*session).cancelled, revisions: allRevisions},
@@ -157,7 +157,7 @@ func (ss *session) dispatch(c *call) response {
 	m := c.method
 	name := c.msg.Method
 	switch {
-	case m == nil || m.serve == nil:
+	case m == nil || m.answer == nil:
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s", name)
 	case c.perRequest() && m.revisions&requestRevision == 0:
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s (revision %s removed it; a request that carries a protocol version in _meta speaks that revision)", name, wire.RequestRevision)
@@ -166,7 +166,7 @@ func (ss *session) dispatch(c *call) response {
 	case m.feature != anyServer && !ss.srv.offers(m.feature):
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s (this server has no %s)", name, m.feature)
 	}
-	resp := m.serve(ss, c)
+	resp := m.answer(ss, c)
 	if m.cacheable && c.perRequest() && resp.err == nil && resp.cache == nil {
 		resp.cache = &ss.srv.ListCache
 	}
