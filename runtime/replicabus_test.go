@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -93,14 +93,14 @@ func TestJoinBusOffRequests(t *testing.T) {
 	served := make(chan error, 1)
 	go func() {
 		for i := range 3 {
-			r, err := httpSend(context.Background(), http.DefaultClient, "POST", url, httpInitializeBody, httpPostHeaders())
-			if err != nil || r.status != http.StatusOK {
-				served <- fmt.Errorf("initialize %d: %v %d", i, err, r.status)
+			r, err := mcptest.Send(context.Background(), http.DefaultClient, "POST", url, mcptest.Initialize(0, "2025-11-25"), mcptest.Headers())
+			if err != nil || r.Status != http.StatusOK {
+				served <- fmt.Errorf("initialize %d: %v %d", i, err, r.Status)
 				return
 			}
-			r, err = httpSend(context.Background(), http.DefaultClient, "POST", url, toolCallBody(1, "echo", "x"), httpPostHeaders(wire.HeaderSessionID, r.header.Get(wire.HeaderSessionID)))
-			if err != nil || !strings.Contains(string(r.body), `"text":"x"`) {
-				served <- fmt.Errorf("call %d: %v %s", i, err, r.body)
+			r, err = mcptest.Send(context.Background(), http.DefaultClient, "POST", url, mcptest.Call(1, "echo", mcptest.Object("text", "x")), mcptest.Headers(wire.HeaderSessionID, r.Header.Get(wire.HeaderSessionID)))
+			if err != nil || !strings.Contains(string(r.Body), `"text":"x"`) {
+				served <- fmt.Errorf("call %d: %v %s", i, err, r.Body)
 				return
 			}
 		}

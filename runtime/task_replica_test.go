@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 

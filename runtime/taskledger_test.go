@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -45,8 +45,8 @@ type shareClient struct {
 func (c shareClient) post(method, name, params string) string {
 	c.t.Helper()
 	body := mcptest.PerRequest(1, method, params, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	r := httpPost(c.t, c.url, body, append(perRequestHeaders(method, "Mcp-Name", name), "Authorization", "Bearer "+c.token)...)
-	return string(r.body)
+	r := mcptest.Post(c.t, c.url, body, append(perRequestHeaders(method, "Mcp-Name", name), "Authorization", "Bearer "+c.token)...)
+	return string(r.Body)
 }
 
 // start calls the tool for a result of n bytes, and returns the task's

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 )
 
