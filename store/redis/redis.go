@@ -1,6 +1,7 @@
-// Package redis is a Store (package runtime/store) on Redis, for the replicas of an MCP
-// server behind a load balancer: the records of tasks and the bus between
-// replicas (Redis pub/sub) live in one Redis that every replica reaches.
+// Package redis is a store.Store (package runtime/store) on Redis, for the
+// replicas of an MCP server behind a load balancer: the records of tasks
+// and the bus between replicas (Redis pub/sub) live in one Redis that
+// every replica reaches.
 //
 //	rdb := goredis.NewClient(&goredis.Options{Addr: "redis:6379"})
 //	srv.Store = redis.New(rdb, nil)
