@@ -40,6 +40,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/json_methods"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
 	"github.com/mcpgen/mcpgen/testdata/golden/map_keys"
+	"github.com/mcpgen/mcpgen/testdata/golden/names_taken"
 	"github.com/mcpgen/mcpgen/testdata/golden/naming"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package"
@@ -128,6 +129,8 @@ var oracleCases = []oracleCase{
 		"properties.timeout.default": "the same: default=30s is 30000000000 nanoseconds",
 	}},
 	{schema: "import_clash/waitInputSchema.json", typ: reflect.TypeFor[import_clash.Input]()},
+	{schema: "names_taken/waitInputSchema.json", typ: reflect.TypeFor[names_taken.Input]()},
+	{schema: "names_taken/waitOutputSchema.json", typ: reflect.TypeFor[names_taken.Output]()},
 	{schema: "tickets/createTicketInputSchema.json", typ: reflect.TypeFor[tickets.CreateTicketInput]()},
 	{schema: "shapes_plain/withCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
 	{schema: "shapes_plain/noCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
@@ -221,6 +224,9 @@ var oracleCases = []oracleCase{
 	}},
 	{schema: "generics/countOutputSchema.json", typ: reflect.TypeFor[generics.Counted](), allow: map[string]string{
 		"properties.count.description": instanceDoc, "properties.label.description": instanceDoc,
+	}},
+	{schema: "generics/labelInputSchema.json", typ: reflect.TypeFor[generics.Tagged](), allow: map[string]string{
+		"properties.box.description": instanceDoc,
 	}},
 	{schema: "generics/waitInputSchema.json", typ: reflect.TypeFor[generics.Delays](), allow: map[string]string{
 		"properties.delays.description": instanceDoc,
