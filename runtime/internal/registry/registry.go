@@ -20,7 +20,7 @@ type Registry[T any] struct {
 	keys  []string // in items' order
 	// encoded caches what List made of items, per variant; it is dropped
 	// on every change.
-	encoded [2][]byte
+	encoded [Variants][]byte
 }
 
 // Add registers item under key, and reports false, changing nothing,
@@ -37,7 +37,7 @@ func (r *Registry[T]) Add(key string, item T) bool {
 	r.byKey[key] = item
 	r.items = append(r.items, item)
 	r.keys = append(r.keys, key)
-	r.encoded = [2][]byte{}
+	r.encoded = [Variants][]byte{}
 	return true
 }
 
@@ -57,7 +57,7 @@ func (r *Registry[T]) Remove(key string) bool {
 			break
 		}
 	}
-	r.encoded = [2][]byte{}
+	r.encoded = [Variants][]byte{}
 	return true
 }
 
@@ -92,9 +92,14 @@ func (r *Registry[T]) Len() int {
 	return len(r.items)
 }
 
-// List returns the encoded list of variant (0 or 1: lists that differ by
-// the client's protocol revision), encoding it with encode once per set
-// of items.
+// Variants is the number of variants of a list that List keeps:
+// tools/list differs by the request's revision (per request or not) and by
+// whether the client renders MCP Apps.
+const Variants = 4
+
+// List returns the encoded list of variant (0 to Variants-1: lists that
+// differ by what the client is), encoding it with encode once per set of
+// items.
 func (r *Registry[T]) List(variant int, encode func(items []T) ([]byte, error)) ([]byte, error) {
 	r.mu.RLock()
 	b := r.encoded[variant]
