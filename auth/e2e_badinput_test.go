@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
@@ -107,9 +108,9 @@ func TestBadTokens(t *testing.T) {
 			hdr = []string{"Authorization", tc.authorization}
 		}
 		before := srv.runs.Load()
-		r := post(t, srv.url, callTool(1, tool, `{"text":"x"}`), hdr...)
-		if r.status != tc.status || r.challenge != tc.challenge {
-			t.Errorf("%s: %d %q\nwant %d %q\n%s", tc.what, r.status, r.challenge, tc.status, tc.challenge, r.body)
+		r := mcptest.Post(t, srv.url, mcptest.Call(1, tool, `{"text":"x"}`), hdr...)
+		if r.Status != tc.status || r.Header.Get("WWW-Authenticate") != tc.challenge {
+			t.Errorf("%s: %d %q\nwant %d %q\n%s", tc.what, r.Status, r.Header.Get("WWW-Authenticate"), tc.status, tc.challenge, r.Body)
 		}
 		if srv.runs.Load() != before {
 			t.Errorf("%s: a handler ran", tc.what)
@@ -119,16 +120,16 @@ func TestBadTokens(t *testing.T) {
 	// Headers larger than ListenAndServeHTTP reads (MaxHeaderBytes 64 KiB,
 	// which net/http stretches by its buffers' slack) are refused by
 	// net/http before the handler: 431, and nothing is verified.
-	r := post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+strings.Repeat("a", 128<<10))
-	if r.status != http.StatusRequestHeaderFieldsTooLarge {
-		t.Errorf("a 128 KiB header: %d %s", r.status, r.body)
+	r := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+strings.Repeat("a", 128<<10))
+	if r.Status != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 128 KiB header: %d %s", r.Status, r.Body)
 	}
 
 	// The good token, at the right time, for both tools.
 	clk.Set(time.Now())
 	for _, tool := range []string{"add_note", "list_notes"} {
-		if r := post(t, srv.url, callTool(1, tool, `{"text":"x"}`), "Authorization", "Bearer "+good); r.status != 200 || !strings.Contains(r.body, client.ID) {
-			t.Errorf("the good token, %s: %d %s", tool, r.status, r.body)
+		if r := mcptest.Post(t, srv.url, mcptest.Call(1, tool, `{"text":"x"}`), "Authorization", "Bearer "+good); r.Status != 200 || !strings.Contains(string(r.Body), client.ID) {
+			t.Errorf("the good token, %s: %d %s", tool, r.Status, r.Body)
 		}
 	}
 	if got := srv.runs.Load(); got != 2 {
@@ -148,20 +149,20 @@ func TestSessionOfAnotherUser(t *testing.T) {
 	aliceToken := "Bearer " + hydra.Token(t, alice, []string{readScope, writeScope}, []string{srv.url})
 	malloryToken := "Bearer " + hydra.Token(t, mallory, []string{readScope, writeScope}, []string{srv.url})
 
-	r := post(t, srv.url, initialize, "Authorization", aliceToken)
-	if r.status != 200 || r.session == "" {
-		t.Fatalf("initialize: %d %q %s", r.status, r.session, r.body)
+	r := mcptest.Post(t, srv.url, mcptest.Initialize(1, "2025-11-25"), "Authorization", aliceToken)
+	if r.Status != 200 || r.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("initialize: %d %q %s", r.Status, r.Header.Get("Mcp-Session-Id"), r.Body)
 	}
 	for _, tool := range []string{"list_notes", "add_note"} {
-		if r := post(t, srv.url, callTool(2, tool, `{"text":"x"}`), "Authorization", malloryToken, "Mcp-Session-Id", r.session); r.status != http.StatusNotFound {
-			t.Errorf("%s with another user's session: %d %s", tool, r.status, r.body)
+		if r := mcptest.Post(t, srv.url, mcptest.Call(2, tool, `{"text":"x"}`), "Authorization", malloryToken, "Mcp-Session-Id", r.Header.Get("Mcp-Session-Id")); r.Status != http.StatusNotFound {
+			t.Errorf("%s with another user's session: %d %s", tool, r.Status, r.Body)
 		}
 	}
 	if srv.runs.Load() != 0 {
 		t.Errorf("a handler ran for the other user")
 	}
-	if r := post(t, srv.url, callTool(3, "list_notes", `{}`), "Authorization", aliceToken, "Mcp-Session-Id", r.session); r.status != 200 || !strings.Contains(r.body, "0 notes for "+alice.ID) {
-		t.Errorf("the session's owner: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, srv.url, mcptest.Call(3, "list_notes", `{}`), "Authorization", aliceToken, "Mcp-Session-Id", r.Header.Get("Mcp-Session-Id")); r.Status != 200 || !strings.Contains(string(r.Body), "0 notes for "+alice.ID) {
+		t.Errorf("the session's owner: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -184,13 +185,13 @@ func TestRevokedToken(t *testing.T) {
 	if strings.Count(tok, ".") == 2 {
 		t.Fatalf("Hydra issued a JWT, not an opaque token: %s", tok)
 	}
-	if r := post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+tok); r.status != 200 {
-		t.Fatalf("before revocation: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+tok); r.Status != 200 {
+		t.Fatalf("before revocation: %d %s", r.Status, r.Body)
 	}
 	hydra.Revoke(t, client, tok)
-	r := post(t, srv.url, callTool(2, "list_notes", `{}`), "Authorization", "Bearer "+tok)
-	if want := challenge(srv, "invalid_token", "the token is not valid", ""); r.status != 401 || r.challenge != want {
-		t.Errorf("after revocation: %d %q, want 401 %q", r.status, r.challenge, want)
+	r := mcptest.Post(t, srv.url, mcptest.Call(2, "list_notes", `{}`), "Authorization", "Bearer "+tok)
+	if want := challenge(srv, "invalid_token", "the token is not valid", ""); r.Status != 401 || r.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("after revocation: %d %q, want 401 %q", r.Status, r.Header.Get("WWW-Authenticate"), want)
 	}
 	if srv.runs.Load() != 1 {
 		t.Errorf("handlers ran %d times, want 1", srv.runs.Load())
@@ -209,20 +210,9 @@ func TestServerIssuerUnreachable(t *testing.T) {
 	srv := serve(t, v, down, false)
 	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{readScope}, Audience: []string{srv.url}})
 	tok := hydra.Token(t, client, []string{readScope}, []string{srv.url})
-	req, err := http.NewRequest(http.MethodPost, srv.url, strings.NewReader(callTool(1, "list_notes", `{}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+tok)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || res.Header.Get("WWW-Authenticate") != "" {
-		t.Errorf("%s, Retry-After %q, WWW-Authenticate %q; want 503 with Retry-After and no challenge", res.Status, res.Header.Get("Retry-After"), res.Header.Get("WWW-Authenticate"))
+	res := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+tok)
+	if res.Status != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || res.Header.Get("WWW-Authenticate") != "" {
+		t.Errorf("%d, Retry-After %q, WWW-Authenticate %q; want 503 with Retry-After and no challenge", res.Status, res.Header.Get("Retry-After"), res.Header.Get("WWW-Authenticate"))
 	}
 	if srv.runs.Load() != 0 {
 		t.Error("a handler ran")

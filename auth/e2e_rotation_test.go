@@ -9,6 +9,7 @@ import (
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // TestKeyRotationUnderServer rotates Hydra's signing key while a server
@@ -34,9 +35,9 @@ func TestKeyRotationUnderServer(t *testing.T) {
 	call := func(what, tok string, want int, fetches int64) {
 		t.Helper()
 		for range 3 { // the same answer every time, with no fetch for the repeats
-			r := post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+tok)
-			if r.status != want {
-				t.Errorf("%s: %d %q, want %d", what, r.status, r.challenge, want)
+			r := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+tok)
+			if r.Status != want {
+				t.Errorf("%s: %d %q, want %d", what, r.Status, r.Header.Get("WWW-Authenticate"), want)
 			}
 		}
 		if got := jwksFetches.Load(); got != fetches {
@@ -62,7 +63,7 @@ func TestKeyRotationUnderServer(t *testing.T) {
 	hydra.DeleteKey(t, oldHeader["kid"].(string))
 	call("the old key, withdrawn but cached", old, 200, 2)
 	clk.Add(auth.RefreshAfter)
-	for deadline := time.Now().Add(linepeer.HangGuard); post(t, srv.url, callTool(1, "list_notes", `{}`), "Authorization", "Bearer "+old).status == 200; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(linepeer.HangGuard); mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+old).Status == 200; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the withdrawn key is still trusted after the refresh")
 		}

@@ -10,7 +10,6 @@ package auth_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -216,41 +215,4 @@ func (c *urlCatcher) Handle(_ context.Context, r slog.Record) error {
 		return true
 	})
 	return nil
-}
-
-// A reply is an HTTP answer, read whole.
-type reply struct {
-	status    int
-	challenge string // WWW-Authenticate
-	session   string // Mcp-Session-Id
-	body      string
-}
-
-// post sends one JSON-RPC message to url with the given extra headers
-// (name, value, …).
-func post(t testing.TB, url, body string, headers ...string) reply {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Add(headers[i], headers[i+1])
-	}
-	c := &http.Client{Timeout: 30 * time.Second}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return reply{status: res.StatusCode, challenge: res.Header.Get("WWW-Authenticate"), session: res.Header.Get("Mcp-Session-Id"), body: string(data)}
-}
-
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`
-
-func callTool(id int, name, args string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, args)
 }

@@ -22,8 +22,8 @@ func BenchmarkAdapter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := mw(func(ctx context.Context, req *runtime.Request) runtime.Outcome { return runtime.Outcome{} })
-	req := &runtime.Request{Method: "tools/call", Target: "create_ticket", ID: []byte("7"), Revision: "2025-11-25", Transport: "stdio"}
+	h := mw(func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome { return runtime.Outcome{} })
+	req := &runtime.RequestInfo{Method: "tools/call", Target: "create_ticket", ID: []byte("7"), Revision: "2025-11-25", Transport: "stdio"}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

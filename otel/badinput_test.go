@@ -11,6 +11,8 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/mcpgen/mcpgen/runtime"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // TestBadContext: a malformed traceparent, an over-long one, a huge
@@ -48,7 +50,7 @@ func TestBadContext(t *testing.T) {
 		{name: "malformed baggage", meta: `{"baggage":"=;;=,,"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := string(conn.Handle(context.Background(), []byte(call(`1`, "tools/call", `"name":"echo","_meta":`+tc.meta))))
+			resp := string(conn.Handle(context.Background(), []byte(mcptest.Request(1, "tools/call", `"name":"echo","_meta":`+tc.meta))))
 			if !strings.Contains(resp, `"text":"ok"`) {
 				t.Fatalf("the call failed: %.300s", resp)
 			}
@@ -85,10 +87,10 @@ func TestClientNamesBounded(t *testing.T) {
 	huge := func(i int) string { return fmt.Sprint(i) + strings.Repeat("x", 64<<10) }
 	for i := range 5 {
 		for _, req := range []string{
-			call(`1`, "tools/call", `"name":"`+huge(i)+`"`),
-			call(`2`, "prompts/get", `"name":"`+huge(i)+`"`),
-			call(`3`, huge(i), ``),
-			call(`"`+huge(i)+`"`, "resources/read", `"uri":"notes://`+huge(i)+`"`),
+			mcptest.Request(1, "tools/call", `"name":"`+huge(i)+`"`),
+			mcptest.Request(2, "prompts/get", `"name":"`+huge(i)+`"`),
+			mcptest.Request(3, huge(i), ``),
+			mcptest.Request(huge(i), "resources/read", `"uri":"notes://`+huge(i)+`"`),
 		} {
 			conn.Handle(context.Background(), []byte(req))
 		}
@@ -142,7 +144,7 @@ func TestClientNamesNotKept(t *testing.T) {
 	conn := s.NewConn(nil)
 	defer conn.Close()
 	msg := func(i int) []byte {
-		return []byte(call(`1`, "tools/call", `"name":"`+fmt.Sprint(i)+strings.Repeat("x", 1<<20)+`"`))
+		return []byte(mcptest.Request(1, "tools/call", `"name":"`+fmt.Sprint(i)+strings.Repeat("x", 1<<20)+`"`))
 	}
 	conn.Handle(context.Background(), msg(-1)) // the session's first request builds its chain
 	before := liveHeap()

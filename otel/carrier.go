@@ -21,7 +21,7 @@ const (
 // reads as absent, which the W3C propagators treat as no context. It is a
 // pointer-shaped value, so that passing it as an interface allocates
 // nothing.
-type metaCarrier struct{ req *runtime.Request }
+type metaCarrier struct{ req *runtime.RequestInfo }
 
 // Get returns the value of key, "" if absent or ignored.
 func (c metaCarrier) Get(key string) string {
@@ -53,6 +53,6 @@ var propagationKeys = []string{"traceparent", "tracestate", "baggage"}
 
 // hasContext reports whether req's _meta carries any propagation key, so
 // that a request without one costs no extraction.
-func hasContext(req *runtime.Request) bool {
+func hasContext(req *runtime.RequestInfo) bool {
 	return req.Meta("traceparent") != "" || req.Meta("baggage") != ""
 }

@@ -10,6 +10,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // conventions is the pinned copy of the MCP conventions' attribute lists
@@ -73,16 +75,16 @@ func TestConventions(t *testing.T) {
 	ctx := context.Background()
 	conn := tr.srv.NewConn(nil)
 	for i, req := range []string{
-		call(`1`, "initialize", `"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}`),
-		call(`2`, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`"}`),
-		call(`3`, "tools/call", `"name":"fail"`),
-		call(`4`, "tools/call", `"name":"refused"`),
-		call(`5`, "tools/call", `"name":"nosuch"`),
-		call(`6`, "resources/read", `"uri":"notes://1"`),
-		call(`7`, "resources/read", `"uri":"notes://2"`),
-		call(`8`, "prompts/get", `"name":"summary"`),
-		call(`9`, "tools/list", ``),
-		call(`10`, "no/such/method", ``),
+		mcptest.Initialize(1, "2025-11-25"),
+		mcptest.Request(2, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`"}`),
+		mcptest.Request(3, "tools/call", `"name":"fail"`),
+		mcptest.Request(4, "tools/call", `"name":"refused"`),
+		mcptest.Request(5, "tools/call", `"name":"nosuch"`),
+		mcptest.Request(6, "resources/read", `"uri":"notes://1"`),
+		mcptest.Request(7, "resources/read", `"uri":"notes://2"`),
+		mcptest.Request(8, "prompts/get", `"name":"summary"`),
+		mcptest.Request(9, "tools/list", ``),
+		mcptest.Request(10, "no/such/method", ``),
 	} {
 		if conn.Handle(ctx, []byte(req)) == nil {
 			t.Fatalf("request %d got no answer", i)

@@ -49,7 +49,7 @@ func newTraced(t *testing.T) *traced {
 		t.Fatal(err)
 	}
 	refuse := func(next runtime.RequestHandler) runtime.RequestHandler {
-		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 			if req.Target == "refused" {
 				return runtime.Refuse(-32001, "refused by policy")
 			}
@@ -140,8 +140,8 @@ func only(t *testing.T, spans tracetest.SpanStubs) tracetest.SpanStub {
 }
 
 // runtimeRequest is a request of an HTTP session under revision.
-func runtimeRequest(revision string) *runtime.Request {
-	return &runtime.Request{Method: "tools/call", Transport: "http", SessionID: "s1", Revision: revision}
+func runtimeRequest(revision string) *runtime.RequestInfo {
+	return &runtime.RequestInfo{Method: "tools/call", Transport: "http", SessionID: "s1", Revision: revision}
 }
 
 // wantHTTPCall is what the span of a tools/call of tool in a Streamable

@@ -17,6 +17,8 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jaegertest"
 	mcpotel "github.com/mcpgen/mcpgen/otel"
 	"github.com/mcpgen/mcpgen/runtime"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // The tests in this file send spans to a real Jaeger through the
@@ -149,10 +151,10 @@ func TestJaegerStdio(t *testing.T) {
 			traceparent, traceID, parentID := newParent(t)
 			failParent, failTrace, _ := newParent(t)
 			in := strings.Join([]string{
-				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"},"_meta":{"traceparent":"` + traceparent + `","baggage":"user=ada"}}}`,
-				`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"divide","arguments":{"a":1,"b":0},"_meta":{"traceparent":"` + failParent + `"}}}`,
+				mcptest.Initialize(1, "2025-11-25"),
+				mcptest.Initialized,
+				mcptest.Request(2, "tools/call", `"name":"greet","arguments":{"name":"Ada"},"_meta":{"traceparent":"`+traceparent+`","baggage":"user=ada"}`),
+				mcptest.Request("three", "tools/call", `"name":"divide","arguments":{"a":1,"b":0},"_meta":{"traceparent":"`+failParent+`"}`),
 			}, "\n") + "\n"
 			cmd := exec.Command(bin)
 			cmd.Stdin = strings.NewReader(in)

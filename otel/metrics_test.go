@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // TestMetricsOverStdio: over stdio each request is measured in
@@ -14,11 +16,11 @@ import (
 func TestMetricsOverStdio(t *testing.T) {
 	tr := newTraced(t)
 	in := strings.Join([]string{
-		call(`1`, "initialize", `"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}`),
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		call(`2`, "tools/call", `"name":"echo"`),
-		call(`3`, "tools/call", `"name":"echo"`),
-		call(`4`, "tools/call", `"name":"fail"`),
+		mcptest.Initialize(1, "2025-06-18"),
+		mcptest.Initialized,
+		mcptest.Request(2, "tools/call", `"name":"echo"`),
+		mcptest.Request(3, "tools/call", `"name":"echo"`),
+		mcptest.Request(4, "tools/call", `"name":"fail"`),
 	}, "\n") + "\n"
 	if err := tr.srv.Serve(context.Background(), strings.NewReader(in), io.Discard); err != nil {
 		t.Fatal(err)

@@ -49,7 +49,7 @@ type middleware struct {
 	operation  metric.Float64Histogram
 	session    metric.Float64Histogram
 	names      spanNames
-	sessions   sync.Map // *runtime.Session → *sessionState, while the session lasts
+	sessions   sync.Map // *runtime.SessionInfo → *sessionState, while the session lasts
 }
 
 // New returns a middleware that traces and measures every request by the
@@ -91,7 +91,7 @@ func New(opts *Options) (runtime.Middleware, error) {
 var serverKind = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
 
 func (m *middleware) wrap(next runtime.RequestHandler) runtime.RequestHandler {
-	return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+	return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 		start := time.Now()
 		if req.Session != nil {
 			m.watchSession(req)
@@ -136,7 +136,7 @@ func ambientLink(ambient, parent context.Context) (trace.Link, bool) {
 // whose URI the conventions keep out of span names. Only names made of
 // what the server has are kept (see spanNames), never what a client made
 // up.
-func (m *middleware) spanName(req *runtime.Request) string {
+func (m *middleware) spanName(req *runtime.RequestInfo) string {
 	switch {
 	case !req.KnownMethod:
 		return otherValue
@@ -150,7 +150,7 @@ func (m *middleware) spanName(req *runtime.Request) string {
 
 // methodName is mcp.method.name: the method, or _OTHER for one the
 // runtime does not serve.
-func methodName(req *runtime.Request) string {
+func methodName(req *runtime.RequestInfo) string {
 	if !req.KnownMethod {
 		return otherValue
 	}
@@ -158,7 +158,7 @@ func methodName(req *runtime.Request) string {
 }
 
 // requestAttributes are a request's span attributes.
-func requestAttributes(req *runtime.Request) []attribute.KeyValue {
+func requestAttributes(req *runtime.RequestInfo) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 12)
 	attrs = append(attrs, keyMethod.String(methodName(req)))
 	attrs = appendTarget(attrs, req)
@@ -181,7 +181,7 @@ func requestAttributes(req *runtime.Request) []attribute.KeyValue {
 // appendTarget appends what the request acts on: the tool (and the
 // execute_tool operation), the prompt, each _OTHER when the server does
 // not have it, or the resource URI, cut to maxRecorded bytes.
-func appendTarget(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
+func appendTarget(attrs []attribute.KeyValue, req *runtime.RequestInfo) []attribute.KeyValue {
 	if req.Target == "" {
 		return attrs
 	}
@@ -198,7 +198,7 @@ func appendTarget(attrs []attribute.KeyValue, req *runtime.Request) []attribute.
 
 // knownTarget is the tool or prompt the request names, or _OTHER for one
 // the server does not have.
-func knownTarget(req *runtime.Request) string {
+func knownTarget(req *runtime.RequestInfo) string {
 	if !req.KnownTarget {
 		return otherValue
 	}
@@ -207,7 +207,7 @@ func knownTarget(req *runtime.Request) string {
 
 // appendNetwork appends network.transport and, over HTTP, the protocol
 // and its version. A Conn's transport is the program's own, unknown here.
-func appendNetwork(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
+func appendNetwork(attrs []attribute.KeyValue, req *runtime.RequestInfo) []attribute.KeyValue {
 	switch req.Transport {
 	case "stdio":
 		attrs = append(attrs, keyNetworkTransport.String("pipe"))
@@ -223,7 +223,7 @@ func appendNetwork(attrs []attribute.KeyValue, req *runtime.Request) []attribute
 // sessionIDApplies reports whether mcp.session.id belongs on the span: a
 // request of a Streamable HTTP session, of a revision before 2026-07-28,
 // which removed sessions (the conventions: MUST NOT be set then).
-func sessionIDApplies(req *runtime.Request) bool {
+func sessionIDApplies(req *runtime.RequestInfo) bool {
 	return req.SessionID != "" && req.Revision != "" && req.Revision < "2026-07-28"
 }
 
@@ -315,7 +315,7 @@ func isServerError(code int) bool {
 }
 
 // operationAttributes are the attributes of mcp.server.operation.duration.
-func operationAttributes(req *runtime.Request, o runtime.Outcome) attribute.Set {
+func operationAttributes(req *runtime.RequestInfo, o runtime.Outcome) attribute.Set {
 	attrs := make([]attribute.KeyValue, 0, 10)
 	attrs = append(attrs, keyMethod.String(methodName(req)))
 	switch req.Method {

@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgen/mcpgen/runtime"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 const (
@@ -19,11 +21,6 @@ const (
 	parentSpan = "00f067aa0ba902b7"
 	parent     = "00-" + traceID + "-" + parentSpan + "-01"
 )
-
-// call is a JSON-RPC request with params, as one line.
-func call(id, method, params string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + `}}`
-}
 
 // TestSpanOverConn: a tool call with a traceparent in _meta gets a SERVER
 // span named "tools/call echo", child of that parent, with the
@@ -36,7 +33,7 @@ func TestSpanOverConn(t *testing.T) {
 	defer conn.Close()
 	ctx := context.Background()
 
-	resp := string(conn.Handle(ctx, []byte(call(`7`, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`","tracestate":"rojo=00f067aa0ba902b7","baggage":"userId=alice"}`))))
+	resp := string(conn.Handle(ctx, []byte(mcptest.Request(7, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`","tracestate":"rojo=00f067aa0ba902b7","baggage":"userId=alice"}`))))
 	if !strings.Contains(resp, `"text":"ok"`) {
 		t.Fatalf("the call failed: %s", resp)
 	}
@@ -71,7 +68,7 @@ func TestSpanOverConn(t *testing.T) {
 	}
 
 	// A tool error.
-	conn.Handle(ctx, []byte(call(`"a-8"`, "tools/call", `"name":"fail"`)))
+	conn.Handle(ctx, []byte(mcptest.Request("a-8", "tools/call", `"name":"fail"`)))
 	s = only(t, tr.takeSpans())
 	if a := attrs(s.Attributes); a["error.type"] != "tool_error" || a["jsonrpc.request.id"] != "a-8" || a["rpc.response.status_code"] != "" {
 		t.Errorf("a tool error: %v", a)
@@ -81,7 +78,7 @@ func TestSpanOverConn(t *testing.T) {
 	}
 
 	// A server error (-32001, a middleware's refusal).
-	conn.Handle(ctx, []byte(call(`9`, "tools/call", `"name":"refused"`)))
+	conn.Handle(ctx, []byte(mcptest.Request(9, "tools/call", `"name":"refused"`)))
 	s = only(t, tr.takeSpans())
 	if a := attrs(s.Attributes); a["error.type"] != "-32001" || a["rpc.response.status_code"] != "-32001" {
 		t.Errorf("a server error: %v", a)
@@ -92,19 +89,19 @@ func TestSpanOverConn(t *testing.T) {
 
 	// A request the server cannot serve (-32602, an unknown tool) is no
 	// error of the server's: a status code, no error.type.
-	conn.Handle(ctx, []byte(call(`10`, "tools/call", `"name":"nosuch"`)))
+	conn.Handle(ctx, []byte(mcptest.Request(10, "tools/call", `"name":"nosuch"`)))
 	s = only(t, tr.takeSpans())
 	if a := attrs(s.Attributes); a["rpc.response.status_code"] != "-32602" || a["error.type"] != "" || s.Status.Code != codes.Unset {
 		t.Errorf("an unknown tool: %v, status %v", a, s.Status)
 	}
 
 	// A resource: its URI an attribute, not in the span's name; a prompt.
-	conn.Handle(ctx, []byte(call(`11`, "resources/read", `"uri":"notes://1"`)))
+	conn.Handle(ctx, []byte(mcptest.Request(11, "resources/read", `"uri":"notes://1"`)))
 	s = only(t, tr.takeSpans())
 	if a := attrs(s.Attributes); s.Name != "resources/read" || a["mcp.resource.uri"] != "notes://1" || a["gen_ai.operation.name"] != "" {
 		t.Errorf("a resource: %q %v", s.Name, a)
 	}
-	conn.Handle(ctx, []byte(call(`12`, "prompts/get", `"name":"summary"`)))
+	conn.Handle(ctx, []byte(mcptest.Request(12, "prompts/get", `"name":"summary"`)))
 	s = only(t, tr.takeSpans())
 	if a := attrs(s.Attributes); s.Name != "prompts/get summary" || a["gen_ai.prompt.name"] != "summary" {
 		t.Errorf("a prompt: %q %v", s.Name, a)
@@ -121,12 +118,12 @@ func TestAmbientParent(t *testing.T) {
 	ambient := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
 	ctx := trace.ContextWithSpanContext(context.Background(), ambient)
 
-	conn.Handle(ctx, []byte(call(`1`, "tools/call", `"name":"echo"`)))
+	conn.Handle(ctx, []byte(mcptest.Request(1, "tools/call", `"name":"echo"`)))
 	s := only(t, tr.takeSpans())
 	if s.Parent.SpanID() != ambient.SpanID() || len(s.Links) != 0 {
 		t.Errorf("parent %v links %v, want the ambient span and no link", s.Parent, s.Links)
 	}
-	conn.Handle(ctx, []byte(call(`2`, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`"}`)))
+	conn.Handle(ctx, []byte(mcptest.Request(2, "tools/call", `"name":"echo","_meta":{"traceparent":"`+parent+`"}`)))
 	s = only(t, tr.takeSpans())
 	if s.Parent.SpanID().String() != parentSpan || len(s.Links) != 1 || s.Links[0].SpanContext.SpanID() != ambient.SpanID() {
 		t.Errorf("parent %v links %v, want the _meta parent and a link to the ambient span", s.Parent, s.Links)

@@ -16,14 +16,14 @@ import (
 type sessionState struct {
 	mu        sync.Mutex
 	revision  string // the first revision a request of it named
-	transport string // runtime.Request.Transport
+	transport string // runtime.RequestInfo.Transport
 }
 
 // watchSession starts keeping req's session, the first time one of its
 // requests arrives, and records its duration when it ends; later
 // requests only fill in a revision not known yet (the session's
 // initialize is served before any revision is).
-func (m *middleware) watchSession(req *runtime.Request) {
+func (m *middleware) watchSession(req *runtime.RequestInfo) {
 	if v, ok := m.sessions.Load(req.Session); ok {
 		st := v.(*sessionState)
 		if req.Revision != "" {

@@ -173,7 +173,7 @@ func appOnly(t *Tool) response {
 // hasAppTools reports whether a tool of s links a view: the server then
 // declares the extension.
 func (s *Server) hasAppTools() bool {
-	return slices.ContainsFunc(s.tools.all(), func(t *Tool) bool { return t.UI != nil })
+	return slices.ContainsFunc(s.tools.All(), func(t *Tool) bool { return t.UI != nil })
 }
 
 // withUIMeta returns r's _meta for resources/list, with its UI.

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // appsCaps are the capabilities of a client that renders MCP Apps.

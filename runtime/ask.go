@@ -86,21 +86,21 @@ type Question interface {
 func Ask(ctx context.Context, qs ...Question) error {
 	c := callOf(ctx)
 	if c == nil {
-		return fmt.Errorf("ask: %w: ctx is not the context of a request from a client", ErrNotSupported)
+		return fmt.Errorf("runtime: %w: ctx is not the context of a request from a client", ErrNotSupported)
 	}
 	if c.meta != nil && c.meta.task != nil && c.meta.task.isBegun() {
 		return c.meta.task.ask(ctx, c, qs)
 	}
 	if c.meta != nil {
 		if c.meta.round == nil {
-			return fmt.Errorf("ask: %w: only tools/call, prompts/get and resources/read can ask the client under revision %s", ErrNotSupported, wire.RequestRevision)
+			return fmt.Errorf("runtime: %w: only tools/call, prompts/get and resources/read can ask the client under revision %s", ErrNotSupported, wire.RequestRevision)
 		}
 		return c.meta.round.take(&c.meta.Caps, qs)
 	}
 	ss := c.ss
 	send := c.sink()
 	if !ss.canAsk || send == nil {
-		return fmt.Errorf("ask: %w: the transport carries no request from the server (use HTTP sessions, stdio or a Conn)", ErrNotSupported)
+		return fmt.Errorf("runtime: %w: the transport carries no request from the server (use HTTP sessions, stdio or a Conn)", ErrNotSupported)
 	}
 	caps := ss.clientCaps()
 	if err := unsupported(&caps, qs); err != nil {

@@ -98,12 +98,14 @@ func (ss *session) complete(c *call) response {
 		if bad != nil {
 			return *bad
 		}
-		t, ok := ss.srv.templates.get(uri)
+		t, ok := ss.srv.templates.Get(uri)
 		if !ok {
-			return invalidParams("%s", ss.srv.templates.unknown(uri))
+			return invalidParams("%s", ss.srv.templates.Unknown("resource template", uri))
 		}
-		if resp, ok := c.allow("resource template", uri, t.Scopes); !ok {
-			return resp
+		if c.tokenInfo != nil {
+			if resp, ok := c.allow("resource template", uri, t.Scopes); !ok {
+				return resp
+			}
 		}
 		handler, known = t.Complete, t.hasVar(argName)
 	default:

@@ -3,8 +3,10 @@ package runtime
 import (
 	"context"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bridge"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -46,26 +48,23 @@ func (s *Server) NewConn(send func(msg []byte)) *Conn {
 // one of them.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	srv := c.ss.srv
-	tree := srv.tree()
-	defer srv.freeTree(tree)
+	tree := srv.trees.Get()
+	defer srv.trees.Put(tree)
 	v, err := tree.Parse(msg)
 	if err != nil {
 		return jsonrpc.ParseErrorResponse(err)
 	}
-	resp, ok := c.AppendResponse(ctx, nil, v)
+	resp, ok := c.appendResponse(ctx, nil, v)
 	if !ok {
 		return nil
 	}
 	return resp
 }
 
-// AppendResponse is Handle for a message that the caller has already
-// parsed with the runtime's own parser, as part of a larger message (the
-// Claude Code host in runtime/claude parses each line of the control
-// protocol once); other callers cannot make such a value, and use Handle.
-// The response, if any, is appended to b; ok is false when there is
-// nothing to send.
-func (c *Conn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value) (out []byte, ok bool) {
+// appendResponse is Handle for a message already parsed, with the
+// response appended to b; ok is false when there is nothing to send. The
+// Claude Code host calls it through the bridge (see hostConn).
+func (c *Conn) appendResponse(ctx context.Context, b []byte, msg jsonvalue.Value) (out []byte, ok bool) {
 	m, errResp := jsonrpc.FromValue(msg)
 	switch {
 	case errResp != nil:
@@ -74,11 +73,11 @@ func (c *Conn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value
 		c.ss.handleMessage(&m)
 		return b, false
 	}
-	call, resp := c.ss.start(ctx, &m, true)
+	call, resp := c.ss.start(ctx, &m, c.ss.srv.resolve(&m), true)
 	if call == nil {
 		return resp.append(b, m.ID.Raw(), wire.HasRequestMeta(m.Params)), true
 	}
-	resp = c.ss.run(call)
+	resp = c.ss.answer(call)
 	if call.cancelled.Load() {
 		return b, false
 	}
@@ -88,27 +87,6 @@ func (c *Conn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value
 	return call.encode(b, &resp), true
 }
 
-// QuickTool returns the tool that msg, parsed as for AppendResponse,
-// calls if its recent calls were quick, or nil. A transport that reads
-// messages on one goroutine (the Claude Code host) answers such a call
-// there even while more messages wait, as stdio does: that saves waking
-// another goroutine and lets the answers to a burst go out in one write.
-// While more messages wait, it starts any other call elsewhere at once,
-// so that a slow tool holds up no message behind it. If a call run there
-// turns out slow, the transport calls SlowTool.
-func (c *Conn) QuickTool(msg jsonvalue.Value) *Tool {
-	if !msg.Get("method").Is(wire.MethodToolsCall) {
-		return nil
-	}
-	return c.ss.srv.quickTool(wire.MethodToolsCall, msg.Get("params"))
-}
-
-// SlowTool tells c that a call of t, which QuickTool returned, runs
-// longer than its reader waits: the calls of t that follow, on every
-// connection, start off the reading goroutine until t's calls are quick
-// again.
-func (c *Conn) SlowTool(t *Tool) { t.markSlow() }
-
 // Close cancels the calls in flight on c, and stops the notifications
 // that belong to no call (list changes, resource updates). Handle still
 // answers later messages.
@@ -116,3 +94,28 @@ func (c *Conn) Close() {
 	c.ss.srv.fanout.leave(c.ss)
 	c.ss.close()
 }
+
+// hostConn is the Claude Code host's side of a Conn (see package
+// runtime/internal/bridge): what it needs and no program should call.
+type hostConn struct{ c *Conn }
+
+func init() {
+	bridge.ConnOf = func(conn any) bridge.Conn { return hostConn{conn.(*Conn)} }
+}
+
+func (h hostConn) AppendResponse(ctx context.Context, b []byte, msg jsonvalue.Value) ([]byte, bool) {
+	return h.c.appendResponse(ctx, b, msg)
+}
+
+func (h hostConn) QuickTool(msg jsonvalue.Value) *lineio.Pace {
+	if !msg.Get("method").Is(wire.MethodToolsCall) {
+		return nil
+	}
+	nv := msg.Get("params").Get("name")
+	if nv.Kind() != jsonvalue.String {
+		return nil
+	}
+	return quickPace(h.c.ss.srv.toolNamed(nv))
+}
+
+func (h hostConn) Close() { h.c.Close() }

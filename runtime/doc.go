@@ -16,10 +16,12 @@
 // question, and TokenInfoFromContext returns the verified token of an
 // HTTP request.
 //
-// Two packages sit beside this one. runtime/claude hosts servers
+// Three packages sit beside this one. runtime/claude hosts servers
 // in-process inside a Claude Code CLI session, as the Agent SDKs do.
-// runtime/mcpimpl holds the support that mcpgen's generated code calls;
-// nothing else should import it.
+// runtime/store is what Server.Store takes: the store that the replicas
+// of a server share (a store adapter imports it, and nothing else of the
+// runtime). runtime/mcpimpl holds the support that mcpgen's generated
+// code calls; nothing else should import it.
 //
 // The runtime imports the standard library only, so a tool server built
 // with mcpgen pulls in nothing else.
@@ -32,15 +34,15 @@
 //  1. A transport reads a message (a line for Server.Serve, a POST's body
 //     for Server.HTTPHandler, whose bytes count against the server's bounds
 //     as they arrive, what a Conn is handed), holding its bytes in the
-//     server's admission, and parses it once into a tree.
-//  2. The session that serves the client starts a call: the method is
-//     looked up in the method table, what a request of 2026-07-28 declares
-//     in its _meta is read, and a request that runs a handler of the
-//     program's is registered for cancellation.
-//  3. Dispatch checks that the request's revision has the method and that
-//     the server offers what it belongs to, and calls the method: a
-//     tools/call finds its Tool and validates the arguments against the
-//     tool's input schema.
+//     server's admission, parses it once into a tree, and looks up, once,
+//     its method in the method table and, for a tools/call, its Tool.
+//  2. The session that serves the client starts a call: what a request of
+//     2026-07-28 declares in its _meta is read, and a request that runs a
+//     handler of the program's is registered for cancellation.
+//  3. Dispatch (through the server's Middleware, when it has any) checks
+//     that the request's revision has the method and that the server
+//     offers what it belongs to, and calls the method: a tools/call
+//     validates the arguments against its tool's input schema.
 //  4. The handler runner runs the program's handler (a ToolHandler,
 //     PromptHandler, ResourceHandler or CompleteHandler): the round of a
 //     request that asks the client, a running slot (MaxInFlight), the

@@ -132,14 +132,14 @@ type form interface {
 func ElicitForm(ctx context.Context, message string, dst any) (ElicitAction, error) {
 	f, ok := dst.(form)
 	if !ok {
-		return "", fmt.Errorf("elicitation: %T has no generated form: mark its type //mcp:form, run go generate, and pass a pointer to it", dst)
+		return "", fmt.Errorf("runtime: %T has no generated form: mark its type //mcp:form, run go generate, and pass a pointer to it", dst)
 	}
 	action, content, err := Elicit(ctx, message, f.MCPSchema())
 	if err != nil || action != ElicitAccept {
 		return action, err
 	}
 	if err := f.UnmarshalMCP(content); err != nil {
-		return "", fmt.Errorf("elicitation: decoding the answer into %T: %w", dst, err)
+		return "", fmt.Errorf("runtime: decoding the answer into %T: %w", dst, err)
 	}
 	return action, nil
 }
@@ -218,7 +218,7 @@ func ElicitURLDone(ctx context.Context, elicitationID string) error {
 	case c != nil && c.meta != nil:
 		return nil
 	case c == nil || c.sink() == nil:
-		return fmt.Errorf("elicitation complete: %w: ctx is not the context of a request from a client", ErrNotSupported)
+		return fmt.Errorf("runtime: %w: ctx is not the context of a request from a client", ErrNotSupported)
 	}
 	if caps := c.ss.clientCaps(); !caps.ElicitURL {
 		return &capabilityError{what: "elicitation complete", need: []byte(`{"elicitation":{"url":{}}}`)}

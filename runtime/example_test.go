@@ -130,7 +130,7 @@ func ExampleMiddleware() {
 	var mu sync.Mutex
 	calls := map[string][]time.Time{} // by tool: the calls of the last minute
 	s.Middleware = append(s.Middleware, func(next runtime.RequestHandler) runtime.RequestHandler {
-		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 			if req.Method == "tools/call" {
 				mu.Lock()
 				now := time.Now()

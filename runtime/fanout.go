@@ -207,11 +207,11 @@ const keepAliveInterval = 15 * time.Second
 // A listener is an open subscriptions/listen request.
 type listener struct {
 	id     []byte // the request's id, as JSON: the subscription id
-	client string // who holds it (see session.client)
+	client string // whose share it counts in (see caller.share)
 	lists  map[feature]bool
 	uris   []string
 	// tasks are the tasks whose status changes the listener follows,
-	// which belong to owner (see taskOwner).
+	// which belong to owner (see session.owner).
 	tasks []string
 	owner string
 	// token is the request's verified token, whose scopes each resource
@@ -306,7 +306,7 @@ func (ss *session) listenTasks(c *call, filter jsonvalue.Value) (ids []string, o
 	if tv.Kind() != jsonvalue.Array {
 		return nil, "", invalidParams(`"notifications.taskIds" must be an array of task ids`), false
 	}
-	owner = ss.taskOwner(&c.ctx)
+	owner = ss.owner()
 	ctx, cancel := context.WithTimeout(&c.ctx, storeTimeout)
 	defer cancel()
 	ids = []string{}
@@ -375,7 +375,7 @@ func (ss *session) listen(c *call) response {
 	wants := func(name string) bool { return filter.Get(name).IsTrue() }
 	l := &listener{
 		id:     slices.Clone(c.id()),
-		client: ss.client,
+		client: ss.caller.share(),
 		lists: map[feature]bool{
 			tools:     srv.offers(tools) && wants("toolsListChanged"),
 			prompts:   srv.offers(prompts) && wants("promptsListChanged"),
@@ -391,13 +391,15 @@ func (ss *session) listen(c *call) response {
 			// As resources/subscribe: a URI the token may not read is
 			// refused (403 over HTTP); updated checks again, for a
 			// resource added since.
-			if resp, ok := c.allow("resource", u.Str(), srv.resourceScopes(u.Str())); !ok {
-				return resp
+			if c.tokenInfo != nil {
+				if resp, ok := c.allow("resource", u.Str(), srv.resourceScopes(u.Str())); !ok {
+					return resp
+				}
 			}
 			l.uris = append(l.uris, u.Str())
 		}
 	}
-	l.token = TokenInfoFromContext(&c.ctx)
+	l.token = c.tokenInfo
 	tasks, owner, resp, ok := ss.listenTasks(c, filter)
 	if !ok {
 		return resp

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // The seed corpus is in testdata/fuzz/FuzzServeStdio/. Run the target with

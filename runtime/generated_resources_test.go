@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/testdata/golden/forms"
 	"github.com/mcpgen/mcpgen/testdata/golden/prompts"
 	"github.com/mcpgen/mcpgen/testdata/golden/resources"

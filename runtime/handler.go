@@ -53,10 +53,10 @@ func (ss *session) runHandler(c *call, h handlerRun, fn func(ctx context.Context
 		}
 	}
 	adm := ss.srv.admission()
-	if err := adm.run(&c.ctx); err != nil {
+	if err := adm.takeSlot(&c.ctx); err != nil {
 		return fmt.Errorf("%s %s was cancelled before it started", h.kind, h.target), false, response{}
 	}
-	defer adm.endRun()
+	defer adm.releaseSlot()
 	var ctx context.Context = &c.ctx
 	if c.handlerCtx != nil {
 		ctx = c.handlerCtx

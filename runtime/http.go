@@ -202,7 +202,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("mcp over http: address %q: %w", addr, err)
+		return fmt.Errorf("runtime: listening on %q: %w", addr, err)
 	}
 	if host == "" {
 		host = "127.0.0.1"
@@ -210,7 +210,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		return fmt.Errorf("mcp over http: %w", err)
+		return fmt.Errorf("runtime: %w", err)
 	}
 	logger := s.logger()
 	mux := http.NewServeMux()
@@ -246,14 +246,14 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 
 	select {
 	case err := <-served:
-		return fmt.Errorf("mcp over http: %w", err)
+		return fmt.Errorf("runtime: serving over HTTP: %w", err)
 	case <-ctx.Done():
 	}
 	timeout := s.shutdownTimeout()
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		logger.Warn("mcp over http: requests still in progress after the shutdown timeout were cancelled", "timeout", timeout)
+		logger.Warn("requests still in progress after the shutdown timeout were cancelled", "transport", "http", "timeout", timeout)
 		stop()
 		hs.Close()
 	}
@@ -335,7 +335,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		h.busy(w, r, "the server holds as many messages as it may")
 		return
 	}
-	defer hold.free(nil)
+	defer hold.release(nil)
 	body, err := h.readBody(w, r, limit, hold)
 	if err != nil {
 		switch {
@@ -352,13 +352,14 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		}
 		return
 	}
-	tree := h.srv.tree()
-	defer h.srv.freeTree(tree)
+	tree := h.srv.trees.Get()
+	defer h.srv.trees.Put(tree)
 	m, errResp := jsonrpc.Decode(tree, body)
 	if errResp != nil {
 		writeJSON(w, http.StatusBadRequest, errResp)
 		return
 	}
+	res := h.srv.resolve(&m)
 	hv := r.Header.Get(wire.HeaderProtocolVersion)
 	perRequest := wire.HasRequestMeta(m.Params) || hv != "" && !wire.IsSessionRevision(hv)
 	if perRequest {
@@ -369,7 +370,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		case !m.IsRequest():
 			w.WriteHeader(http.StatusAccepted) // nothing to do: cancelling is closing the stream
 			return
-		case lookupMethod(m.Method) != nil && lookupMethod(m.Method).connectionState:
+		case res.method != nil && res.method.connectionState:
 			resp := statelessRefusal(m.Method)
 			writeJSON(w, resp.status(true), resp.append(nil, m.IDBytes(), true))
 			return
@@ -377,7 +378,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 			return
 		}
 	}
-	if msg := h.checkRouting(r, &m, perRequest); msg != "" {
+	if msg := h.checkRouting(r, &m, res, perRequest); msg != "" {
 		h.refuse(w, &m, perRequest, wire.HeaderMismatch, "header mismatch: "+msg)
 		return
 	}
@@ -392,7 +393,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if m.IsRequest() && lookupMethod(m.Method).runsHandler() {
+	if m.IsRequest() && res.method.runsHandler() {
 		if !adm.tryAdmit(callTicket) {
 			h.busy(w, r, "the server runs and queues as many calls as it may")
 			return
@@ -400,7 +401,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, &m, hold, nil)
+		h.respond(ctx, w, r, h.session(callerOf(ctx, r.RemoteAddr), ""), &m, res, hold, nil)
 		return
 	}
 	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
@@ -419,16 +420,17 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 	if isNew {
 		created = hs
 	}
-	h.serve(ctx, w, r, ss, &m, nil, created)
+	h.respond(ctx, w, r, ss, &m, res, nil, created)
 }
 
-// serve runs the request m on ss and writes its answer. hold, if set,
+// respond answers the request m, which names res, on ss and writes the
+// answer. hold, if set,
 // lets go of the request's share of the server's admission when the call
 // detaches (a subscriptions/listen request). created, if set, is the
 // session this request (an initialize) opened: it stands if the request
 // succeeds, and its id then goes out in the response's header.
-func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, hold *heldRequest, created *httpSession) {
-	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, true)
+func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *http.Request, ss *session, m *jsonrpc.Message, res resolved, hold *heldRequest, created *httpSession) {
+	c, resp := ss.start(h.srv.withHTTPConn(ctx, r), m, res, true)
 	if c == nil {
 		if created != nil {
 			h.forget(created)
@@ -445,7 +447,7 @@ func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.
 			c.holder = hold
 		}
 	}
-	resp = ss.run(c)
+	resp = ss.answer(c)
 	if c.cancelled.Load() {
 		resp = errorResponse(wire.RequestCancelled, "request cancelled")
 	}
@@ -497,22 +499,8 @@ func (h *httpHandler) refuse(w http.ResponseWriter, m *jsonrpc.Message, perReque
 	if !perRequest {
 		status = http.StatusBadRequest
 	}
-	h.srv.logger().Debug("mcp over http: request refused", "method", m.Method, "status", status, "reason", msg)
+	h.srv.logger().Debug("request refused", "transport", "http", "method", m.Method, "status", status, "reason", msg)
 	writeJSON(w, status, resp.append(nil, m.IDBytes(), perRequest))
-}
-
-// clientOf names the client of a request for the bounds kept per client
-// (see session.client): the subject of its verified token, else its
-// address without the port.
-func clientOf(ctx context.Context, r *http.Request) string {
-	if ti := TokenInfoFromContext(ctx); ti != nil && ti.Subject != "" {
-		return "sub:" + ti.Subject
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return "addr:" + r.RemoteAddr
-	}
-	return "addr:" + host
 }
 
 // errServerFull is why a body stops being read: the server holds as many
@@ -582,7 +570,7 @@ func (h *httpHandler) tooLarge(w http.ResponseWriter, r *http.Request, limit int
 
 // busy refuses a request the server has no room for now.
 func (h *httpHandler) busy(w http.ResponseWriter, r *http.Request, why string) {
-	h.srv.logger().Warn("mcp over http: request refused: "+why, "remote", r.RemoteAddr)
+	h.srv.logger().Warn("request refused: "+why, "transport", "http", "remote", r.RemoteAddr)
 	w.Header().Set("Retry-After", "1")
 	h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "server busy: "+why+"; retry later")
 }
@@ -596,14 +584,14 @@ type heldRequest struct {
 	call bool
 }
 
-// free gives back what r holds, once; c is unused.
-func (r *heldRequest) free(*call) {
+// release gives back what r holds, once; c is unused.
+func (r *heldRequest) release(*call) {
 	if r.adm == nil {
 		return
 	}
-	r.adm.free(r.msg)
+	r.adm.release(r.msg)
 	if r.call {
-		r.adm.free(callTicket)
+		r.adm.release(callTicket)
 	}
 	r.adm = nil
 }

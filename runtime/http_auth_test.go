@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -68,7 +68,7 @@ func TestHTTPAuthorization(t *testing.T) {
 	s := authServer()
 	url := serveHTTPTest(t, s, &HTTPOptions{Authorization: testAuthorization()})
 	const metadata = `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`
-	call := toolCallBody(1, "echo", "x")
+	call := mcptest.Call(1, "echo", mcptest.Object("text", "x"))
 	for _, tc := range []struct {
 		what, authorization string
 		status              int
@@ -90,44 +90,44 @@ func TestHTTPAuthorization(t *testing.T) {
 		if tc.authorization != "" {
 			hdr = []string{"Authorization", tc.authorization}
 		}
-		r := httpPost(t, url, call, hdr...)
-		if r.status != tc.status || r.header.Get("WWW-Authenticate") != tc.challenge {
-			t.Errorf("%s: status %d, WWW-Authenticate %q; want %d, %q", tc.what, r.status, r.header.Get("WWW-Authenticate"), tc.status, tc.challenge)
+		r := mcptest.Post(t, url, call, hdr...)
+		if r.Status != tc.status || r.Header.Get("WWW-Authenticate") != tc.challenge {
+			t.Errorf("%s: status %d, WWW-Authenticate %q; want %d, %q", tc.what, r.Status, r.Header.Get("WWW-Authenticate"), tc.status, tc.challenge)
 		}
 	}
 	// Two Authorization headers.
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(call))
-	req.Header = httpMCPHeaders()
+	req.Header = mcptest.Headers()
 	req.Header.Add("Authorization", "Bearer reader")
 	req.Header.Add("Authorization", "Bearer writer")
-	if r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, call, req.Header); err != nil || r.status != 400 {
-		t.Errorf("two Authorization headers: %v %d", err, r.status)
+	if r, err := mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url, call, req.Header); err != nil || r.Status != 400 {
+		t.Errorf("two Authorization headers: %v %d", err, r.Status)
 	}
 
 	// Good tokens: the handler sees the TokenInfo; an audience that
 	// differs only in case and a trailing slash names this server.
 	for token, who := range map[string]string{"reader": "ann", "slash": "ann", "writer": "bob"} {
-		r := httpPost(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, "Authorization", "Bearer "+token)
-		if r.status != 200 || toolText(t, r.response(t)) != who {
-			t.Errorf("token %s: %d %s", token, r.status, r.body)
+		r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, "Authorization", "Bearer "+token)
+		if r.Status != 200 || mcptest.MustToolText(t, r.Response(t)) != who {
+			t.Errorf("token %s: %d %s", token, r.Status, r.Body)
 		}
 	}
 
 	// An operation's scopes, checked per call: 403 with every scope it
 	// needs, and those the token holds, so that none is lost.
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer reader")
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer reader")
 	want := `Bearer error="insufficient_scope", error_description="insufficient scope: tool write needs the scopes notes:write; ask the authorization server for a token with them", scope="mcp notes:write", ` + metadata
-	if r.status != 403 || r.header.Get("WWW-Authenticate") != want || !strings.Contains(string(r.body), `"id":3,"error":{"code":-32600`) {
-		t.Errorf("insufficient scope: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	if r.Status != 403 || r.Header.Get("WWW-Authenticate") != want || !strings.Contains(string(r.Body), `"id":3,"error":{"code":-32600`) {
+		t.Errorf("insufficient scope: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
-	r = httpPost(t, url, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer writer")
-	if r.status != 200 || toolText(t, r.response(t)) != "written by bob" {
-		t.Errorf("with the scope: %d %s", r.status, r.body)
+	r = mcptest.Post(t, url, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write"}}`, "Authorization", "Bearer writer")
+	if r.Status != 200 || mcptest.MustToolText(t, r.Response(t)) != "written by bob" {
+		t.Errorf("with the scope: %d %s", r.Status, r.Body)
 	}
 	// Per request (revision 2026-07-28) as well.
-	r = httpPost(t, url, mcptestPerRequest(5, "tools/call", `"name":"write"`), append(perRequestHeaders("tools/call", wire.HeaderName, "write"), "Authorization", "Bearer reader")...)
-	if r.status != 403 || !strings.Contains(r.header.Get("WWW-Authenticate"), `scope="mcp notes:write"`) {
-		t.Errorf("insufficient scope per request: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	r = mcptest.Post(t, url, mcptestPerRequest(5, "tools/call", `"name":"write"`), append(perRequestHeaders("tools/call", wire.HeaderName, "write"), "Authorization", "Bearer reader")...)
+	if r.Status != 403 || !strings.Contains(r.Header.Get("WWW-Authenticate"), `scope="mcp notes:write"`) {
+		t.Errorf("insufficient scope per request: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
 }
 
@@ -140,22 +140,22 @@ func mcptestPerRequest(id int, method, params string) string {
 func TestHTTPSessionBoundToToken(t *testing.T) {
 	s := authServer()
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, Authorization: testAuthorization()})
-	r := httpPost(t, url, httpInitializeBody, "Authorization", "Bearer reader")
-	id := r.header.Get(wire.HeaderSessionID)
-	if r.status != 200 || id == "" {
-		t.Fatalf("initialize: %d %s", r.status, r.body)
+	r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"), "Authorization", "Bearer reader")
+	id := r.Header.Get(wire.HeaderSessionID)
+	if r.Status != 200 || id == "" {
+		t.Fatalf("initialize: %d %s", r.Status, r.Body)
 	}
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer writer"); r.status != http.StatusNotFound {
-		t.Errorf("another token's request in the session: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer writer"); r.Status != http.StatusNotFound {
+		t.Errorf("another token's request in the session: %d %s", r.Status, r.Body)
 	}
-	hdr := httpMCPHeaders()
+	hdr := mcptest.Headers()
 	hdr.Set(wire.HeaderSessionID, id)
 	hdr.Set("Authorization", "Bearer writer")
-	if r, _ := httpSend(context.Background(), http.DefaultClient, http.MethodDelete, url, "", hdr); r.status != http.StatusNotFound {
-		t.Errorf("another token ending the session: %d", r.status)
+	if r, _ := mcptest.Send(context.Background(), http.DefaultClient, http.MethodDelete, url, "", hdr); r.Status != http.StatusNotFound {
+		t.Errorf("another token ending the session: %d", r.Status)
 	}
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer reader"); r.status != 200 || toolText(t, r.response(t)) != "ann" {
-		t.Errorf("the session's own holder: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami"}}`, wire.HeaderSessionID, id, "Authorization", "Bearer reader"); r.Status != 200 || mcptest.MustToolText(t, r.Response(t)) != "ann" {
+		t.Errorf("the session's own holder: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -188,9 +188,9 @@ func TestProtectedResourceMetadata(t *testing.T) {
 			t.Errorf("%s: %d %v", path, resp.StatusCode, doc)
 		}
 	}
-	r := httpPost(t, base+"/mcp", toolCallBody(1, "echo", "x"))
-	if want := `Bearer scope="mcp", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`; r.status != 401 || r.header.Get("WWW-Authenticate") != want {
-		t.Errorf("401: %d %q", r.status, r.header.Get("WWW-Authenticate"))
+	r := mcptest.Post(t, base+"/mcp", mcptest.Call(1, "echo", mcptest.Object("text", "x")))
+	if want := `Bearer scope="mcp", resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`; r.Status != 401 || r.Header.Get("WWW-Authenticate") != want {
+		t.Errorf("401: %d %q", r.Status, r.Header.Get("WWW-Authenticate"))
 	}
 	if !slices.Contains(s.scopesSupported(a), "notes:write") {
 		t.Error("scopesSupported lacks a tool's scope")
@@ -261,17 +261,18 @@ func TestListenScopes(t *testing.T) {
 	// Refused at once, as resources/subscribe and resources/read are.
 	guard, stop := context.WithTimeout(context.Background(), linepeer.HangGuard) // a listen not refused lasts
 	defer stop()
-	r, err := httpSend(guard, http.DefaultClient, http.MethodPost, url, listen(`"notes://public","notes://private"`), httpPostHeaders(append(perRequestHeaders("subscriptions/listen"), "Authorization", "Bearer reader")...))
-	if err != nil || r.status != 403 || !strings.Contains(r.header.Get("WWW-Authenticate"), `error="insufficient_scope"`) || !strings.Contains(string(r.body), "resource notes://private needs the scopes notes:write") {
-		t.Errorf("a listen for a resource the token may not read: %d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+	r, err := mcptest.Send(guard, http.DefaultClient, http.MethodPost, url, listen(`"notes://public","notes://private"`), mcptest.Headers(append(perRequestHeaders("subscriptions/listen"), "Authorization", "Bearer reader")...))
+	if err != nil || r.Status != 403 || !strings.Contains(r.Header.Get("WWW-Authenticate"), `error="insufficient_scope"`) || !strings.Contains(string(r.Body), "resource notes://private needs the scopes notes:write") {
+		t.Errorf("a listen for a resource the token may not read: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
 	}
 
 	// Checked per update: notes://later gets its scopes after the listen
-	// began. The Conn stands for the transport, with the token HTTP
-	// would have verified.
+	// began. The Conn stands for the transport, which verifies tokens,
+	// with the token HTTP would have verified.
 	ann := testTokens()["reader"]
 	got := make(chan string, 16)
 	conn := s.NewConn(func(msg []byte) { got <- string(msg) })
+	conn.ss.tokens = true
 	defer conn.Close()
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), tokenKey{}, ann))
 	done := make(chan struct{})

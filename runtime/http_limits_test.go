@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -29,10 +29,10 @@ import (
 func TestHTTPDuplicateNamesRefused(t *testing.T) {
 	s, ht := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{"text":"x"},"name":"echo","arguments":{"text":"y"}}}`)
-	r.wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	if !strings.Contains(string(r.body), `member \"name\" appears more than once`) {
-		t.Errorf("body %s", r.body)
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{"text":"x"},"name":"echo","arguments":{"text":"y"}}}`)
+	r.WantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	if !strings.Contains(string(r.Body), `member \"name\" appears more than once`) {
+		t.Errorf("body %s", r.Body)
 	}
 	select {
 	case text := <-ht.started:
@@ -52,7 +52,7 @@ func TestHTTPSlowBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	body := toolCallBody(1, "echo", "slow")
+	body := mcptest.Call(1, "echo", mcptest.Object("text", "slow"))
 	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:5])
 	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -81,10 +81,10 @@ func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
 		return TextResult("done"), nil
 	}})
 	url := serveHTTPTest(t, s, &HTTPOptions{WriteTimeout: 250 * time.Millisecond})
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
-	msgs := r.messages(t)
-	if len(msgs) != 7 || toolText(t, msgs[6]) != "done" {
-		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.body)
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
+	msgs := r.MustMessages(t)
+	if len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
+		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.Body)
 	}
 }
 
@@ -96,13 +96,13 @@ func TestHTTPInitializeNotificationStartsNoSession(t *testing.T) {
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 2})
 	id := startHTTPSession(t, url)
 	for range 10_000 {
-		r := httpPost(t, url, `{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
-		if r.status != http.StatusBadRequest || r.header.Get(wire.HeaderSessionID) != "" {
-			t.Fatalf("an initialize notification: status %d, session %q", r.status, r.header.Get(wire.HeaderSessionID))
+		r := mcptest.Post(t, url, `{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
+		if r.Status != http.StatusBadRequest || r.Header.Get(wire.HeaderSessionID) != "" {
+			t.Fatalf("an initialize notification: status %d, session %q", r.Status, r.Header.Get(wire.HeaderSessionID))
 		}
 	}
-	if r := httpPost(t, url, toolCallBody(1, "echo", "still here"), wire.HeaderSessionID, id); toolText(t, r.response(t)) != "still here" {
-		t.Errorf("the real session: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "still here")), wire.HeaderSessionID, id); mcptest.MustToolText(t, r.Response(t)) != "still here" {
+		t.Errorf("the real session: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -116,26 +116,26 @@ func TestHTTPBusy(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 2 { // one runs, one waits for the slot
 		wg.Go(func() {
-			r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(i, "block", fmt.Sprint(i)), httpMCPHeaders())
-			if err != nil || r.status != http.StatusOK {
-				t.Errorf("call %d: %v %d %s", i, err, r.status, r.body)
+			r, err := mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url, mcptest.Call(i, "block", mcptest.Object("text", fmt.Sprint(i))), mcptest.Headers())
+			if err != nil || r.Status != http.StatusOK {
+				t.Errorf("call %d: %v %d %s", i, err, r.Status, r.Body)
 			}
 		})
 	}
 	<-ht.started
 	waitFor(t, "the second call to be admitted", func() bool { return s.admission().callsHeld() == 2 })
-	r := httpPost(t, url, toolCallBody(9, "echo", "x"))
-	r.wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
-	if r.header.Get("Retry-After") == "" {
+	r := mcptest.Post(t, url, mcptest.Call(9, "echo", mcptest.Object("text", "x")))
+	r.WantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	if r.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")
 	}
 	// What is not a call still gets through.
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); r.status != http.StatusOK {
-		t.Errorf("ping while calls are full: %d", r.status)
+	if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":5,"method":"ping"}`); r.Status != http.StatusOK {
+		t.Errorf("ping while calls are full: %d", r.Status)
 	}
 	close(ht.release)
 	wg.Wait()
-	if got := toolText(t, httpPost(t, url, toolCallBody(10, "echo", "again")).response(t)); got != "again" {
+	if got := mcptest.MustToolText(t, mcptest.Post(t, url, mcptest.Call(10, "echo", mcptest.Object("text", "again"))).Response(t)); got != "again" {
 		t.Errorf("after the calls ended: %q", got)
 	}
 
@@ -143,15 +143,15 @@ func TestHTTPBusy(t *testing.T) {
 	s2, ht2 := newHTTPTestServer()
 	s2.MaxPendingBytes = 64 << 10
 	url2 := serveHTTPTest(t, s2, nil)
-	big := toolCallBody(1, "block", strings.Repeat("b", 60<<10))
+	big := mcptest.Call(1, "block", mcptest.Object("text", strings.Repeat("b", 60<<10)))
 	wg.Go(func() {
-		httpSend(context.Background(), http.DefaultClient, http.MethodPost, url2, big, httpMCPHeaders())
+		mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url2, big, mcptest.Headers())
 	})
 	<-ht2.started
-	httpPost(t, url2, toolCallBody(2, "echo", strings.Repeat("c", 8<<10))).wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	mcptest.Post(t, url2, mcptest.Call(2, "echo", mcptest.Object("text", strings.Repeat("c", 8<<10)))).WantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
 	close(ht2.release)
 	wg.Wait()
-	if got := toolText(t, httpPost(t, url2, toolCallBody(3, "echo", "small")).response(t)); got != "small" {
+	if got := mcptest.MustToolText(t, mcptest.Post(t, url2, mcptest.Call(3, "echo", mcptest.Object("text", "small"))).Response(t)); got != "small" {
 		t.Errorf("after the large call ended: %q", got)
 	}
 }
@@ -178,11 +178,11 @@ func TestHTTPStandaloneStream(t *testing.T) {
 	}})
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
 	id := startHTTPSession(t, url)
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, wire.HeaderSessionID, id); r.status != http.StatusOK || !strings.Contains(string(r.body), `"result":{}`) {
-		t.Fatalf("subscribe: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"app://x"}}`, wire.HeaderSessionID, id); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"result":{}`) {
+		t.Fatalf("subscribe: %d %s", r.Status, r.Body)
 	}
-	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}}).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	httpDo(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}, wire.HeaderSessionID: {"nope"}}).wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	mcptest.Do(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}}).WantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	mcptest.Do(t, http.MethodGet, url, "", http.Header{"Accept": {"text/event-stream"}, wire.HeaderSessionID: {"nope"}}).WantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	open := func(last string) (*http.Response, *bufio.Reader) {
 		req, _ := http.NewRequest(http.MethodGet, url, nil)
@@ -267,7 +267,7 @@ func TestHTTPIdleUploadsHoldLittle(t *testing.T) {
 		defer s.admission().mu.Unlock()
 		return s.admission().bytes >= 4*messageOverhead
 	})
-	if got := toolText(t, httpPost(t, url, toolCallBody(1, "echo", "still served")).response(t)); got != "still served" {
+	if got := mcptest.MustToolText(t, mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "still served"))).Response(t)); got != "still served" {
 		t.Errorf("a call while four uploads idle: %q", got)
 	}
 
@@ -285,8 +285,8 @@ func TestHTTPIdleUploadsHoldLittle(t *testing.T) {
 		defer s2.admission().mu.Unlock()
 		return s2.admission().bytes >= 2*(1900<<10)
 	})
-	httpPost(t, url2, toolCallBody(2, "echo", strings.Repeat("x", 300<<10))).wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
-	if got := toolText(t, httpPost(t, url2, toolCallBody(3, "echo", "small")).response(t)); got != "small" {
+	mcptest.Post(t, url2, mcptest.Call(2, "echo", mcptest.Object("text", strings.Repeat("x", 300<<10)))).WantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	if got := mcptest.MustToolText(t, mcptest.Post(t, url2, mcptest.Call(3, "echo", mcptest.Object("text", "small"))).Response(t)); got != "small" {
 		t.Errorf("a small call still fits: %q", got)
 	}
 }
@@ -306,12 +306,12 @@ func TestHTTPStrayMessagesReleaseTheirSession(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}`,
 	} {
 		id := startHTTPSession(t, url)
-		if r := httpPost(t, url, stray, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
-			t.Fatalf("%s: status %d %s", stray, r.status, r.body)
+		if r := mcptest.Post(t, url, stray, wire.HeaderSessionID, id); r.Status != http.StatusAccepted {
+			t.Fatalf("%s: status %d %s", stray, r.Status, r.Body)
 		}
 		// The one session is idle again: a new client evicts it.
-		if r := httpPost(t, url, httpInitializeBody); r.status != http.StatusOK || r.header.Get(wire.HeaderSessionID) == "" {
-			t.Errorf("after %s, initialize: status %d %s", stray, r.status, r.body)
+		if r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25")); r.Status != http.StatusOK || r.Header.Get(wire.HeaderSessionID) == "" {
+			t.Errorf("after %s, initialize: status %d %s", stray, r.Status, r.Body)
 		}
 	}
 }
@@ -338,16 +338,16 @@ func TestHTTPRootsRefreshesCoalesce(t *testing.T) {
 		}
 	}
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}`)
-	id := r.header.Get(wire.HeaderSessionID)
-	if r.status != http.StatusOK || id == "" {
-		t.Fatalf("initialize: status %d, session %q", r.status, id)
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	id := r.Header.Get(wire.HeaderSessionID)
+	if r.Status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q", r.Status, id)
 	}
-	httpPost(t, url, httpInitializedBody, wire.HeaderSessionID, id)
+	mcptest.Post(t, url, mcptest.Initialized, wire.HeaderSessionID, id)
 	before := goruntime.NumGoroutine()
 	for i := range 2000 {
-		if r := httpPost(t, url, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, wire.HeaderSessionID, id, wire.HeaderProtocolVersion, "2025-11-25"); r.status != http.StatusAccepted {
-			t.Fatalf("notification %d: status %d %s", i, r.status, r.body)
+		if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, wire.HeaderSessionID, id, wire.HeaderProtocolVersion, "2025-11-25"); r.Status != http.StatusAccepted {
+			t.Fatalf("notification %d: status %d %s", i, r.Status, r.Body)
 		}
 	}
 	if n := goruntime.NumGoroutine() - before; n > 20 {
@@ -364,8 +364,8 @@ func TestHTTPRootsRefreshesCoalesce(t *testing.T) {
 		t.Fatalf("a refresh ended before its session did, without an answer: %v", err)
 	default:
 	}
-	if r := httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {id}}); r.status != http.StatusNoContent {
-		t.Fatalf("DELETE: status %d %s", r.status, r.body)
+	if r := mcptest.Do(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {id}}); r.Status != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d %s", r.Status, r.Body)
 	}
 	select {
 	case err := <-ended:
@@ -391,9 +391,9 @@ func TestHTTPRoutingHeadersAgreeUnderEveryRevision(t *testing.T) {
 		{wire.HeaderName, "=?base64?ZWNobw==?="},
 		{wire.HeaderName, "block", wire.HeaderName, "echo"},
 	} {
-		r := httpPost(t, url, toolCallBody(1, "block", "x"), hdr...)
-		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `"code":-32020`) {
-			t.Errorf("headers %q: status %d %s", hdr, r.status, r.body)
+		r := mcptest.Post(t, url, mcptest.Call(1, "block", mcptest.Object("text", "x")), hdr...)
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"code":-32020`) {
+			t.Errorf("headers %q: status %d %s", hdr, r.Status, r.Body)
 		}
 	}
 	select {
@@ -402,7 +402,7 @@ func TestHTTPRoutingHeadersAgreeUnderEveryRevision(t *testing.T) {
 	default:
 	}
 	// Headers that agree, and none at all, are served.
-	if got := toolText(t, httpPost(t, url, toolCallBody(2, "echo", "ok"), wire.HeaderName, "echo", wire.HeaderMethod, "tools/call").response(t)); got != "ok" {
+	if got := mcptest.MustToolText(t, mcptest.Post(t, url, mcptest.Call(2, "echo", mcptest.Object("text", "ok")), wire.HeaderName, "echo", wire.HeaderMethod, "tools/call").Response(t)); got != "ok" {
 		t.Errorf("agreeing headers: %q", got)
 	}
 }
@@ -430,16 +430,16 @@ func TestHTTPIntegerHeaderExact(t *testing.T) {
 		{"+42", "42"},
 		{"4.2e1", "42"},
 	} {
-		r := httpPost(t, url, call(tc.body), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", tc.header)...)
-		r.wantPerRequestError(t, "header "+tc.header, http.StatusBadRequest, wire.HeaderMismatch, 1)
+		r := mcptest.Post(t, url, call(tc.body), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", tc.header)...)
+		r.WantRequestError(t, "header "+tc.header, http.StatusBadRequest, wire.HeaderMismatch, 1)
 	}
 	select {
 	case args := <-ran:
 		t.Fatalf("the tool ran with %s", args)
 	default:
 	}
-	if r := httpPost(t, url, call("42.0"), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", "42")...); r.status != http.StatusOK {
-		t.Errorf("42 for 42.0: %d %s", r.status, r.body)
+	if r := mcptest.Post(t, url, call("42.0"), perRequestHeaders("tools/call", wire.HeaderName, "pick", "Mcp-Param-N", "42")...); r.Status != http.StatusOK {
+		t.Errorf("42 for 42.0: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -508,10 +508,10 @@ func TestHTTPListenShare(t *testing.T) {
 		openListen(t, url, i)
 	}
 	waitFor(t, "three listeners", func() bool { return listenersOpen(s) == 3 })
-	r := httpPost(t, url, mcptest.PerRequest(3, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"), perRequestHeaders("subscriptions/listen")...)
-	r.wantPerRequestError(t, "a fourth listen of one client", http.StatusBadRequest, jsonrpc.InvalidRequest, 3)
-	if !strings.Contains(string(r.body), "the most one client may") {
-		t.Errorf("body %s", r.body)
+	r := mcptest.Post(t, url, mcptest.PerRequest(3, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"), perRequestHeaders("subscriptions/listen")...)
+	r.WantRequestError(t, "a fourth listen of one client", http.StatusBadRequest, jsonrpc.InvalidRequest, 3)
+	if !strings.Contains(string(r.Body), "the most one client may") {
+		t.Errorf("body %s", r.Body)
 	}
 }
 
@@ -528,9 +528,9 @@ func TestHTTPListenShareByToken(t *testing.T) {
 		openListen(t, url, i, "Authorization: Bearer reader\r\n") // ann
 	}
 	waitFor(t, "ann's two listeners", func() bool { return listenersOpen(s) == 2 })
-	r := httpPost(t, url, mcptest.PerRequest(2, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"),
+	r := mcptest.Post(t, url, mcptest.PerRequest(2, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}"),
 		perRequestHeaders("subscriptions/listen", "Authorization", "Bearer slash")...) // ann again, another token
-	r.wantPerRequestError(t, "a third listen of ann", http.StatusBadRequest, jsonrpc.InvalidRequest, 2)
+	r.WantRequestError(t, "a third listen of ann", http.StatusBadRequest, jsonrpc.InvalidRequest, 2)
 	openListen(t, url, 3, "Authorization: Bearer writer\r\n") // bob, from the same address
 	waitFor(t, "bob's listener beside ann's", func() bool { return listenersOpen(s) == 3 })
 }

@@ -11,25 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // perRequestHeaders are the headers of a request of revision 2026-07-28
-// for method, plus extra pairs as for httpPostHeaders.
+// for method, plus extra pairs as for mcptest.Headers.
 func perRequestHeaders(method string, extra ...string) []string {
 	return append([]string{wire.HeaderProtocolVersion, wire.RequestRevision, wire.HeaderMethod, method}, extra...)
-}
-
-// wantPerRequestError checks the reply's status, and that its body is a
-// JSON-RPC error with code and the request's id.
-func (r httpReply) wantPerRequestError(t *testing.T, what string, status, code, id int) {
-	t.Helper()
-	var m rpcMessage
-	if r.status != status || json.Unmarshal(r.body, &m) != nil || m.Error == nil || m.Error.Code != code || string(m.ID) != fmt.Sprint(id) {
-		t.Errorf("%s: status %d body %s, want %d with error %d and id %d", what, r.status, r.body, status, code, id)
-	}
 }
 
 func headerTestServer() *Server {
@@ -52,8 +42,8 @@ func TestHTTPPerRequestHeaders(t *testing.T) {
 	call := mcptest.PerRequest(1, "tools/call", `"name":"echo","arguments":{"text":"hi"}`, "{}")
 	ok := func(what, body string, hdr ...string) {
 		t.Helper()
-		if r := httpPost(t, url, body, hdr...); r.status != http.StatusOK || strings.Contains(string(r.body), `"error"`) {
-			t.Errorf("%s: status %d body %s", what, r.status, r.body)
+		if r := mcptest.Post(t, url, body, hdr...); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"error"`) {
+			t.Errorf("%s: status %d body %s", what, r.Status, r.Body)
 		}
 	}
 	ok("all headers", call, perRequestHeaders("tools/call", wire.HeaderName, "echo")...)
@@ -83,7 +73,7 @@ func TestHTTPPerRequestHeaders(t *testing.T) {
 		{"initialize", mcptest.PerRequest(1, "initialize", "", "{}"), perRequestHeaders("initialize"), 404, -32601},
 		{"a response", `{"jsonrpc":"2.0","id":1,"result":{}}`, perRequestHeaders("x"), 400, -32600},
 	} {
-		httpPost(t, url, tc.body, tc.hdr...).wantPerRequestError(t, tc.what, tc.status, tc.code, 1)
+		mcptest.Post(t, url, tc.body, tc.hdr...).WantRequestError(t, tc.what, tc.status, tc.code, 1)
 	}
 }
 
@@ -117,14 +107,14 @@ func TestHTTPPerRequestParamHeaders(t *testing.T) {
 		{"other value", `{"region":"eu"}`, hdr("Mcp-Param-Region", "us"), false},
 		{"other integer", `{"level":42}`, hdr("Mcp-Param-Level", "43"), false},
 	} {
-		r := httpPost(t, url, call(tc.args), tc.hdr...)
+		r := mcptest.Post(t, url, call(tc.args), tc.hdr...)
 		if tc.ok {
-			if r.status != http.StatusOK || strings.Contains(string(r.body), `"error"`) {
-				t.Errorf("%s: status %d body %s", tc.what, r.status, r.body)
+			if r.Status != http.StatusOK || strings.Contains(string(r.Body), `"error"`) {
+				t.Errorf("%s: status %d body %s", tc.what, r.Status, r.Body)
 			}
 			continue
 		}
-		r.wantPerRequestError(t, tc.what, 400, wire.HeaderMismatch, 1)
+		r.WantRequestError(t, tc.what, 400, wire.HeaderMismatch, 1)
 	}
 }
 
@@ -172,7 +162,7 @@ func TestHTTPPerRequestTwoReplicas(t *testing.T) {
 	other := serveHTTPTest(t, askingServer("another secret"), nil)
 	caps := `{"elicitation":{}}`
 	hdr := perRequestHeaders("tools/call", wire.HeaderName, "greet")
-	r := httpPost(t, a, mcptest.PerRequest(1, "tools/call", `"name":"greet"`, caps), hdr...)
+	r := mcptest.Post(t, a, mcptest.PerRequest(1, "tools/call", `"name":"greet"`, caps), hdr...)
 	var round1 struct {
 		Result struct {
 			ResultType    string
@@ -180,15 +170,15 @@ func TestHTTPPerRequestTwoReplicas(t *testing.T) {
 			RequestState  string
 		}
 	}
-	if err := json.Unmarshal(r.body, &round1); err != nil || round1.Result.ResultType != "input_required" || round1.Result.InputRequests["user_name"] == nil {
-		t.Fatalf("round 1 on replica a: %s", r.body)
+	if err := json.Unmarshal(r.Body, &round1); err != nil || round1.Result.ResultType != "input_required" || round1.Result.InputRequests["user_name"] == nil {
+		t.Fatalf("round 1 on replica a: %s", r.Body)
 	}
 	retry := mcptest.PerRequest(2, "tools/call", `"name":"greet","inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}}},"requestState":"`+round1.Result.RequestState+`"`, caps)
-	r = httpPost(t, b, retry, hdr...)
-	if got := toolText(t, r.response(t)); got != "Hello, Alice!" {
-		t.Errorf("round 2 on replica b: %s", r.body)
+	r = mcptest.Post(t, b, retry, hdr...)
+	if got := mcptest.MustToolText(t, r.Response(t)); got != "Hello, Alice!" {
+		t.Errorf("round 2 on replica b: %s", r.Body)
 	}
-	httpPost(t, other, retry, hdr...).wantPerRequestError(t, "state of another key", 400, -32602, 2)
+	mcptest.Post(t, other, retry, hdr...).WantRequestError(t, "state of another key", 400, -32602, 2)
 }
 
 // TestHTTPPerRequestListen: subscriptions/listen over HTTP is an event stream
@@ -200,7 +190,7 @@ func TestHTTPPerRequestListen(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(mcptest.PerRequest(7, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "{}")))
-	req.Header = httpPostHeaders(perRequestHeaders("subscriptions/listen")...)
+	req.Header = mcptest.Headers(perRequestHeaders("subscriptions/listen")...)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +236,7 @@ func TestHTTPPerRequestProgress(t *testing.T) {
 	url := serveHTTPTest(t, s, nil)
 	body := mcptest.PerRequest(3, "tools/call", `"name":"chatty","arguments":{"text":"yo"}`, "{}")
 	body = strings.Replace(body, `"_meta":{`, `"_meta":{"progressToken":"p","io.modelcontextprotocol/logLevel":"warning",`, 1)
-	msgs := httpPost(t, url, body, perRequestHeaders("tools/call", wire.HeaderName, "chatty")...).messages(t)
+	msgs := mcptest.Post(t, url, body, perRequestHeaders("tools/call", wire.HeaderName, "chatty")...).MustMessages(t)
 	var methods []string
 	for _, m := range msgs {
 		methods = append(methods, m.Method)
@@ -267,10 +257,10 @@ func TestHTTPSetLevelStateless(t *testing.T) {
 		mcptest.PerRequest(1, "logging/setLevel", `"level":"debug"`, "{}"),
 		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}`,
 	} {
-		r := httpPost(t, url, body, perRequestHeaders("logging/setLevel")...)
-		r.wantPerRequestError(t, fmt.Sprint("setLevel ", i), http.StatusNotFound, jsonrpc.MethodNotFound, 1)
-		if !strings.Contains(string(r.body), "io.modelcontextprotocol/logLevel") {
-			t.Errorf("the refusal does not say what to do: %s", r.body)
+		r := mcptest.Post(t, url, body, perRequestHeaders("logging/setLevel")...)
+		r.WantRequestError(t, fmt.Sprint("setLevel ", i), http.StatusNotFound, jsonrpc.MethodNotFound, 1)
+		if !strings.Contains(string(r.Body), "io.modelcontextprotocol/logLevel") {
+			t.Errorf("the refusal does not say what to do: %s", r.Body)
 		}
 	}
 }

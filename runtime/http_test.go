@@ -22,6 +22,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // httpTools holds what the tools of newHTTPTestServer report to a test.
@@ -89,221 +91,41 @@ func serveHTTPTest(t *testing.T, s *Server, opts *HTTPOptions) string {
 	return ts.URL + "/mcp"
 }
 
-// httpMCPHeaders are the headers a conforming client sends with a POST.
-func httpMCPHeaders() http.Header {
-	return http.Header{
-		"Content-Type": {"application/json"},
-		"Accept":       {"application/json, text/event-stream"},
-	}
-}
-
-// httpReply is a response read to its end.
-type httpReply struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// httpSend sends one request and reads the whole response.
-func httpSend(ctx context.Context, client *http.Client, method, url, body string, hdr http.Header) (httpReply, error) {
-	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
-	if err != nil {
-		return httpReply{}, err
-	}
-	for k, v := range hdr {
-		if k == "Host" {
-			req.Host = v[0]
-			continue
-		}
-		req.Header[k] = v
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return httpReply{}, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	return httpReply{resp.StatusCode, resp.Header, data}, err
-}
-
-// httpDo is httpSend with the default client, failing the test on errors.
-func httpDo(t *testing.T, method, url, body string, hdr http.Header) httpReply {
-	t.Helper()
-	r, err := httpSend(context.Background(), http.DefaultClient, method, url, body, hdr)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	return r
-}
-
-// httpPostHeaders returns the headers of a conforming client's POST plus
-// extra, pairs of name and value (an empty value deletes the header).
-func httpPostHeaders(extra ...string) http.Header {
-	hdr := httpMCPHeaders()
-	for i := 0; i+1 < len(extra); i += 2 {
-		if extra[i+1] == "" {
-			hdr.Del(extra[i])
-		} else {
-			hdr.Set(extra[i], extra[i+1])
-		}
-	}
-	return hdr
-}
-
-// httpPost sends a JSON-RPC message with httpPostHeaders(extra...).
-func httpPost(t *testing.T, url, body string, extra ...string) httpReply {
-	t.Helper()
-	return httpDo(t, http.MethodPost, url, body, httpPostHeaders(extra...))
-}
-
-// rpcMessage is a decoded JSON-RPC message.
-type rpcMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// parse decodes the JSON-RPC messages of a reply: one for a JSON body,
-// one per event for an event stream.
-func (r httpReply) parse() ([]rpcMessage, error) {
-	var datas []string
-	switch ct := r.header.Get("Content-Type"); ct {
-	case "application/json":
-		datas = append(datas, string(r.body))
-	case "text/event-stream":
-		for _, ev := range strings.Split(strings.TrimSpace(string(r.body)), "\n\n") {
-			var data []string
-			for line := range strings.Lines(ev) {
-				line = strings.TrimRight(line, "\n")
-				switch {
-				case strings.HasPrefix(line, "data: "):
-					data = append(data, strings.TrimPrefix(line, "data: "))
-				case line == "event: message":
-				default:
-					return nil, fmt.Errorf("unexpected line %q in event stream:\n%s", line, r.body)
-				}
-			}
-			datas = append(datas, strings.Join(data, "\n"))
-		}
-	default:
-		return nil, fmt.Errorf("Content-Type %q, want application/json or text/event-stream; status %d, body %s", ct, r.status, r.body)
-	}
-	var msgs []rpcMessage
-	for _, d := range datas {
-		var m rpcMessage
-		if err := json.Unmarshal([]byte(d), &m); err != nil {
-			return nil, fmt.Errorf("message %s: %v", d, err)
-		}
-		msgs = append(msgs, m)
-	}
-	return msgs, nil
-}
-
-// messages is parse, failing the test on errors.
-func (r httpReply) messages(t *testing.T) []rpcMessage {
-	t.Helper()
-	msgs, err := r.parse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
-}
-
-// response returns the reply's only message, which must be a response.
-func (r httpReply) response(t *testing.T) rpcMessage {
-	t.Helper()
-	msgs := r.messages(t)
-	if len(msgs) != 1 || msgs[0].Method != "" {
-		t.Fatalf("want one response, got %d messages: %s", len(msgs), r.body)
-	}
-	return msgs[0]
-}
-
-// wantError checks that the reply is an HTTP error carrying a JSON-RPC
-// error response without an id.
-func (r httpReply) wantError(t *testing.T, status, code int) {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
-	}
-	m := r.response(t)
-	if m.Error == nil || m.Error.Code != code || string(m.ID) != "null" {
-		t.Fatalf("body %s, want a JSON-RPC error %d with id null", r.body, code)
-	}
-}
-
-// toolResultText returns the text of a successful tools/call result with one
-// text block.
-func toolResultText(m rpcMessage) (string, error) {
-	var res struct {
-		Content []struct{ Type, Text string }
-		IsError bool
-	}
-	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || len(res.Content) != 1 || res.IsError {
-		return "", fmt.Errorf("want a successful tool result with one block, got result %s error %+v", m.Result, m.Error)
-	}
-	return res.Content[0].Text, nil
-}
-
-// toolText is toolResultText, failing the test on errors.
-func toolText(t *testing.T, m rpcMessage) string {
-	t.Helper()
-	text, err := toolResultText(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return text
-}
-
-const (
-	httpInitializeBody  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
-	httpInitializedBody = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-)
-
-func toolCallBody(id int, tool, text string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"text":%q}}}`, id, tool, text)
-}
-
 func TestHTTPStatelessRequestsAnsweredWithJSON(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 
-	r := httpPost(t, url, httpInitializeBody)
-	if r.status != http.StatusOK || r.header.Get(wire.HeaderSessionID) != "" {
-		t.Fatalf("initialize: status %d, session %q; want 200 and no session", r.status, r.header.Get(wire.HeaderSessionID))
+	r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"))
+	if r.Status != http.StatusOK || r.Header.Get(wire.HeaderSessionID) != "" {
+		t.Fatalf("initialize: status %d, session %q; want 200 and no session", r.Status, r.Header.Get(wire.HeaderSessionID))
 	}
 	var init struct{ ProtocolVersion string }
-	if m := r.response(t); string(m.ID) != "0" || json.Unmarshal(m.Result, &init) != nil || init.ProtocolVersion != "2025-11-25" {
-		t.Fatalf("initialize answered %s", r.body)
+	if m := r.Response(t); string(m.ID) != "0" || json.Unmarshal(m.Result, &init) != nil || init.ProtocolVersion != "2025-11-25" {
+		t.Fatalf("initialize answered %s", r.Body)
 	}
 
-	r = httpPost(t, url, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`, wire.HeaderProtocolVersion, "2025-11-25")
+	r = mcptest.Post(t, url, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`, wire.HeaderProtocolVersion, "2025-11-25")
 	var list struct{ Tools []struct{ Name string } }
-	if m := r.response(t); string(m.ID) != `"list"` || json.Unmarshal(m.Result, &list) != nil || len(list.Tools) != 4 {
-		t.Fatalf("tools/list answered %s", r.body)
+	if m := r.Response(t); string(m.ID) != `"list"` || json.Unmarshal(m.Result, &list) != nil || len(list.Tools) != 4 {
+		t.Fatalf("tools/list answered %s", r.Body)
 	}
 
-	r = httpPost(t, url, toolCallBody(7, "echo", "hi"), wire.HeaderProtocolVersion, "2025-11-25")
-	if r.status != http.StatusOK || r.header.Get("Content-Type") != "application/json" {
-		t.Fatalf("tools/call: status %d, Content-Type %q", r.status, r.header.Get("Content-Type"))
+	r = mcptest.Post(t, url, mcptest.Call(7, "echo", mcptest.Object("text", "hi")), wire.HeaderProtocolVersion, "2025-11-25")
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("tools/call: status %d, Content-Type %q", r.Status, r.Header.Get("Content-Type"))
 	}
-	if m := r.response(t); string(m.ID) != "7" || toolText(t, m) != "hi" {
-		t.Fatalf("tools/call answered %s", r.body)
+	if m := r.Response(t); string(m.ID) != "7" || mcptest.MustToolText(t, m) != "hi" {
+		t.Fatalf("tools/call answered %s", r.Body)
 	}
 
 	// A failing call is still a response, with isError set.
-	r = httpPost(t, url, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
-	if m := r.response(t); string(m.ID) != "8" || !bytes.Contains(m.Result, []byte(`"isError":true`)) {
-		t.Fatalf("invalid arguments answered %s", r.body)
+	r = mcptest.Post(t, url, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+	if m := r.Response(t); string(m.ID) != "8" || !bytes.Contains(m.Result, []byte(`"isError":true`)) {
+		t.Fatalf("invalid arguments answered %s", r.Body)
 	}
-	r = httpPost(t, url, `{"jsonrpc":"2.0","id":9,"method":"no/such"}`)
-	if m := r.response(t); r.status != http.StatusOK || m.Error == nil || m.Error.Code != jsonrpc.MethodNotFound {
-		t.Fatalf("unknown method answered %d %s", r.status, r.body)
+	r = mcptest.Post(t, url, `{"jsonrpc":"2.0","id":9,"method":"no/such"}`)
+	if m := r.Response(t); r.Status != http.StatusOK || m.Error == nil || m.Error.Code != jsonrpc.MethodNotFound {
+		t.Fatalf("unknown method answered %d %s", r.Status, r.Body)
 	}
 }
 
@@ -311,17 +133,17 @@ func TestHTTPNotificationsStreamedBeforeResponse(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty","arguments":{"text":"x"},"_meta":{"progressToken":"tok"}}}`)
-	if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("status %d, Content-Type %q; want 200 text/event-stream", r.status, r.header.Get("Content-Type"))
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty","arguments":{"text":"x"},"_meta":{"progressToken":"tok"}}}`)
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, Content-Type %q; want 200 text/event-stream", r.Status, r.Header.Get("Content-Type"))
 	}
-	msgs := r.messages(t)
+	msgs := r.MustMessages(t)
 	var methods []string
 	for _, m := range msgs[:len(msgs)-1] {
 		methods = append(methods, m.Method)
 	}
 	if got, want := strings.Join(methods, ","), "notifications/progress,notifications/message,notifications/message,notifications/progress"; got != want {
-		t.Fatalf("notifications %s, want %s; stream:\n%s", got, want, r.body)
+		t.Fatalf("notifications %s, want %s; stream:\n%s", got, want, r.Body)
 	}
 	var progress struct {
 		ProgressToken json.RawMessage
@@ -331,14 +153,14 @@ func TestHTTPNotificationsStreamedBeforeResponse(t *testing.T) {
 		t.Fatalf("progress notification %s", msgs[0].Params)
 	}
 	last := msgs[len(msgs)-1]
-	if string(last.ID) != "3" || toolText(t, last) != "x" {
-		t.Fatalf("the stream does not end with the response: %s", r.body)
+	if string(last.ID) != "3" || mcptest.MustToolText(t, last) != "x" {
+		t.Fatalf("the stream does not end with the response: %s", r.Body)
 	}
 
 	// A call that sends nothing before its result is answered with JSON.
-	r = httpPost(t, url, toolCallBody(4, "echo", "quiet"))
-	if r.header.Get("Content-Type") != "application/json" {
-		t.Fatalf("a call without notifications answered with %q", r.header.Get("Content-Type"))
+	r = mcptest.Post(t, url, mcptest.Call(4, "echo", mcptest.Object("text", "quiet")))
+	if r.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("a call without notifications answered with %q", r.Header.Get("Content-Type"))
 	}
 }
 
@@ -371,13 +193,13 @@ func TestHTTPNotificationsAndResponsesAccepted(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 	for _, body := range []string{
-		httpInitializedBody,
+		mcptest.Initialized,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
 		`{"jsonrpc":"2.0","id":5,"result":{}}`,
 		`{"jsonrpc":"2.0","id":6,"error":{"code":-1,"message":"no"}}`,
 	} {
-		if r := httpPost(t, url, body); r.status != http.StatusAccepted || len(r.body) != 0 {
-			t.Errorf("%s: status %d body %q, want 202 and no body", body, r.status, r.body)
+		if r := mcptest.Post(t, url, body); r.Status != http.StatusAccepted || len(r.Body) != 0 {
+			t.Errorf("%s: status %d body %q, want 202 and no body", body, r.Status, r.Body)
 		}
 	}
 }
@@ -396,9 +218,9 @@ func TestHTTPMethodsOtherThanPOST(t *testing.T) {
 		{true, http.MethodPut, "GET, POST, DELETE"},
 	} {
 		url := serveHTTPTest(t, s, &HTTPOptions{Sessions: tc.sessions})
-		r := httpDo(t, tc.method, url, "", http.Header{"Accept": {"text/event-stream"}})
-		r.wantError(t, http.StatusMethodNotAllowed, jsonrpc.InvalidRequest)
-		if got := r.header.Get("Allow"); got != tc.allow {
+		r := mcptest.Do(t, tc.method, url, "", http.Header{"Accept": {"text/event-stream"}})
+		r.WantError(t, http.StatusMethodNotAllowed, jsonrpc.InvalidRequest)
+		if got := r.Header.Get("Allow"); got != tc.allow {
 			t.Errorf("sessions=%v %s: Allow %q, want %q", tc.sessions, tc.method, got, tc.allow)
 		}
 	}
@@ -410,16 +232,16 @@ func TestHTTPProtocolVersionHeader(t *testing.T) {
 	// Absent (2025-03-26 assumed) and every session revision are accepted,
 	// whatever was negotiated.
 	for _, v := range append([]string{""}, wire.SessionRevisions...) {
-		if r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v); r.status != http.StatusOK || toolText(t, r.response(t)) != v {
-			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
+		if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", v)), wire.HeaderProtocolVersion, v); r.Status != http.StatusOK || mcptest.MustToolText(t, r.Response(t)) != v {
+			t.Errorf("version %q: status %d body %s", v, r.Status, r.Body)
 		}
 	}
 	// Any other version is the per-request revision, whose requests must carry
 	// their version in _meta too.
 	for _, v := range []string{"2099-01-01", "garbage", wire.RequestRevision} {
-		r := httpPost(t, url, toolCallBody(1, "echo", v), wire.HeaderProtocolVersion, v)
-		if r.status != http.StatusBadRequest || !strings.HasPrefix(string(r.body), `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,`) {
-			t.Errorf("version %q: status %d body %s", v, r.status, r.body)
+		r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", v)), wire.HeaderProtocolVersion, v)
+		if r.Status != http.StatusBadRequest || !strings.HasPrefix(string(r.Body), `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,`) {
+			t.Errorf("version %q: status %d body %s", v, r.Status, r.Body)
 		}
 	}
 }
@@ -434,19 +256,19 @@ func TestHTTPMalformedMessages(t *testing.T) {
 		{``, jsonrpc.ParseError},
 		{`{"jsonrpc":"2.0","id":1,`, jsonrpc.ParseError},
 		{`not json`, jsonrpc.ParseError},
-		{`[` + toolCallBody(1, "echo", "a") + `]`, jsonrpc.InvalidRequest},
+		{`[` + mcptest.Call(1, "echo", mcptest.Object("text", "a")) + `]`, jsonrpc.InvalidRequest},
 		{`{"jsonrpc":"2.0","id":1}`, jsonrpc.InvalidRequest},
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, jsonrpc.InvalidRequest},
 		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, jsonrpc.InvalidRequest},
 		{`"a string"`, jsonrpc.InvalidRequest},
 	} {
-		r := httpPost(t, url, tc.body)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("%q: status %d, want 400", tc.body, r.status)
+		r := mcptest.Post(t, url, tc.body)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("%q: status %d, want 400", tc.body, r.Status)
 			continue
 		}
-		if m := r.response(t); m.Error == nil || m.Error.Code != tc.code {
-			t.Errorf("%q: body %s, want error %d", tc.body, r.body, tc.code)
+		if m := r.Response(t); m.Error == nil || m.Error.Code != tc.code {
+			t.Errorf("%q: body %s, want error %d", tc.body, r.Body, tc.code)
 		}
 	}
 }
@@ -455,35 +277,35 @@ func TestHTTPBodyLimit(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	s.MaxMessageSize = 1024
 	url := serveHTTPTest(t, s, nil)
-	fits := toolCallBody(1, "echo", "")
-	fits = toolCallBody(1, "echo", strings.Repeat("a", 1024-len(fits)))
-	if r := httpPost(t, url, fits); r.status != http.StatusOK || len(toolText(t, r.response(t))) != 1024-len(toolCallBody(1, "echo", "")) {
-		t.Fatalf("a message of exactly the limit: status %d body %.100s", r.status, r.body)
+	fits := mcptest.Call(1, "echo", mcptest.Object("text", ""))
+	fits = mcptest.Call(1, "echo", mcptest.Object("text", strings.Repeat("a", 1024-len(fits))))
+	if r := mcptest.Post(t, url, fits); r.Status != http.StatusOK || len(mcptest.MustToolText(t, r.Response(t))) != 1024-len(mcptest.Call(1, "echo", mcptest.Object("text", ""))) {
+		t.Fatalf("a message of exactly the limit: status %d body %.100s", r.Status, r.Body)
 	}
-	httpPost(t, url, toolCallBody(1, "echo", strings.Repeat("a", 1024))).wantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
+	mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", strings.Repeat("a", 1024)))).WantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
 
 	// The default limit is DefaultMaxMessageSize.
 	s2, _ := newHTTPTestServer()
 	url2 := serveHTTPTest(t, s2, nil)
-	httpPost(t, url2, toolCallBody(1, "echo", strings.Repeat("a", DefaultMaxMessageSize))).wantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
+	mcptest.Post(t, url2, mcptest.Call(1, "echo", mcptest.Object("text", strings.Repeat("a", DefaultMaxMessageSize)))).WantError(t, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest)
 }
 
 func TestHTTPAcceptAndContentType(t *testing.T) {
 	s, _ := newHTTPTestServer()
 	url := serveHTTPTest(t, s, nil)
 	for _, accept := range []string{"", "application/json", "text/event-stream", "text/html"} {
-		httpPost(t, url, toolCallBody(1, "echo", "a"), "Accept", accept).wantError(t, http.StatusNotAcceptable, jsonrpc.InvalidRequest)
+		mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), "Accept", accept).WantError(t, http.StatusNotAcceptable, jsonrpc.InvalidRequest)
 	}
 	for _, accept := range []string{"*/*", "text/event-stream, application/json;q=0.9", "application/*, text/*"} {
-		if r := httpPost(t, url, toolCallBody(1, "echo", "a"), "Accept", accept); r.status != http.StatusOK {
-			t.Errorf("Accept %q: status %d", accept, r.status)
+		if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), "Accept", accept); r.Status != http.StatusOK {
+			t.Errorf("Accept %q: status %d", accept, r.Status)
 		}
 	}
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded"} {
-		httpPost(t, url, toolCallBody(1, "echo", "a"), "Content-Type", ct).wantError(t, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest)
+		mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), "Content-Type", ct).WantError(t, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest)
 	}
-	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), "Content-Type", "application/json; charset=utf-8"); r.status != http.StatusOK {
-		t.Errorf("Content-Type with charset: status %d", r.status)
+	if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), "Content-Type", "application/json; charset=utf-8"); r.Status != http.StatusOK {
+		t.Errorf("Content-Type with charset: status %d", r.Status)
 	}
 }
 
@@ -513,12 +335,12 @@ func TestHTTPHostAndOriginOnLoopback(t *testing.T) {
 		if tc.host != "" {
 			hdr = append(hdr, "Host", tc.host)
 		}
-		r := httpPost(t, url, httpInitializeBody, hdr...)
-		if tc.ok && r.status != http.StatusOK {
-			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.status, r.body)
+		r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"), hdr...)
+		if tc.ok && r.Status != http.StatusOK {
+			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.Status, r.Body)
 		}
 		if !tc.ok {
-			r.wantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
+			r.WantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
 		}
 	}
 }
@@ -544,12 +366,12 @@ func TestHTTPAllowedHostsAndOrigins(t *testing.T) {
 		{"mcp.example.com", "http://app.example.com", false},
 		{"mcp.example.com", "https://evil.example.com", false},
 	} {
-		r := httpPost(t, url, httpInitializeBody, "Host", tc.host, "Origin", tc.origin)
-		if tc.ok && r.status != http.StatusOK {
-			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.status, r.body)
+		r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"), "Host", tc.host, "Origin", tc.origin)
+		if tc.ok && r.Status != http.StatusOK {
+			t.Errorf("Host %q Origin %q: status %d, want 200; body %s", tc.host, tc.origin, r.Status, r.Body)
 		}
 		if !tc.ok {
-			r.wantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
+			r.WantError(t, http.StatusForbidden, jsonrpc.InvalidRequest)
 		}
 	}
 }
@@ -570,8 +392,8 @@ func TestHTTPHostAndOriginOffLoopback(t *testing.T) {
 		{"mcp.example.com", "http://localhost:3000", http.StatusForbidden},
 		{"mcp.example.com", "https://evil.example.com", http.StatusForbidden},
 	} {
-		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(httpInitializeBody))
-		req.Header = httpMCPHeaders()
+		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(mcptest.Initialize(0, "2025-11-25")))
+		req.Header = mcptest.Headers()
 		req.Host = tc.host
 		if tc.origin != "" {
 			req.Header.Set("Origin", tc.origin)
@@ -589,13 +411,13 @@ func TestHTTPHostAndOriginOffLoopback(t *testing.T) {
 // session starts a session and returns its id.
 func startHTTPSession(t *testing.T, url string) string {
 	t.Helper()
-	r := httpPost(t, url, httpInitializeBody)
-	id := r.header.Get(wire.HeaderSessionID)
-	if r.status != http.StatusOK || id == "" {
-		t.Fatalf("initialize: status %d, session %q", r.status, id)
+	r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"))
+	id := r.Header.Get(wire.HeaderSessionID)
+	if r.Status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q", r.Status, id)
 	}
-	if r := httpPost(t, url, httpInitializedBody, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
-		t.Fatalf("notifications/initialized: status %d", r.status)
+	if r := mcptest.Post(t, url, mcptest.Initialized, wire.HeaderSessionID, id); r.Status != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: status %d", r.Status)
 	}
 	return id
 }
@@ -615,12 +437,12 @@ func TestHTTPSessions(t *testing.T) {
 	}
 
 	// The log level belongs to the session.
-	r := httpPost(t, url, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, wire.HeaderSessionID, a)
-	if m := r.response(t); string(m.Result) != "{}" {
-		t.Fatalf("logging/setLevel answered %s", r.body)
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, wire.HeaderSessionID, a)
+	if m := r.Response(t); string(m.Result) != "{}" {
+		t.Fatalf("logging/setLevel answered %s", r.Body)
 	}
 	levels := func(session string) string {
-		msgs := httpPost(t, url, toolCallBody(2, "chatty", "x"), wire.HeaderSessionID, session).messages(t)
+		msgs := mcptest.Post(t, url, mcptest.Call(2, "chatty", mcptest.Object("text", "x")), wire.HeaderSessionID, session).MustMessages(t)
 		var got []string
 		for _, m := range msgs {
 			if m.Method == "notifications/message" {
@@ -629,7 +451,7 @@ func TestHTTPSessions(t *testing.T) {
 				got = append(got, p.Level)
 			}
 		}
-		if toolText(t, msgs[len(msgs)-1]) != "x" {
+		if mcptest.MustToolText(t, msgs[len(msgs)-1]) != "x" {
 			t.Fatalf("the call did not end with its result")
 		}
 		return strings.Join(got, ",")
@@ -642,24 +464,24 @@ func TestHTTPSessions(t *testing.T) {
 	}
 
 	// Requests need a known session; initialize does not.
-	httpPost(t, url, toolCallBody(3, "echo", "a")).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	httpPost(t, url, httpInitializedBody).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	httpPost(t, url, toolCallBody(3, "echo", "a"), wire.HeaderSessionID, "nope").wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	mcptest.Post(t, url, mcptest.Call(3, "echo", mcptest.Object("text", "a"))).WantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	mcptest.Post(t, url, mcptest.Initialized).WantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	mcptest.Post(t, url, mcptest.Call(3, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, "nope").WantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Repeated initialize in a session keeps it.
-	if r := httpPost(t, url, httpInitializeBody, wire.HeaderSessionID, a); r.status != http.StatusOK {
-		t.Fatalf("initialize again: status %d", r.status)
+	if r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"), wire.HeaderSessionID, a); r.Status != http.StatusOK {
+		t.Fatalf("initialize again: status %d", r.Status)
 	}
 
 	// DELETE ends a session.
-	httpDo(t, http.MethodDelete, url, "", nil).wantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
-	if r := httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}); r.status != http.StatusNoContent {
-		t.Fatalf("DELETE: status %d", r.status)
+	mcptest.Do(t, http.MethodDelete, url, "", nil).WantError(t, http.StatusBadRequest, jsonrpc.InvalidRequest)
+	if r := mcptest.Do(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}); r.Status != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d", r.Status)
 	}
-	httpDo(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}).wantError(t, http.StatusNotFound, wire.SessionNotFound)
-	httpPost(t, url, toolCallBody(4, "echo", "a"), wire.HeaderSessionID, a).wantError(t, http.StatusNotFound, wire.SessionNotFound)
-	if r := httpPost(t, url, toolCallBody(4, "echo", "b"), wire.HeaderSessionID, b); toolText(t, r.response(t)) != "b" {
-		t.Fatalf("the other session stopped working: %s", r.body)
+	mcptest.Do(t, http.MethodDelete, url, "", http.Header{wire.HeaderSessionID: {a}}).WantError(t, http.StatusNotFound, wire.SessionNotFound)
+	mcptest.Post(t, url, mcptest.Call(4, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, a).WantError(t, http.StatusNotFound, wire.SessionNotFound)
+	if r := mcptest.Post(t, url, mcptest.Call(4, "echo", mcptest.Object("text", "b")), wire.HeaderSessionID, b); mcptest.MustToolText(t, r.Response(t)) != "b" {
+		t.Fatalf("the other session stopped working: %s", r.Body)
 	}
 }
 
@@ -670,9 +492,9 @@ func TestHTTPFailedInitializeStartsNoSession(t *testing.T) {
 	mux.Handle("/mcp", h)
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
-	r := httpPost(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":20251125}}`)
-	if m := r.response(t); m.Error == nil || r.header.Get(wire.HeaderSessionID) != "" {
-		t.Fatalf("failed initialize: session %q, body %s", r.header.Get(wire.HeaderSessionID), r.body)
+	r := mcptest.Post(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":20251125}}`)
+	if m := r.Response(t); m.Error == nil || r.Header.Get(wire.HeaderSessionID) != "" {
+		t.Fatalf("failed initialize: session %q, body %s", r.Header.Get(wire.HeaderSessionID), r.Body)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -696,15 +518,15 @@ func TestHTTPSessionExpiry(t *testing.T) {
 
 	a := startHTTPSession(t, url)
 	advance(59 * time.Second)
-	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a); r.status != http.StatusOK {
-		t.Fatalf("a session used within its idle timeout: status %d", r.status)
+	if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, a); r.Status != http.StatusOK {
+		t.Fatalf("a session used within its idle timeout: status %d", r.Status)
 	}
 	advance(59 * time.Second) // idle time counts from the last request
-	if r := httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a); r.status != http.StatusOK {
-		t.Fatalf("a session used within its idle timeout: status %d", r.status)
+	if r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, a); r.Status != http.StatusOK {
+		t.Fatalf("a session used within its idle timeout: status %d", r.Status)
 	}
 	advance(time.Minute)
-	httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a).wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, a).WantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Expired sessions are swept when new ones start.
 	startHTTPSession(t, url)
@@ -723,29 +545,29 @@ func TestHTTPMaxSessions(t *testing.T) {
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true, MaxSessions: 2})
 	a := startHTTPSession(t, url)
 	b := startHTTPSession(t, url)
-	httpPost(t, url, toolCallBody(1, "echo", "a"), wire.HeaderSessionID, a) // b is now the least recently used
+	mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "a")), wire.HeaderSessionID, a) // b is now the least recently used
 	c := startHTTPSession(t, url)
-	httpPost(t, url, toolCallBody(1, "echo", "b"), wire.HeaderSessionID, b).wantError(t, http.StatusNotFound, wire.SessionNotFound)
+	mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "b")), wire.HeaderSessionID, b).WantError(t, http.StatusNotFound, wire.SessionNotFound)
 
 	// Sessions with a request in progress are never ended to make room.
 	var wg sync.WaitGroup
 	for _, id := range []string{a, c} {
 		wg.Go(func() {
-			r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(1, "block", id), httpPostHeaders(wire.HeaderSessionID, id))
-			msgs, _ := r.parse()
+			r, err := mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url, mcptest.Call(1, "block", mcptest.Object("text", id)), mcptest.Headers(wire.HeaderSessionID, id))
+			msgs, _ := r.Messages()
 			if err != nil || len(msgs) != 1 {
-				t.Errorf("blocked call: %v, answered %s", err, r.body)
+				t.Errorf("blocked call: %v, answered %s", err, r.Body)
 				return
 			}
-			if text, err := toolResultText(msgs[0]); text != "released "+id {
+			if text, err := mcptest.ToolText(msgs[0]); text != "released "+id {
 				t.Errorf("blocked call answered %q, %v", text, err)
 			}
 		})
 		<-ht.started
 	}
-	r := httpPost(t, url, httpInitializeBody)
-	r.wantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
-	if r.header.Get("Retry-After") == "" {
+	r := mcptest.Post(t, url, mcptest.Initialize(0, "2025-11-25"))
+	r.WantError(t, http.StatusServiceUnavailable, jsonrpc.InternalError)
+	if r.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")
 	}
 	close(ht.release)
@@ -757,25 +579,25 @@ func TestHTTPCancelledCallAnsweredOnce(t *testing.T) {
 	s, ht := newHTTPTestServer()
 	url := serveHTTPTest(t, s, &HTTPOptions{Sessions: true})
 	id := startHTTPSession(t, url)
-	done := make(chan httpReply, 1)
+	done := make(chan mcptest.Reply, 1)
 	go func() {
-		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(42, "block", "c"), httpPostHeaders(wire.HeaderSessionID, id))
+		r, err := mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url, mcptest.Call(42, "block", mcptest.Object("text", "c")), mcptest.Headers(wire.HeaderSessionID, id))
 		if err != nil {
 			t.Error(err)
 		}
 		done <- r
 	}()
 	<-ht.started
-	if r := httpPost(t, url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42,"reason":"test"}}`, wire.HeaderSessionID, id); r.status != http.StatusAccepted {
-		t.Fatalf("notifications/cancelled: status %d", r.status)
+	if r := mcptest.Post(t, url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42,"reason":"test"}}`, wire.HeaderSessionID, id); r.Status != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled: status %d", r.Status)
 	}
 	if got := <-ht.cancelled; got != "c" {
 		t.Fatalf("cancelled %q", got)
 	}
 	r := <-done
-	m := r.response(t)
+	m := r.Response(t)
 	if string(m.ID) != "42" || m.Error == nil || m.Error.Code != wire.RequestCancelled {
-		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.status, r.body, wire.RequestCancelled)
+		t.Fatalf("a cancelled call was answered %d %s; want its one response, error %d", r.Status, r.Body, wire.RequestCancelled)
 	}
 }
 
@@ -785,8 +607,8 @@ func TestHTTPDisconnectCancelsCall(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	failed := make(chan error, 1)
 	go func() {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(toolCallBody(1, "block", "d")))
-		req.Header = httpMCPHeaders()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(mcptest.Call(1, "block", mcptest.Object("text", "d"))))
+		req.Header = mcptest.Headers()
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
@@ -946,9 +768,9 @@ func TestHTTPListenAndServeShutsDownGracefully(t *testing.T) {
 	}
 	id := startHTTPSession(t, url)
 
-	reply := make(chan httpReply, 1)
+	reply := make(chan mcptest.Reply, 1)
 	go func() {
-		r, err := httpSend(context.Background(), http.DefaultClient, http.MethodPost, url, toolCallBody(5, "block", "g"), httpPostHeaders(wire.HeaderSessionID, id))
+		r, err := mcptest.Send(context.Background(), http.DefaultClient, http.MethodPost, url, mcptest.Call(5, "block", mcptest.Object("text", "g")), mcptest.Headers(wire.HeaderSessionID, id))
 		if err != nil {
 			t.Error(err)
 		}
@@ -969,8 +791,8 @@ func TestHTTPListenAndServeShutsDownGracefully(t *testing.T) {
 	}
 	close(ht.release)
 	r := <-reply
-	if m := r.response(t); string(m.ID) != "5" || toolText(t, m) != "released g" {
-		t.Fatalf("the call in progress at shutdown was answered %d %s", r.status, r.body)
+	if m := r.Response(t); string(m.ID) != "5" || mcptest.MustToolText(t, m) != "released g" {
+		t.Fatalf("the call in progress at shutdown was answered %d %s", r.Status, r.Body)
 	}
 	if err := <-result; !errors.Is(err, context.Canceled) {
 		t.Fatalf("ListenAndServeHTTP returned %v, want context.Canceled", err)
@@ -989,8 +811,8 @@ func TestHTTPListenAndServeCancelsCallsAfterShutdownTimeout(t *testing.T) {
 	reply := make(chan struct{})
 	go func() {
 		defer close(reply)
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(toolCallBody(6, "block", "h")))
-		req.Header = httpMCPHeaders()
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(mcptest.Call(6, "block", mcptest.Object("text", "h"))))
+		req.Header = mcptest.Headers()
 		req.Header.Set(wire.HeaderSessionID, id)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			io.Copy(io.Discard, resp.Body)
@@ -1006,7 +828,7 @@ func TestHTTPListenAndServeCancelsCallsAfterShutdownTimeout(t *testing.T) {
 		t.Fatalf("ListenAndServeHTTP returned %v, want context.Canceled", err)
 	}
 	<-reply
-	if !rec.has("WARN mcp over http: requests still in progress after the shutdown timeout were cancelled") {
+	if !rec.has("WARN requests still in progress after the shutdown timeout were cancelled") {
 		t.Errorf("no warning logged; records: %q", rec.records)
 	}
 	http.DefaultClient.CloseIdleConnections()
@@ -1044,21 +866,21 @@ func TestHTTPLoad(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 
 	var answered, streamed atomic.Int64
-	call := func(session, body string) (httpReply, error) {
-		hdr := httpMCPHeaders()
+	call := func(session, body string) (mcptest.Reply, error) {
+		hdr := mcptest.Headers()
 		if session != "" {
 			hdr.Set(wire.HeaderSessionID, session)
 		}
-		return httpSend(context.Background(), client, http.MethodPost, url, body, hdr)
+		return mcptest.Send(context.Background(), client, http.MethodPost, url, body, hdr)
 	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			r, err := call("", httpInitializeBody)
-			session := r.header.Get(wire.HeaderSessionID)
+			r, err := call("", mcptest.Initialize(0, "2025-11-25"))
+			session := r.Header.Get(wire.HeaderSessionID)
 			if err != nil || session == "" {
-				t.Errorf("client %d: initialize: %v, status %d", c, err, r.status)
+				t.Errorf("client %d: initialize: %v, status %d", c, err, r.Status)
 				return
 			}
 			for i := range callsPerClient {
@@ -1068,32 +890,32 @@ func TestHTTPLoad(t *testing.T) {
 				if i%2 == 1 {
 					tool = "chatty"
 				}
-				r, err := call(session, toolCallBody(id, tool, text))
+				r, err := call(session, mcptest.Call(id, tool, mcptest.Object("text", text)))
 				if err != nil {
 					t.Errorf("call %d: %v", id, err)
 					return
 				}
-				msgs, err := r.parse()
+				msgs, err := r.Messages()
 				if err != nil {
 					t.Errorf("call %d: %v", id, err)
 					return
 				}
 				last := msgs[len(msgs)-1]
-				if got, err := toolResultText(last); string(last.ID) != fmt.Sprint(id) || got != text {
+				if got, err := mcptest.ToolText(last); string(last.ID) != fmt.Sprint(id) || got != text {
 					t.Errorf("call %d (%s) answered with id %s, text %q, %v", id, text, last.ID, got, err)
 					return
 				}
 				if tool == "chatty" {
 					if len(msgs) != 3 || !bytes.Contains(msgs[0].Params, []byte("info "+text)) {
-						t.Errorf("call %d: notifications %s", id, r.body)
+						t.Errorf("call %d: notifications %s", id, r.Body)
 						return
 					}
 					streamed.Add(1)
 				}
 				answered.Add(1)
 			}
-			if r, err := call(session, ""); err != nil || r.status != http.StatusBadRequest {
-				t.Errorf("client %d: empty body: %v, status %d", c, err, r.status)
+			if r, err := call(session, ""); err != nil || r.Status != http.StatusBadRequest {
+				t.Errorf("client %d: empty body: %v, status %d", c, err, r.Status)
 			}
 		})
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -99,7 +98,7 @@ func accepts(values []string) (jsonOK, sseOK bool) {
 // Under the per-request revision (required) they must also be there:
 // Mcp-Method always, Mcp-Name for a method that names what it acts on,
 // Mcp-Param-{name} for each argument the tool marks x-mcp-header.
-func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, required bool) string {
+func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, res resolved, required bool) string {
 	method, present, err := wire.OneHeader(r.Header, wire.HeaderMethod)
 	switch {
 	case err != nil:
@@ -109,7 +108,7 @@ func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, required
 	case present && method != m.Method:
 		return fmt.Sprintf("%s header %q does not match the method %q", wire.HeaderMethod, method, m.Method)
 	}
-	meth := lookupMethod(m.Method)
+	meth := res.method
 	if meth == nil || meth.nameParam == "" {
 		return ""
 	}
@@ -125,10 +124,7 @@ func (h *httpHandler) checkRouting(r *http.Request, m *jsonrpc.Message, required
 	case present && !body.Is(name):
 		return fmt.Sprintf("%s header value %q does not match params.%s %q", wire.HeaderName, name, meth.nameParam, body.Str())
 	}
-	if m.Method != wire.MethodToolsCall || body.Kind() != jsonvalue.String {
-		return ""
-	}
-	t := h.srv.toolNamed(body)
+	t := res.tool
 	if t == nil || len(t.headers) == 0 {
 		return ""
 	}

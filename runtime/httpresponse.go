@@ -15,7 +15,7 @@ import (
 // reject answers a request that cannot be served with an HTTP error status
 // and, as the body, a JSON-RPC error response with a null id.
 func (h *httpHandler) reject(w http.ResponseWriter, r *http.Request, status, code int, msg string) {
-	h.srv.logger().Debug("mcp over http: request refused", "method", r.Method, "status", status, "reason", msg)
+	h.srv.logger().Debug("request refused", "transport", "http", "method", r.Method, "status", status, "reason", msg)
 	writeJSON(w, status, jsonrpc.ErrorResponse(jsonrpc.NullID, code, msg))
 }
 
@@ -170,5 +170,5 @@ func (rw *httpResponder) fail(err error) {
 	if rw.r.Context().Err() != nil {
 		level = slog.LevelDebug // the client went away
 	}
-	rw.log.Log(rw.r.Context(), level, "mcp over http: writing the response failed", "remote", rw.r.RemoteAddr, "err", err)
+	rw.log.Log(rw.r.Context(), level, "writing the response failed", "transport", "http", "remote", rw.r.RemoteAddr, "err", err)
 }

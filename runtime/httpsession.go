@@ -16,7 +16,7 @@ import (
 // An httpSession is a session kept between requests (HTTPOptions.Sessions).
 type httpSession struct {
 	id     string
-	owner  string // who holds the token that opened it (TokenInfo.owner), or ""
+	holder string // who holds the token that opened it (caller.holder), or ""
 	ss     *session
 	events *eventLog // what the session sends outside requests, for GET
 	// Guarded by httpHandler.mu:
@@ -28,25 +28,25 @@ type httpSession struct {
 // revision: a session of its own for each request without sessions (hs
 // is then nil); with sessions, the one the request names, counted as in
 // use until endUse. An initialize without a session id opens a new
-// session (isNew), which serve forgets again if initialize fails. When
+// session (isNew), which respond forgets again if initialize fails. When
 // sessionFor returns !ok it has answered the request.
 func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, nil, false, true
+		return h.session(callerOf(ctx, r.RemoteAddr), ""), nil, false, true
 	}
 	id := r.Header.Get(wire.HeaderSessionID)
 	switch {
 	case id == "" && (m.Method != wire.MethodInitialize || !m.IsRequest()):
 		// Only an initialize request starts a session, and only once it
-		// succeeds (see serve): a notification must not take a session's
+		// succeeds (see respond): a notification must not take a session's
 		// room.
 		h.reject(w, r, http.StatusBadRequest, jsonrpc.InvalidRequest,
 			"missing "+wire.HeaderSessionID+" header: send initialize first, then the session id it returned")
 	case id == "":
-		if hs = h.newSession(clientOf(ctx, r), ownerOf(ctx)); hs != nil {
+		if hs = h.newSession(callerOf(ctx, r.RemoteAddr)); hs != nil {
 			return hs.ss, hs, true, true
 		}
-		h.srv.logger().Warn("mcp over http: new session refused: every session has a request in progress", "max_sessions", h.opts.MaxSessions)
+		h.srv.logger().Warn("new session refused: every session has a request in progress", "transport", "http", "max_sessions", h.opts.MaxSessions)
 		w.Header().Set("Retry-After", "1")
 		h.reject(w, r, http.StatusServiceUnavailable, jsonrpc.InternalError, "too many sessions in use; retry later")
 	default:
@@ -69,18 +69,15 @@ func (h *httpHandler) sessionOf(ctx context.Context, r *http.Request) *httpSessi
 	return h.useSession(ctx, id)
 }
 
-// ownerOf names the holder of the request's token, to bind a session to
-// it; "" without authorization.
-func ownerOf(ctx context.Context) string {
-	if ti := TokenInfoFromContext(ctx); ti != nil {
-		return ti.owner()
-	}
-	return ""
+// session returns a session of the caller who: the one-request session of
+// a request served on its own when id is "", else the session id.
+func (h *httpHandler) session(who caller, id string) *session {
+	return &session{srv: h.srv, caller: who, tokens: h.opts.Authorization != nil, transport: "http", id: id}
 }
 
 // newSession starts a session, in use, or returns nil when there is no
 // room for one.
-func (h *httpHandler) newSession(client, owner string) *httpSession {
+func (h *httpHandler) newSession(who caller) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
@@ -89,7 +86,9 @@ func (h *httpHandler) newSession(client, owner string) *httpSession {
 	}
 	events := newEventLog()
 	id := rand.Text()
-	hs := &httpSession{id: id, owner: owner, ss: &session{srv: h.srv, notify: events.add, canAsk: true, client: client, transport: "http", id: id}, events: events, active: 1, lastUsed: now}
+	ss := h.session(who, id)
+	ss.notify, ss.canAsk = events.add, true
+	hs := &httpSession{id: id, holder: who.holder, ss: ss, events: events, active: 1, lastUsed: now}
 	h.srv.fanout.join(hs.ss)
 	if h.sessions == nil {
 		h.sessions = make(map[string]*httpSession)
@@ -107,7 +106,7 @@ func (h *httpHandler) useSession(ctx context.Context, id string) *httpSession {
 	defer h.mu.Unlock()
 	now := h.now()
 	hs := h.sessions[id]
-	if hs == nil || hs.owner != ownerOf(ctx) {
+	if hs == nil || hs.holder != callerOf(ctx, "").holder {
 		return nil
 	}
 	if h.expired(hs, now) {
@@ -186,7 +185,7 @@ func (h *httpHandler) deleteSession(ctx context.Context, w http.ResponseWriter, 
 	}
 	h.mu.Lock()
 	hs := h.sessions[id]
-	if hs != nil && hs.owner != ownerOf(ctx) {
+	if hs != nil && hs.holder != callerOf(ctx, "").holder {
 		hs = nil
 	}
 	if hs != nil {

@@ -15,9 +15,9 @@ import (
 // is an edit of it.
 type method struct {
 	name string
-	// serve answers a request; notified acts on a notification. A method
-	// has one of them.
-	serve    func(ss *session, c *call) response
+	// answer answers a request; notified acts on a notification. A
+	// method has one of them.
+	answer   func(ss *session, c *call) response
 	notified func(ss *session, params jsonvalue.Value)
 	// revisions are the revisions that have the method.
 	revisions revisions
@@ -70,32 +70,32 @@ func (f feature) String() string {
 
 // methodTable lists every method of the protocol the server answers.
 var methodTable = []*method{
-	{name: wire.MethodInitialize, serve: (*session).initialize, revisions: sessionRevisions},
-	{name: wire.MethodPing, serve: (*session).ping, revisions: sessionRevisions},
-	{name: wire.MethodDiscover, serve: (*session).discover, revisions: requestRevision, cacheable: true},
-	{name: wire.MethodSetLevel, serve: (*session).setLevel, revisions: allRevisions, connectionState: true},
+	{name: wire.MethodInitialize, answer: (*session).initialize, revisions: sessionRevisions},
+	{name: wire.MethodPing, answer: (*session).ping, revisions: sessionRevisions},
+	{name: wire.MethodDiscover, answer: (*session).discover, revisions: requestRevision, cacheable: true},
+	{name: wire.MethodSetLevel, answer: (*session).setLevel, revisions: allRevisions, connectionState: true},
 
-	{name: wire.MethodToolsList, serve: (*session).listTools, revisions: allRevisions, feature: tools, cacheable: true},
-	{name: wire.MethodToolsCall, serve: (*session).callTool, revisions: allRevisions, feature: tools, handler: true, nameParam: "name"},
+	{name: wire.MethodToolsList, answer: (*session).listTools, revisions: allRevisions, feature: tools, cacheable: true},
+	{name: wire.MethodToolsCall, answer: (*session).callTool, revisions: allRevisions, feature: tools, handler: true, nameParam: "name"},
 
-	{name: wire.MethodResourcesList, serve: (*session).listResources, revisions: allRevisions, feature: resources, cacheable: true},
-	{name: wire.MethodTemplatesList, serve: (*session).listTemplates, revisions: allRevisions, feature: resources, cacheable: true},
-	{name: wire.MethodResourcesRead, serve: (*session).readResource, revisions: allRevisions, feature: resources, handler: true, nameParam: "uri"},
-	{name: wire.MethodSubscribe, serve: (*session).subscribe, revisions: sessionRevisions, feature: resources},
-	{name: wire.MethodUnsubscribe, serve: (*session).unsubscribe, revisions: sessionRevisions, feature: resources},
+	{name: wire.MethodResourcesList, answer: (*session).listResources, revisions: allRevisions, feature: resources, cacheable: true},
+	{name: wire.MethodTemplatesList, answer: (*session).listTemplates, revisions: allRevisions, feature: resources, cacheable: true},
+	{name: wire.MethodResourcesRead, answer: (*session).readResource, revisions: allRevisions, feature: resources, handler: true, nameParam: "uri"},
+	{name: wire.MethodSubscribe, answer: (*session).subscribe, revisions: sessionRevisions, feature: resources},
+	{name: wire.MethodUnsubscribe, answer: (*session).unsubscribe, revisions: sessionRevisions, feature: resources},
 
-	{name: wire.MethodPromptsList, serve: (*session).listPrompts, revisions: allRevisions, feature: prompts, cacheable: true},
-	{name: wire.MethodPromptsGet, serve: (*session).getPrompt, revisions: allRevisions, feature: prompts, handler: true, nameParam: "name"},
+	{name: wire.MethodPromptsList, answer: (*session).listPrompts, revisions: allRevisions, feature: prompts, cacheable: true},
+	{name: wire.MethodPromptsGet, answer: (*session).getPrompt, revisions: allRevisions, feature: prompts, handler: true, nameParam: "name"},
 
-	{name: wire.MethodComplete, serve: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
+	{name: wire.MethodComplete, answer: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
 
-	{name: wire.MethodListen, serve: (*session).listen, revisions: requestRevision, handler: true},
+	{name: wire.MethodListen, answer: (*session).listen, revisions: requestRevision, handler: true},
 
 	// The tasks extension (see task.go). The client must declare it in
 	// each request, which each method checks first.
-	{name: wire.MethodTasksGet, serve: (*session).getTask, revisions: requestRevision, nameParam: "taskId"},
-	{name: wire.MethodTasksUpdate, serve: (*session).updateTask, revisions: requestRevision, nameParam: "taskId"},
-	{name: wire.MethodTasksCancel, serve: (*session).cancelTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksGet, answer: (*session).getTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksUpdate, answer: (*session).updateTask, revisions: requestRevision, nameParam: "taskId"},
+	{name: wire.MethodTasksCancel, answer: (*session).cancelTask, revisions: requestRevision, nameParam: "taskId"},
 
 	{name: wire.NotifyInitialized, notified: func(*session, jsonvalue.Value) {}, revisions: sessionRevisions},
 	{name: wire.NotifyCancelled, notified: (*session).cancelled, revisions: allRevisions},
@@ -115,18 +115,49 @@ var methodsByName = func() map[string]*method {
 // lookupMethod returns the method named name, or nil.
 func lookupMethod(name string) *method { return methodsByName[name] }
 
+// resolved is what a request names in the server, looked up once, by the
+// transport that reads it, and kept in its call: the method table's entry
+// (nil for an unknown method) and, for tools/call, the tool (nil when the
+// server has no tool of that name, or the name is not a string).
+type resolved struct {
+	method *method
+	tool   *Tool
+}
+
+// resolve looks up what m names.
+func (s *Server) resolve(m *jsonrpc.Message) resolved {
+	r := resolved{method: lookupMethod(m.Method)}
+	if r.method != nil && m.Method == wire.MethodToolsCall {
+		if nv := m.Params.Get("name"); nv.Kind() == jsonvalue.String {
+			r.tool = s.toolNamed(nv)
+		}
+	}
+	return r
+}
+
 // runsHandler reports whether m is a method that runs a handler of the
 // program's; false for an unknown method.
 func (m *method) runsHandler() bool { return m != nil && m.handler }
 
-// dispatch answers c: it finds the method, checks that the request's
-// revision has it and that the server offers what it belongs to, and
-// calls it.
+// answer answers c, and ends it; the transport then encodes the response,
+// unless the client cancelled the request (c.cancelled), which then
+// expects none. A server with middleware answers through it (see
+// answerThroughMiddleware); one without goes from here to dispatch.
+func (ss *session) answer(c *call) response {
+	defer ss.finish(c)
+	if len(ss.srv.Middleware) > 0 {
+		return ss.answerThroughMiddleware(c)
+	}
+	return ss.dispatch(c)
+}
+
+// dispatch answers c: it checks that the request's revision has its
+// method and that the server offers what it belongs to, and calls it.
 func (ss *session) dispatch(c *call) response {
 	m := c.method
 	name := c.msg.Method
 	switch {
-	case m == nil || m.serve == nil:
+	case m == nil || m.answer == nil:
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s", name)
 	case c.perRequest() && m.revisions&requestRevision == 0:
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s (revision %s removed it; a request that carries a protocol version in _meta speaks that revision)", name, wire.RequestRevision)
@@ -135,7 +166,7 @@ func (ss *session) dispatch(c *call) response {
 	case m.feature != anyServer && !ss.srv.offers(m.feature):
 		return errorResponse(jsonrpc.MethodNotFound, "method not found: %s (this server has no %s)", name, m.feature)
 	}
-	resp := m.serve(ss, c)
+	resp := m.answer(ss, c)
 	if m.cacheable && c.perRequest() && resp.err == nil && resp.cache == nil {
 		resp.cache = &ss.srv.ListCache
 	}
@@ -146,18 +177,18 @@ func (ss *session) dispatch(c *call) response {
 func (s *Server) offers(f feature) bool {
 	switch f {
 	case tools:
-		return s.tools.len() > 0
+		return s.tools.Len() > 0
 	case resources:
-		return s.resources.len() > 0 || s.templates.len() > 0 || s.ListResources != nil
+		return s.resources.Len() > 0 || s.templates.Len() > 0 || s.ListResources != nil
 	case prompts:
-		return s.prompts.len() > 0
+		return s.prompts.Len() > 0
 	case completions:
-		for _, p := range s.prompts.all() {
+		for _, p := range s.prompts.All() {
 			if p.Complete != nil {
 				return true
 			}
 		}
-		for _, t := range s.templates.all() {
+		for _, t := range s.templates.All() {
 			if t.Complete != nil {
 				return true
 			}

@@ -14,7 +14,7 @@ import (
 
 // A Middleware wraps the handling of every request a server answers, on
 // every transport (stdio, Streamable HTTP, a Conn, the Claude Code host):
-// it sees what the request is (Request), may refuse it (by returning an
+// it sees what the request is (RequestInfo), may refuse it (by returning an
 // Outcome of its own instead of calling next, see Refuse), and sees how
 // it ended. The ctx it passes to next is the context the request's
 // handler gets, so that a value it adds there (a trace span, say)
@@ -35,11 +35,11 @@ type Middleware func(next RequestHandler) RequestHandler
 
 // A RequestHandler answers a request: the runtime's, which runs the
 // method, or a Middleware's, which wraps it.
-type RequestHandler func(ctx context.Context, req *Request) Outcome
+type RequestHandler func(ctx context.Context, req *RequestInfo) Outcome
 
-// A Request is what a Middleware knows of a request. It is valid only
+// A RequestInfo is what a Middleware knows of a request. It is valid only
 // until the request's handler returns: keep copies of what outlives it.
-type Request struct {
+type RequestInfo struct {
 	// Method is the MCP method, such as "tools/call".
 	Method string
 	// Target is what the method acts on: the tool or prompt name, the
@@ -80,7 +80,7 @@ type Request struct {
 	// a stdio connection, a Conn, a Streamable HTTP session with an
 	// Mcp-Session-Id. Nil for a Streamable HTTP request served on its
 	// own.
-	Session *Session
+	Session *SessionInfo
 	// Params is the request's params object as the client sent it; nil
 	// when it sent none.
 	Params json.RawMessage
@@ -91,14 +91,14 @@ type Request struct {
 
 // Meta returns the string member key of the request's params._meta, such
 // as "traceparent"; "" when there is none, or it is not a string.
-func (r *Request) Meta(key string) string {
+func (r *RequestInfo) Meta(key string) string {
 	return r.params.Get("_meta").Get(key).Str()
 }
 
-// A Session is the life of a connection-scoped session, as a Middleware
+// A SessionInfo is the life of a connection-scoped session, as a Middleware
 // sees it: for a metric of how long sessions last, or state kept per
-// session. It is the same *Session for every request of the session.
-type Session struct {
+// session. It is the same *SessionInfo for every request of the session.
+type SessionInfo struct {
 	started time.Time
 
 	mu    sync.Mutex
@@ -108,7 +108,7 @@ type Session struct {
 
 // Started is when the session's first request reached the middleware:
 // its initialize, for a client that follows the protocol.
-func (s *Session) Started() time.Time { return s.started }
+func (s *SessionInfo) Started() time.Time { return s.started }
 
 // OnEnd arranges for f to run once the session ends: the client closed
 // its input (stdio), the Conn was closed, the Streamable HTTP session was
@@ -116,7 +116,7 @@ func (s *Session) Started() time.Time { return s.started }
 // order given, before the transport's serving method returns (so that
 // what it records can be flushed after it); f must not block. If the
 // session has ended already, f runs at once.
-func (s *Session) OnEnd(f func()) {
+func (s *SessionInfo) OnEnd(f func()) {
 	s.mu.Lock()
 	if !s.ended {
 		s.onEnd = append(s.onEnd, f)
@@ -128,7 +128,7 @@ func (s *Session) OnEnd(f func()) {
 }
 
 // end runs the functions OnEnd registered, once.
-func (s *Session) end() {
+func (s *SessionInfo) end() {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -196,11 +196,9 @@ func (o *Outcome) response() response {
 	return errorResponse(code, "%s", o.Message)
 }
 
-// serve answers c, through the server's middleware if it has any.
-func (ss *session) serve(c *call) response {
-	if len(ss.srv.Middleware) == 0 {
-		return ss.dispatch(c)
-	}
+// answerThroughMiddleware answers c through the server's middleware (see
+// answer).
+func (ss *session) answerThroughMiddleware(c *call) response {
 	req := ss.request(c)
 	o := ss.runChain(c, req)
 	putRequest(req)
@@ -211,7 +209,7 @@ func (ss *session) serve(c *call) response {
 // becomes an internal error that names an incident, logged with the
 // panic and its stack, as a handler's does (see recovered): it must not
 // end a stdio server, or the goroutine of a Conn's caller.
-func (ss *session) runChain(c *call, req *Request) (o Outcome) {
+func (ss *session) runChain(c *call, req *RequestInfo) (o Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			err := ss.recovered(handlerRun{kind: "request", target: req.Method}, p)
@@ -240,34 +238,34 @@ func (ss *session) chain() RequestHandler {
 
 // dispatchRequest is the innermost handler of a chain: it runs the
 // method of req's call in the context the middleware passed on.
-func dispatchRequest(ctx context.Context, req *Request) Outcome {
+func dispatchRequest(ctx context.Context, req *RequestInfo) Outcome {
 	c := req.call
 	c.handlerCtx = ctx
 	return outcomeOf(c.ss.dispatch(c))
 }
 
-// requests holds the Requests of calls answered, for the next ones: a
-// Request is valid only until its handler returns (see Request), which
-// lets a request through middleware allocate none.
-var requests = sync.Pool{New: func() any { return new(Request) }}
+// requests holds the RequestInfos of calls answered, for the next ones:
+// a RequestInfo is valid only until its handler returns (see
+// RequestInfo), which lets a request through middleware allocate none.
+var requests = sync.Pool{New: func() any { return new(RequestInfo) }}
 
 // putRequest gives req back once its call is answered.
-func putRequest(req *Request) {
-	*req = Request{}
+func putRequest(req *RequestInfo) {
+	*req = RequestInfo{}
 	requests.Put(req)
 }
 
 // request describes c to a middleware.
-func (ss *session) request(c *call) *Request {
-	r := requests.Get().(*Request)
-	*r = Request{
+func (ss *session) request(c *call) *RequestInfo {
+	r := requests.Get().(*RequestInfo)
+	*r = RequestInfo{
 		call:        c,
 		Method:      c.msg.Method,
 		KnownMethod: c.method != nil,
 		ID:          c.id(),
 		SessionID:   ss.id,
 		Transport:   ss.transport,
-		Token:       TokenInfoFromContext(&c.ctx),
+		Token:       c.tokenInfo,
 		Session:     ss.middlewareSession(),
 		params:      c.msg.Params,
 		Params:      c.msg.Params.Raw(),
@@ -286,41 +284,41 @@ func (ss *session) request(c *call) *Request {
 	default:
 		if c.method != nil && c.method.nameParam != "" {
 			r.Target = c.msg.Params.Get(c.method.nameParam).Str()
-			r.KnownTarget = ss.srv.hasTarget(c.msg.Method, r.Target)
+			r.KnownTarget = ss.srv.hasTarget(c, r.Target)
 		}
 	}
 	return r
 }
 
-// hasTarget reports whether the server has the tool or prompt name that a
-// request of method (tools/call, prompts/get) names.
-func (s *Server) hasTarget(method, name string) bool {
-	var ok bool
-	switch method {
+// hasTarget reports whether the server has the tool or prompt name that
+// c (tools/call, prompts/get) names: a tool was looked up already.
+func (s *Server) hasTarget(c *call, name string) bool {
+	switch c.msg.Method {
 	case wire.MethodToolsCall:
-		_, ok = s.tools.get(name)
+		return c.tool != nil
 	case wire.MethodPromptsGet:
-		_, ok = s.prompts.get(name)
+		_, ok := s.prompts.Get(name)
+		return ok
 	}
-	return ok
+	return false
 }
 
-// middlewareSession returns the Session of ss, made when its first
+// middlewareSession returns the SessionInfo of ss, made when its first
 // request reaches the middleware; nil for a Streamable HTTP request
 // served on its own, which has no session to last.
-func (ss *session) middlewareSession() *Session {
+func (ss *session) middlewareSession() *SessionInfo {
 	if ss.stateless() {
 		return nil
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.life == nil {
-		ss.life = &Session{started: time.Now()}
+		ss.life = &SessionInfo{started: time.Now()}
 	}
 	return ss.life
 }
 
-// endMiddlewareSession ends the Session of ss, if a middleware saw one.
+// endMiddlewareSession ends the SessionInfo of ss, if a middleware saw one.
 func (ss *session) endMiddlewareSession() {
 	ss.mu.Lock()
 	life := ss.life
@@ -331,7 +329,7 @@ func (ss *session) endMiddlewareSession() {
 }
 
 // An httpConnContext carries to a middleware what Streamable HTTP knows
-// of a request's connection (Request.RemoteAddr and Proto). It is a
+// of a request's connection (RequestInfo.RemoteAddr and Proto). It is a
 // context of its own rather than context.WithValue of a struct, so that
 // it costs one allocation; its Value answers httpConnKey and defers every
 // other key to the context it wraps.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 type traceKey struct{}
@@ -28,13 +28,13 @@ type recorder struct {
 }
 
 type seenRequest struct {
-	runtime.Request
+	runtime.RequestInfo
 	outcome     runtime.Outcome
 	traceparent string // req.Meta("traceparent"), read while req was valid
 }
 
 func (r *recorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
-	return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+	return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 		var o runtime.Outcome
 		if req.Target == "forbidden" {
 			o = runtime.Refuse(-32001, "forbidden by policy")
@@ -149,13 +149,13 @@ func TestMiddleware(t *testing.T) {
 // request, and when each session ends.
 type sessionRecorder struct {
 	mu       sync.Mutex
-	sessions []*runtime.Session
+	sessions []*runtime.SessionInfo
 	addrs    []string
-	ended    map[*runtime.Session]int
+	ended    map[*runtime.SessionInfo]int
 }
 
 func (r *sessionRecorder) middleware(next runtime.RequestHandler) runtime.RequestHandler {
-	return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+	return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 		r.mu.Lock()
 		r.sessions = append(r.sessions, req.Session)
 		r.addrs = append(r.addrs, req.RemoteAddr+" "+req.Proto)
@@ -165,7 +165,7 @@ func (r *sessionRecorder) middleware(next runtime.RequestHandler) runtime.Reques
 		}
 		if req.Session != nil && !seen {
 			if r.ended == nil {
-				r.ended = map[*runtime.Session]int{}
+				r.ended = map[*runtime.SessionInfo]int{}
 			}
 			r.ended[req.Session] = 0
 			s := req.Session
@@ -176,7 +176,7 @@ func (r *sessionRecorder) middleware(next runtime.RequestHandler) runtime.Reques
 	}
 }
 
-func (r *sessionRecorder) take() (sessions []*runtime.Session, addrs []string) {
+func (r *sessionRecorder) take() (sessions []*runtime.SessionInfo, addrs []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sessions, addrs = r.sessions, r.addrs
@@ -184,7 +184,7 @@ func (r *sessionRecorder) take() (sessions []*runtime.Session, addrs []string) {
 	return sessions, addrs
 }
 
-func (r *sessionRecorder) endings(s *runtime.Session) int {
+func (r *sessionRecorder) endings(s *runtime.SessionInfo) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.ended[s]
@@ -318,7 +318,7 @@ func TestCallbackPanicKeepsServing(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &log}, nil))
 	logged := func() string { mu.Lock(); defer mu.Unlock(); return log.String() }
 	panicky := func(next runtime.RequestHandler) runtime.RequestHandler {
-		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 			if req.Target == "boom-before" {
 				panic("secret before")
 			}

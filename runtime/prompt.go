@@ -103,13 +103,16 @@ func (s *Server) addPrompt(p *Prompt) error {
 		}
 		seen[a.Name] = true
 	}
-	return s.prompts.add(p.Name, p)
+	if !s.prompts.Add(p.Name, p) {
+		return fmt.Errorf("duplicate prompt %q", p.Name)
+	}
+	return nil
 }
 
 // RemovePrompt removes the prompt named name, and reports whether there
 // was one. Clients that are connected learn that the list changed.
 func (s *Server) RemovePrompt(name string) bool {
-	if !s.prompts.remove(name) {
+	if !s.prompts.Remove(name) {
 		return false
 	}
 	s.listChanged(prompts)
@@ -172,7 +175,7 @@ func (r *PromptResult) check() error {
 
 // listPrompts answers prompts/list.
 func (ss *session) listPrompts(*call) response {
-	return listResult(&ss.srv.prompts, 0, "prompts", func(b []byte, p *Prompt) ([]byte, error) {
+	return listResult(&ss.srv.prompts, "prompt", 0, "prompts", func(b []byte, p *Prompt) ([]byte, error) {
 		b, err := p.appendJSON(b)
 		if err != nil {
 			return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
@@ -191,12 +194,14 @@ func (c *call) promptOf(params jsonvalue.Value) (*Prompt, response, bool) {
 	if bad != nil {
 		return nil, *bad, false
 	}
-	p, ok := srv.prompts.get(name)
+	p, ok := srv.prompts.Get(name)
 	if !ok {
-		return nil, invalidParams("%s", srv.prompts.unknown(name)), false
+		return nil, invalidParams("%s", srv.prompts.Unknown("prompt", name)), false
 	}
-	if resp, ok := c.allow("prompt", name, p.Scopes); !ok {
-		return nil, resp, false
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("prompt", name, p.Scopes); !ok {
+			return nil, resp, false
+		}
 	}
 	return p, response{}, true
 }

@@ -12,26 +12,6 @@ import (
 	"time"
 )
 
-// TestToolQuick: a tool is quick once its calls took less than quickCall
-// on average, never before its first call, and stops being quick when its
-// calls grow slow.
-func TestToolQuick(t *testing.T) {
-	var tool Tool
-	if tool.quick() {
-		t.Error("a tool never called is quick")
-	}
-	tool.observe(3 * time.Microsecond)
-	if !tool.quick() {
-		t.Error("a tool whose call took 3µs is not quick")
-	}
-	for range 30 {
-		tool.observe(time.Millisecond)
-	}
-	if tool.quick() {
-		t.Errorf("a tool whose recent calls took 1ms is quick (average %v)", time.Duration(tool.recent.Load()))
-	}
-}
-
 // TestQuickToolTurnsSlow: calls of a quick tool run on the reading
 // goroutine even when lines wait; when such a call blocks, the reading
 // passes to another goroutine and the tool stops being quick, so that
@@ -70,9 +50,9 @@ func TestQuickToolTurnsSlow(t *testing.T) {
 			t.Fatalf("call %d was not answered", i)
 		}
 	}
-	tool, _ := srv.tools.get("flip")
-	if !tool.quick() {
-		t.Fatalf("after 20 quick calls, flip is not quick (average %v)", time.Duration(tool.recent.Load()))
+	tool, _ := srv.tools.Get("flip")
+	if !tool.pace.Quick() {
+		t.Fatalf("after 20 quick calls, flip is not quick (average %v)", tool.pace.Recent())
 	}
 	block.Store(true)
 	var burst strings.Builder
@@ -83,7 +63,7 @@ func TestQuickToolTurnsSlow(t *testing.T) {
 	for range 8 {
 		<-started
 	}
-	if tool.quick() {
+	if tool.pace.Quick() {
 		t.Error("a quick tool's call blocked the reading, and the tool is still quick")
 	}
 	close(release)

@@ -186,14 +186,17 @@ func (s *Server) addResource(r *Resource) error {
 	if err := r.checkUI(); err != nil {
 		return err
 	}
-	return s.resources.add(r.URI, r)
+	if !s.resources.Add(r.URI, r) {
+		return fmt.Errorf("duplicate resource %q", r.URI)
+	}
+	return nil
 }
 
 // RemoveResource removes the resource with the given URI, and reports
 // whether there was one. Clients that are connected learn that the list
 // changed.
 func (s *Server) RemoveResource(uri string) bool {
-	if !s.resources.remove(uri) {
+	if !s.resources.Remove(uri) {
 		return false
 	}
 	s.listChanged(resources)
@@ -221,13 +224,16 @@ func (s *Server) addResourceTemplate(t *ResourceTemplate) error {
 		return fmt.Errorf("resource template %s has no handler", t.URITemplate)
 	}
 	t.template = tmpl
-	return s.templates.add(t.URITemplate, t)
+	if !s.templates.Add(t.URITemplate, t) {
+		return fmt.Errorf("duplicate resource template %q", t.URITemplate)
+	}
+	return nil
 }
 
 // RemoveResourceTemplate removes the template with the given text, and
 // reports whether there was one.
 func (s *Server) RemoveResourceTemplate(uriTemplate string) bool {
-	if !s.templates.remove(uriTemplate) {
+	if !s.templates.Remove(uriTemplate) {
 		return false
 	}
 	s.listChanged(resources)
@@ -254,10 +260,10 @@ func (s *Server) ResourceUpdated(uri string) {
 // scopes reading it needs: a Resource with that URI, else the first
 // template that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest, []string) {
-	if r, ok := s.resources.get(uri); ok {
+	if r, ok := s.resources.Get(uri); ok {
 		return r.handler(), &ResourceRequest{URI: uri}, r.Scopes
 	}
-	for _, t := range s.templates.all() {
+	for _, t := range s.templates.All() {
 		if vars, ok := t.template.Match(uri); ok {
 			return t.Handler, &ResourceRequest{URI: uri, Vars: vars}, t.Scopes
 		}
@@ -378,7 +384,7 @@ func (ss *session) listResources(c *call) response {
 	}
 	var page []*Resource
 	if cursor == "" {
-		page = append(page, srv.resources.all()...)
+		page = append(page, srv.resources.All()...)
 	}
 	next := ""
 	if srv.ListResources != nil {
@@ -411,7 +417,7 @@ func (ss *session) listResources(c *call) response {
 
 // listTemplates answers resources/templates/list.
 func (ss *session) listTemplates(*call) response {
-	return listResult(&ss.srv.templates, 0, "resourceTemplates", func(b []byte, t *ResourceTemplate) ([]byte, error) {
+	return listResult(&ss.srv.templates, "resource template", 0, "resourceTemplates", func(b []byte, t *ResourceTemplate) ([]byte, error) {
 		b, err := t.appendJSON(b)
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", t.URITemplate, err)
@@ -431,8 +437,10 @@ func (ss *session) readResource(c *call) response {
 	if handler == nil {
 		return resourceNotFound(uri, c.perRequest())
 	}
-	if resp, ok := c.allow("resource", uri, scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("resource", uri, scopes); !ok {
+			return resp
+		}
 	}
 	if mv := c.msg.Params.Get("_meta"); mv.Kind() == jsonvalue.Object {
 		req.Meta = mv.Raw()
@@ -488,8 +496,10 @@ func (ss *session) subscribe(c *call) response {
 	if h == nil {
 		return resourceNotFound(uri, false)
 	}
-	if resp, ok := c.allow("resource", uri, scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("resource", uri, scopes); !ok {
+			return resp
+		}
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

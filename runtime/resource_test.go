@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 // catalog is a server with resources, a template, a lister, prompts and

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/registry"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
@@ -163,16 +163,43 @@ func (e *rpcError) append(b, id []byte) []byte {
 	return jsonrpc.AppendError(b, id, e.code, e.message, e.data)
 }
 
-// appendObject appends the error object alone, as a failed task holds it.
-func (e *rpcError) appendObject(b []byte) []byte {
-	b = append(b, `{"code":`...)
-	b = strconv.AppendInt(b, int64(e.code), 10)
-	b = append(b, `,"message":`...)
-	b = jsonvalue.AppendString(b, e.message)
-	if e.data != nil {
-		b = append(append(b, `,"data":`...), e.data...)
+// listResult answers a list method with the items of r, of the kind (such
+// as "tool"), as the array member, each written by entry, which writes
+// nothing for an item the client is not shown; variant tells lists that
+// differ by the request apart (see registry.Registry.List).
+func listResult[T any](r *registry.Registry[T], kind string, variant int, member string, entry func(b []byte, item T) ([]byte, error)) response {
+	list, err := r.List(variant, func(items []T) ([]byte, error) {
+		b := append([]byte{'"'}, member...)
+		b = append(b, `":[`...)
+		first := len(b)
+		for _, item := range items {
+			var err error
+			if b, err = appendItem(b, first, item, entry); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	})
+	if err != nil {
+		return errorResponse(jsonrpc.InternalError, "listing %ss: %v", kind, err)
 	}
-	return append(b, '}')
+	return rawResult(list)
+}
+
+// appendItem writes item with entry after the items of a list written
+// since start, with a comma between two; an entry that writes nothing
+// leaves the item out (a tool the client is not shown), comma and all.
+func appendItem[T any](b []byte, start int, item T, entry func(b []byte, item T) ([]byte, error)) ([]byte, error) {
+	at := len(b)
+	if at > start {
+		b = append(b, ',')
+	}
+	n := len(b)
+	b, err := entry(b, item)
+	if err == nil && len(b) == n {
+		b = b[:at]
+	}
+	return b, err
 }
 
 // A CacheHint tells clients of revision 2026-07-28 for how long they may

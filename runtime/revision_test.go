@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 )
 
 func TestPerRequestDiscover(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // The handler runs again from the start, and Ask finds the answers.
 // Nothing waits in the server between the rounds: what a later round
 // needs from the earlier ones travels, sealed, in requestState (see
-// wire.Sealer).
+// wire.SealState).
 
 // A round is the asking state of one request of the per-request revision.
 type round struct {
@@ -98,7 +98,7 @@ func (ss *session) beginRound(c *call, h handlerRun) (resp response, stop bool) 
 		if sv.Kind() != jsonvalue.String {
 			return invalidParams("requestState must be the string the server sent"), true
 		}
-		st, err := ss.srv.sealer().Open(sv.Str(), c.msg.Method, h.target, r.digest, time.Now())
+		st, err := wire.OpenState(ss.srv.stateBox(), sv.Str(), c.msg.Method, h.target, r.digest, time.Now())
 		if err != nil {
 			return invalidParams("%v", err), true
 		}
@@ -140,7 +140,7 @@ func (ss *session) endRound(c *call, h handlerRun) (resp response, stop bool) {
 			st.Answers[k] = v
 		}
 	}
-	token, err := ss.srv.sealer().Seal(st)
+	token, err := wire.SealState(ss.srv.stateBox(), st)
 	if err != nil {
 		return errorResponse(jsonrpc.InternalError, "sealing the request state: %v", err), true
 	}
@@ -189,11 +189,11 @@ func missingCapability(e *capabilityError) response {
 	return errorWithData(wire.MissingCapability, e.Error(), data)
 }
 
-// sealer returns what seals request states: under Server.StateKey, or a
-// random key per Server when it is empty.
-func (s *Server) sealer() *wire.Sealer {
-	s.sealerOnce.Do(func() { s.stateSealer = wire.NewSealer(s.StateKey) })
-	return s.stateSealer
+// stateBox returns what seals request states: a box keyed from
+// Server.StateKey, or from a random key per Server when it is empty.
+func (s *Server) stateBox() *wire.Box {
+	s.stateBoxOnce.Do(func() { s.stateBoxed = wire.NewBox(s.StateKey, wire.StatePurpose) })
+	return s.stateBoxed
 }
 
 // askTimeout is Server.AskTimeout or its default.

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/registry"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A Server holds tools, resources and prompts and answers MCP requests
@@ -101,27 +103,30 @@ type Server struct {
 	// on the replica that holds it.) Nil means the Server's own memory,
 	// which is enough for one process; replicas behind a load balancer
 	// share one (module github.com/mcpgen/mcpgen/store/redis), and then
-	// need the same StateKey as well. See Store.
-	Store Store
+	// need the same StateKey as well. See store.Store.
+	Store store.Store
 	// Tasks bounds and times the tasks of the tools that run as tasks
 	// (Tool.Task); the zero value means the defaults given there.
 	Tasks TaskOptions
 
-	tools     registry[*Tool]
-	resources registry[*Resource]
-	templates registry[*ResourceTemplate]
-	prompts   registry[*Prompt]
+	tools     registry.Registry[*Tool]
+	resources registry.Registry[*Resource]
+	templates registry.Registry[*ResourceTemplate]
+	prompts   registry.Registry[*Prompt]
 	fanout    fanout
 
-	trees sync.Pool // *jsonvalue.Tree, for parsing messages
+	trees jsonvalue.TreePool // for parsing messages
 
-	sealerOnce  sync.Once
-	stateSealer *wire.Sealer // seals request states; see sealer
+	stateBoxOnce sync.Once
+	stateBoxed   *wire.Box // seals request states; see stateBox
 
 	limitsOnce sync.Once
 	admitted   *admission // MaxPendingBytes and MaxInFlight
 
-	sharedState sharedState // see shared
+	sharedStore sharedStore  // the Store, as tasks and the bus use it; see shared
+	bus         replicaBus   // see replicabus.go
+	running     runningTasks // the tasks whose handlers run here
+	ledgers     ledgerLocks  // see lockLedger
 }
 
 // errKeyless is why a server that shares its store cannot serve.
@@ -180,39 +185,4 @@ func waitGroup(wg *sync.WaitGroup, stop <-chan struct{}, timeout time.Duration) 
 	case <-stop:
 	case <-expired:
 	}
-}
-
-// tree returns a tree to parse a message into, reused from an earlier
-// message when one is free. Give it back with freeTree once nothing
-// refers to the message any more: its call has ended and been answered.
-func (s *Server) tree() *jsonvalue.Tree {
-	if t, ok := s.trees.Get().(*jsonvalue.Tree); ok {
-		return t
-	}
-	return new(jsonvalue.Tree)
-}
-
-// freeTree gives back a tree that tree returned. Trees of large messages
-// are left to the garbage collector, so that one hostile message does not
-// keep its memory in the pool.
-func (s *Server) freeTree(t *jsonvalue.Tree) {
-	if t.Reset() <= maxPooledNodes {
-		s.trees.Put(t)
-	}
-}
-
-// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
-const maxPooledNodes = 4 << 10
-
-// admission returns what bounds the messages and calls the server holds
-// at once, made from its fields on first use.
-func (s *Server) admission() *admission {
-	s.limitsOnce.Do(func() {
-		maxBytes := int64(s.MaxPendingBytes)
-		if maxBytes <= 0 {
-			maxBytes = 4 * int64(s.maxMessageSize())
-		}
-		s.admitted = newAdmission(maxBytes, max(s.MaxInFlight, 0))
-	})
-	return s.admitted
 }

@@ -15,10 +15,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
-// DefaultMaxMessageSize is the largest message a transport accepts when
-// Server.MaxMessageSize is zero.
-const DefaultMaxMessageSize = 16 << 20
-
 // ServeStdio serves s over the process's stdin and stdout; see Serve.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.Serve(ctx, os.Stdin, os.Stdout)
@@ -49,7 +45,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	out := lineio.NewWriter(w, cancel)
 	c := &stdioConn{ss: &session{srv: s, notify: out.Send, canAsk: true, transport: "stdio"}, out: out}
-	c.workers = lineio.NewWorkers(c.answer)
+	c.workers = lineio.NewWorkers(c.respond)
 	defer c.workers.Stop()
 	s.fanout.join(c.ss)
 	defer s.fanout.leave(c.ss)
@@ -82,13 +78,6 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 }
 
-func (s *Server) maxMessageSize() int {
-	if s.MaxMessageSize > 0 {
-		return s.MaxMessageSize
-	}
-	return DefaultMaxMessageSize
-}
-
 // stdioConn is one stdio connection.
 type stdioConn struct {
 	ss  *session
@@ -98,9 +87,9 @@ type stdioConn struct {
 	closing bool
 	calls   sync.WaitGroup
 	workers *lineio.Workers[*call]
-	// inline is the tool of the call that runs on the reading goroutine,
-	// if it was quick: the handoff marks it slow.
-	inline atomic.Pointer[Tool]
+	// inline is the pace of the tool of the call that runs on the reading
+	// goroutine, if it was quick: the handoff marks it slow.
+	inline atomic.Pointer[lineio.Pace]
 }
 
 // begin counts a request that will be answered asynchronously; it fails
@@ -127,14 +116,14 @@ func (c *stdioConn) wait(stop <-chan struct{}, timeout time.Duration) {
 // startReader makes the calling goroutine the reader: it reads and
 // dispatches lines until EOF (nil on done), a read error, or cancellation.
 // A tool call runs on the reading goroutine when no other line waits, or
-// when its tool's recent calls were quick (Tool.quick), and the reading
-// passes to another goroutine if the call takes long (see
+// when its tool's recent calls were quick (see lineio.Pace), and the
+// reading passes to another goroutine if the call takes long (see
 // lineio.Handoff), which also marks its tool as not quick; any other call
 // with a line waiting starts on a worker at once (see lineio.Workers).
 func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done chan<- error) {
 	h := lineio.NewHandoff(func() {
-		if t := c.inline.Load(); t != nil {
-			t.markSlow() // it was not: run its next calls on workers
+		if p := c.inline.Load(); p != nil {
+			p.MarkSlow() // it was not: run its next calls on workers
 		}
 		c.startReader(ctx, lr, done)
 	})
@@ -156,24 +145,24 @@ func (c *stdioConn) startReader(ctx context.Context, lr *lineio.Reader, done cha
 			if err == io.EOF {
 				done <- nil
 			} else {
-				done <- fmt.Errorf("reading: %w", err)
+				done <- fmt.Errorf("runtime: reading: %w", err)
 			}
 			if cl != nil {
-				c.answer(cl)
+				c.respond(cl)
 			}
 			return
 		}
 		if cl == nil {
 			continue
 		}
-		quick := c.ss.srv.quickTool(cl.msg.Method, cl.msg.Params)
+		quick := quickPace(cl.tool)
 		switch {
 		case quick == nil && lr.Buffered():
 			c.workers.Run(cl)
 		default:
 			c.inline.Store(quick)
 			h.Arm()
-			c.answer(cl)
+			c.respond(cl)
 			if !h.Disarm() {
 				return // another goroutine reads now, and owns c.inline
 			}
@@ -194,8 +183,9 @@ func (c *stdioConn) admit(ctx context.Context, t ticket) bool {
 	return adm.admit(ctx, t) == nil
 }
 
-// handleLine answers a line, except a tool call: it returns the call, for
-// answer to run off the reading. While the server holds as many messages
+// handleLine answers a line, except a call of a handler of the program's:
+// it returns the call, for respond to run, on the reading goroutine or
+// off it. While the server holds as many messages
 // as it may (Server.MaxPendingBytes, MaxInFlight), it waits, and so stops
 // reading: the client then finds the pipe full.
 func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
@@ -208,46 +198,50 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte) *call {
 		c.batch(ctx, line, held)
 		return nil
 	}
-	tree := srv.tree()
+	tree := srv.trees.Get()
 	m, errResp := jsonrpc.Decode(tree, line)
 	var cl *call
+	var res resolved
+	if errResp == nil && m.IsRequest() {
+		res = srv.resolve(&m)
+	}
 	switch {
 	case errResp != nil:
 		c.out.Send(errResp)
 	case !m.IsRequest():
 		c.ss.handleMessage(&m)
-	case !lookupMethod(m.Method).runsHandler():
-		c.out.Send(c.answerInline(ctx, &m))
+	case !res.method.runsHandler():
+		c.out.Send(c.respondInline(ctx, &m, res))
 	case !c.admit(ctx, callTicket):
 	default:
-		cl = c.startCall(ctx, &m, held, tree)
+		cl = c.startCall(ctx, &m, res, held, tree)
 		if cl == nil {
-			srv.admission().free(callTicket)
+			srv.admission().release(callTicket)
 		}
 	}
 	if cl == nil {
-		srv.admission().free(held)
-		srv.freeTree(tree)
+		srv.admission().release(held)
+		srv.trees.Put(tree)
 	}
 	return cl
 }
 
-// answerInline answers a request that runs no handler of the program's,
+// respondInline answers a request that runs no handler of the program's,
 // in order, on the reading goroutine.
-func (c *stdioConn) answerInline(ctx context.Context, m *jsonrpc.Message) []byte {
-	cl, resp := c.ss.start(ctx, m, false)
+func (c *stdioConn) respondInline(ctx context.Context, m *jsonrpc.Message, res resolved) []byte {
+	cl, resp := c.ss.start(ctx, m, res, false)
 	if cl == nil {
 		return resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params))
 	}
-	resp = c.ss.run(cl)
+	resp = c.ss.answer(cl)
 	return cl.encode(make([]byte, 0, resp.size()), &resp)
 }
 
-// startCall accepts the tool call m, which holds held and tree until
-// answer gives them back. It returns nil when the call is refused (its
+// startCall accepts the call m, which holds held and tree until respond
+// gives them back. It returns nil when the call is refused (its
 // answer sent) or the connection is shutting down.
-func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held ticket, tree *jsonvalue.Tree) *call {
-	cl, resp := c.ss.start(ctx, m, false) // Serve cancels its calls at shutdown
+func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, res resolved, held ticket, tree *jsonvalue.Tree) *call {
+	cl, resp := c.ss.start(ctx, m, res, false) // Serve cancels its calls at shutdown
 	if cl == nil {
 		c.out.Send(resp.append(nil, m.ID.Raw(), wire.HasRequestMeta(m.Params)))
 		return nil
@@ -261,35 +255,32 @@ func (c *stdioConn) startCall(ctx context.Context, m *jsonrpc.Message, held tick
 	return cl
 }
 
-// answer runs a tool call that startCall accepted, sends its response,
+// respond answers a call that startCall accepted, sends the response,
 // and gives back what the call held.
-func (c *stdioConn) answer(cl *call) {
+func (c *stdioConn) respond(cl *call) {
 	defer c.calls.Done()
-	resp := c.ss.run(cl)
+	resp := c.ss.answer(cl)
 	if !cl.cancelled.Load() {
 		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
 	}
 	cl.detach()
-	c.ss.srv.freeTree(cl.tree)
+	c.ss.srv.trees.Put(cl.tree)
 }
 
-// free gives back what a call holds in the server's admission: its
+// release gives back what a call holds in the server's admission: its
 // message and its call slot.
-func (c *stdioConn) free(cl *call) {
+func (c *stdioConn) release(cl *call) {
 	adm := c.ss.srv.admission()
-	adm.free(callTicket)
-	adm.free(cl.held)
+	adm.release(callTicket)
+	adm.release(cl.held)
 }
-
-// maxBatch bounds the requests and notifications of one JSON-RPC batch.
-const maxBatch = 64
 
 // batch answers a JSON-RPC batch with one array holding a response per
 // request. Batches exist in the protocol revisions before 2025-06-18
 // only, so a session must have negotiated one of those; a batch is then
 // bounded to maxBatch elements, and its answer to about MaxMessageSize.
 func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
-	release := func() { c.ss.srv.admission().free(held) }
+	release := func() { c.ss.srv.admission().release(held) }
 	done := false
 	defer func() {
 		if !done {
@@ -328,13 +319,13 @@ func (c *stdioConn) batch(ctx context.Context, line []byte, held ticket) {
 			c.ss.handleMessage(&m)
 		default:
 			ids[i] = m.ID.Raw()
-			call, resp := c.ss.start(ctx, &m, false)
+			call, resp := c.ss.start(ctx, &m, c.ss.srv.resolve(&m), false)
 			if call == nil {
 				responses[i] = resp.append(nil, m.ID.Raw(), false)
 				continue
 			}
 			wg.Go(func() {
-				resp := c.ss.run(call)
+				resp := c.ss.answer(call)
 				if !call.cancelled.Load() {
 					responses[i] = call.encode(nil, &resp)
 				}

@@ -20,8 +20,8 @@ import (
 	"github.com/mcpgen/mcpgen/examples/greet"
 	"github.com/mcpgen/mcpgen/examples/tickets"
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 )
 

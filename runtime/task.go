@@ -11,7 +11,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Tasks (the extension io.modelcontextprotocol/tasks, SEP-2663): a tool
@@ -105,7 +107,6 @@ const (
 	defaultTaskLease           = 15 * time.Second
 	minTaskLease               = 30 * time.Millisecond
 	maxTaskAnswerPollInterval  = 2 * time.Second
-	taskOwnerSubjectSeparator  = "\n"
 	tasksCapabilityRequirement = `{"extensions":{"` + wire.ExtTasks + `":{}}}`
 )
 
@@ -153,10 +154,10 @@ func (o *TaskOptions) lease() time.Duration {
 // hasTaskTools reports whether any tool of the server may run as a task,
 // and the server so advertises the extension.
 func (s *Server) hasTaskTools() bool {
-	return slices.ContainsFunc(s.tools.all(), func(t *Tool) bool { return t.Task != TaskForbidden })
+	return slices.ContainsFunc(s.tools.All(), func(t *Tool) bool { return t.Task != TaskForbidden })
 }
 
-// Why a task's handler was stopped before it returned; see taskRun.stop.
+// Why a task's handler was stopped before it returned; see runningTask.stop.
 var (
 	errTaskCancelled  = errors.New("the client cancelled the task")
 	errTaskShutdown   = errors.New("the server shut down before the task finished; call the tool again")
@@ -164,13 +165,13 @@ var (
 	errTaskRecordGone = errors.New("the task's record is gone from the store (it expired, or the store lost it)")
 )
 
-// A taskRun is a task whose handler runs on this replica (or is about
+// A runningTask is a task whose handler runs on this replica (or is about
 // to): the call its handler serves, and what it waits for.
-type taskRun struct {
+type runningTask struct {
 	srv    *Server
 	id     string
 	tool   *Tool
-	owner  string // see session.taskOwner
+	owner  string // see session.owner
 	client string // for MaxRunningPerClient
 	tc     *call  // the call the handler serves; its ctx is the task's
 	// deferred says that the task begins when the handler calls
@@ -209,26 +210,26 @@ type taskFirst struct {
 // client that declared the tasks extension: it starts a task, or, for a
 // tool with DeferTask, runs the handler until it begins one.
 func (ss *session) callTask(c *call, t *Tool, args jsonvalue.Value) response {
-	run, resp, ok := ss.newTaskRun(c, t, args)
+	task, resp, ok := ss.newRunningTask(c, t, args)
 	if !ok {
 		return resp
 	}
 	if !t.DeferTask {
-		if resp, ok := run.begin(&c.ctx); !ok {
+		if resp, ok := task.begin(&c.ctx); !ok {
 			return resp
 		}
-		go run.execute()
-		return run.createdResponse()
+		go task.execute()
+		return task.createdResponse()
 	}
 	var first taskFirst
 	err, stop, resp := ss.runHandler(c, handlerRun{kind: "tool", target: t.Name, args: args}, func(ctx context.Context) error {
-		run.tc.meta.round = c.meta.round
-		go run.execute()
+		task.tc.meta.round = c.meta.round
+		go task.execute()
 		select {
-		case first = <-run.first:
+		case first = <-task.first:
 		case <-ctx.Done():
-			if !run.abort() {
-				first = <-run.first // the task began meanwhile
+			if !task.abort() {
+				first = <-task.first // the task began meanwhile
 				break
 			}
 			return fmt.Errorf("tool %s: %w", t.Name, context.Cause(ctx))
@@ -242,28 +243,28 @@ func (ss *session) callTask(c *call, t *Tool, args jsonvalue.Value) response {
 	case stop:
 		return resp
 	case first.created:
-		return run.createdResponse()
+		return task.createdResponse()
 	case first.resp.err != nil:
 		return first.resp
 	}
 	return ss.toolOutcome(c, t, first.res, err)
 }
 
-// newTaskRun readies a task of t for the request c, without starting it:
+// newRunningTask readies a task of t for the request c, without starting it:
 // the call its handler will serve holds its own copies of what it needs
 // of the request, and a context that outlives it.
-func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun, response, bool) {
+func (ss *session) newRunningTask(c *call, t *Tool, args jsonvalue.Value) (*runningTask, response, bool) {
 	srv := ss.srv
 	argsCopy, err := jsonvalue.Parse(slices.Clone(args.Raw()))
 	if err != nil {
 		return nil, errorResponse(jsonrpc.InternalError, "copying the arguments: %v", err), false
 	}
-	run := &taskRun{
+	task := &runningTask{
 		srv:      srv,
 		id:       rand.Text(),
 		tool:     t,
-		owner:    ss.taskOwner(&c.ctx),
-		client:   ss.client,
+		owner:    ss.owner(),
+		client:   ss.caller.share(),
 		deferred: t.DeferTask,
 		ttl:      srv.Tasks.ttl(t),
 		poll:     srv.Tasks.pollInterval(t),
@@ -271,14 +272,16 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 		changed:  make(chan struct{}),
 		done:     make(chan struct{}),
 	}
-	meta := &requestMeta{RequestMeta: c.meta.RequestMeta, task: run}
+	meta := &requestMeta{RequestMeta: c.meta.RequestMeta, task: task}
 	meta.CapsRaw = slices.Clone(meta.CapsRaw)
 	meta.level.Store(c.meta.level.Load())
 	tc := &call{
-		ss:     &session{srv: srv, client: ss.client, transport: ss.transport, id: ss.id},
-		method: c.method,
-		meta:   meta,
-		target: t.Name,
+		ss:        &session{srv: srv, caller: ss.caller, tokens: ss.tokens, transport: ss.transport, id: ss.id},
+		method:    c.method,
+		tool:      t,
+		tokenInfo: c.tokenInfo,
+		meta:      meta,
+		target:    t.Name,
 	}
 	tc.req = ToolRequest{Name: t.Name, Arguments: argsCopy.Raw()}
 	if c.req.Meta != nil {
@@ -295,74 +298,50 @@ func (ss *session) newTaskRun(c *call, t *Tool, args jsonvalue.Value) (*taskRun,
 		parent = c.handlerCtx
 	}
 	tc.ctx.init(context.WithoutCancel(parent), tc, false)
-	run.tc = tc
-	return run, response{}, true
-}
-
-// taskOwner names the caller of a request for the tasks it creates, whose
-// requests about them must come from the same caller: the subject of its
-// verified token, else its Streamable HTTP session, else its connection
-// (stdio, a Conn). A request of Streamable HTTP without a session or a
-// token has no caller the server can tell from another: "", and the
-// task's unguessable id alone admits.
-func (ss *session) taskOwner(ctx context.Context) string {
-	if ti := TokenInfoFromContext(ctx); ti != nil && ti.Subject != "" {
-		return "sub:" + ti.Issuer + taskOwnerSubjectSeparator + ti.Subject
-	}
-	switch {
-	case ss.transport == "http" && ss.id == "":
-		return ""
-	case ss.transport == "http":
-		return "session:" + ss.id
-	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.owner == "" {
-		ss.owner = "conn:" + rand.Text()
-	}
-	return ss.owner
+	task.tc = tc
+	return task, response{}, true
 }
 
 // begin creates the task: it takes a running slot, and records the task
 // in the store, so that tasks/get finds it on any replica before the
 // client learns its id. On failure it returns the response that answers
 // the request instead.
-func (run *taskRun) begin(ctx context.Context) (response, bool) {
-	srv, sh := run.srv, run.srv.shared()
-	if err := sh.addRun(run, &srv.Tasks); err != nil {
+func (task *runningTask) begin(ctx context.Context) (response, bool) {
+	srv := task.srv
+	if err := srv.running.add(task, &srv.Tasks); err != nil {
 		return errorResponse(jsonrpc.InternalError, "%v", err), false
 	}
 	now := time.Now()
-	run.created = now
-	r := &taskRecord{
-		Owner:   run.owner,
-		Client:  run.client,
-		Tool:    run.tool.Name,
-		Status:  taskWorking,
+	task.created = now
+	r := &taskrecord.Record{
+		Owner:   task.owner,
+		Client:  task.client,
+		Tool:    task.tool.Name,
+		Status:  taskrecord.Working,
 		Created: now.UnixMilli(),
 		Updated: now.UnixMilli(),
-		TTL:     run.ttl.Milliseconds(),
-		Poll:    run.poll.Milliseconds(),
+		TTL:     task.ttl.Milliseconds(),
+		Poll:    task.poll.Milliseconds(),
 		Lease:   now.Add(srv.Tasks.lease()).UnixMilli(),
 	}
 	srv.joinBusLater() // the bus saves the task's handler polling its record
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	if _, err := srv.putTask(sctx, run.id, 0, r); err != nil {
-		sh.removeRun(run)
+	if _, err := srv.putTask(sctx, task.id, 0, r); err != nil {
+		srv.running.remove(task)
 		var full *clientFullError
 		if errors.As(err, &full) { // the client's doing: its answer says so
 			return storeError("recording the task", err), false
 		}
 		if r.Charged > 0 {
-			srv.unchargeTask(sctx, run.client, r.Charged, r.expires())
+			srv.unchargeTask(sctx, task.client, r.Charged, r.Expires())
 		}
-		srv.logger().Warn("a task could not be recorded", "tool", run.tool.Name, "err", err)
+		srv.logger().Warn("a task could not be recorded", "tool", task.tool.Name, "err", err)
 		return storeError("recording the task", err), false
 	}
-	run.mu.Lock()
-	run.begun = true
-	run.mu.Unlock()
+	task.mu.Lock()
+	task.begun = true
+	task.mu.Unlock()
 	return response{}, true
 }
 
@@ -372,7 +351,7 @@ func storeError(doing string, err error) response {
 	if errors.As(err, &full) {
 		return errorResponse(jsonrpc.InternalError, "%s: %v", doing, full)
 	}
-	if errors.Is(err, ErrStoreFull) {
+	if errors.Is(err, store.ErrFull) {
 		return errorResponse(jsonrpc.InternalError, "%s: the server keeps as many tasks as it may; retry once some have ended", doing)
 	}
 	return errorResponse(jsonrpc.InternalError, "%s: the task store cannot be reached (%v); retry later", doing, err)
@@ -380,10 +359,10 @@ func storeError(doing string, err error) response {
 
 // createdResponse is the CreateTaskResult of the task, as begin recorded
 // it.
-func (run *taskRun) createdResponse() response {
-	ms := run.created.UnixMilli()
-	r := &taskRecord{Status: taskWorking, Created: ms, Updated: ms, TTL: run.ttl.Milliseconds(), Poll: run.poll.Milliseconds()}
-	return response{members: r.appendTask(nil, run.id), kind: resultTask}
+func (task *runningTask) createdResponse() response {
+	ms := task.created.UnixMilli()
+	r := &taskrecord.Record{Status: taskrecord.Working, Created: ms, Updated: ms, TTL: task.ttl.Milliseconds(), Poll: task.poll.Milliseconds()}
+	return response{members: r.AppendTask(nil, task.id), kind: resultTask}
 }
 
 // BeginTask turns the call that ctx serves into a task, for a tool with
@@ -403,59 +382,59 @@ func BeginTask(ctx context.Context) error {
 	if c == nil || c.meta == nil || c.meta.task == nil || !c.meta.task.deferred {
 		return nil
 	}
-	run := c.meta.task
-	run.mu.Lock()
-	begun, aborted := run.begun, run.aborted
-	run.mu.Unlock()
+	task := c.meta.task
+	task.mu.Lock()
+	begun, aborted := task.begun, task.aborted
+	task.mu.Unlock()
 	switch {
 	case begun:
 		return nil
 	case aborted:
-		return fmt.Errorf("begin task: %w", context.Canceled)
+		return fmt.Errorf("runtime: beginning the task: %w", context.Canceled)
 	}
 	if r := c.meta.round; r != nil {
 		r.mu.Lock()
 		open := len(r.open)
 		r.mu.Unlock()
 		if open > 0 {
-			return fmt.Errorf("begin task: %w", ErrInputRequired)
+			return fmt.Errorf("runtime: beginning the task: %w", ErrInputRequired)
 		}
 	}
-	resp, ok := run.begin(ctx)
+	resp, ok := task.begin(ctx)
 	if !ok {
-		run.answer(taskFirst{resp: resp})
-		return fmt.Errorf("begin task: %s", resp.err.message)
+		task.sendFirst(taskFirst{resp: resp})
+		return fmt.Errorf("runtime: beginning the task: %s", resp.err.message)
 	}
-	run.startLease()
-	run.answer(taskFirst{created: true})
+	task.startLease()
+	task.sendFirst(taskFirst{created: true})
 	return nil
 }
 
-// answer sends what answers the tools/call, once.
-func (run *taskRun) answer(f taskFirst) {
+// sendFirst sends what answers the tools/call, once.
+func (task *runningTask) sendFirst(f taskFirst) {
 	select {
-	case run.first <- f:
+	case task.first <- f:
 	default:
 	}
 }
 
 // abort ends, before it begins, a deferred task whose request ended; it
 // reports false when the task began first, and runs on.
-func (run *taskRun) abort() bool {
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	if run.begun {
+func (task *runningTask) abort() bool {
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	if task.begun {
 		return false
 	}
-	run.aborted = true
-	run.tc.cancel()
+	task.aborted = true
+	task.tc.cancel()
 	return true
 }
 
 // isBegun reports whether the task exists: its handler's questions then
 // go through it.
-func (run *taskRun) isBegun() bool {
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	return run.begun
+func (task *runningTask) isBegun() bool {
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	return task.begun
 }

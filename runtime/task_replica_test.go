@@ -12,15 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A partitionedStore is a Store that a test can cut off, as a network
 // partition or a dead process would cut a replica off from the one its
 // replicas share.
 type partitionedStore struct {
-	runtime.Store
+	store.Store
 	cut atomic.Bool
 }
 
@@ -64,7 +65,7 @@ func postPerRequest(t *testing.T, url, method, name, params string) string {
 // with an error that says what happened and what to do; it is never left
 // working.
 func TestTaskLostReplica(t *testing.T) {
-	shared := runtime.NewMemoryStore()
+	shared := store.NewMemory()
 	cutA := &partitionedStore{Store: shared}
 	key := []byte("lost replica key")
 	opts := runtime.TaskOptions{Lease: 150 * time.Millisecond}
@@ -134,7 +135,7 @@ func TestTaskTTL(t *testing.T) {
 // every transport, saying what to do (before, it started, and the first
 // task call answered the model with the operator's error).
 func TestSharedStoreNeedsKey(t *testing.T) {
-	srv := &runtime.Server{Name: "keyless", Store: runtime.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)}
+	srv := &runtime.Server{Name: "keyless", Store: store.NewMemory(), Logger: slog.New(slog.DiscardHandler)}
 	const want = "runtime: Server.Store is set, but Server.StateKey is empty: give every replica that shares the store the same StateKey"
 	if err := srv.Check(); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Check: %v", err)
@@ -169,8 +170,8 @@ func TestSharedStoreNeedsKey(t *testing.T) {
 // TestTaskShutdown: when ListenAndServeHTTP returns, the tasks it left
 // running are stopped, and their records say why.
 func TestTaskShutdown(t *testing.T) {
-	store := runtime.NewMemoryStore()
-	srv := &runtime.Server{Name: "shutdown", Store: store, StateKey: []byte("shutdown key"), Logger: slog.New(slog.DiscardHandler)}
+	shared := store.NewMemory()
+	srv := &runtime.Server{Name: "shutdown", Store: shared, StateKey: []byte("shutdown key"), Logger: slog.New(slog.DiscardHandler)}
 	started := make(chan struct{}, 1)
 	srv.AddTool(&runtime.Tool{Name: "forever", Task: runtime.TaskOptional, Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
 		started <- struct{}{}
@@ -178,7 +179,7 @@ func TestTaskShutdown(t *testing.T) {
 		return nil, ctx.Err()
 	}})
 	// A second replica on the same store, to read the record afterwards.
-	reader := &runtime.Server{Name: "reader", Store: store, StateKey: []byte("shutdown key")}
+	reader := &runtime.Server{Name: "reader", Store: shared, StateKey: []byte("shutdown key")}
 	hr := httptest.NewServer(reader.HTTPHandler(nil))
 	defer hr.Close()
 

@@ -11,14 +11,15 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A listedStore is a Store whose keys a test can list, as anyone who can
-// list a shared Redis's keys can.
+// list a store Redis's keys can.
 type listedStore struct {
-	runtime.Store
+	store.Store
 	mu   sync.Mutex
 	keys []string
 }
@@ -44,8 +45,8 @@ func (l *listedStore) list() []string {
 // all it takes to read the task (before, the key was "task:<id>").
 func TestTaskKeyNames(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := &listedStore{Store: runtime.NewMemoryStore()}
-	srv := &runtime.Server{Name: "keys", Store: store, StateKey: []byte("the replicas' key")}
+	shared := &listedStore{Store: store.NewMemory()}
+	srv := &runtime.Server{Name: "keys", Store: shared, StateKey: []byte("the replicas' key")}
 	f := newTaskFixture(t, srv)
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	defer hs.Close()
@@ -54,7 +55,7 @@ func TestTaskKeyNames(t *testing.T) {
 	id := created["taskId"].(string)
 	<-f.started
 	defer close(f.release)
-	keys := store.list()
+	keys := shared.list()
 	if len(keys) == 0 {
 		t.Fatal("the task was stored under no key")
 	}

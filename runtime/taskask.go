@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"strings"
 	"time"
 )
@@ -18,36 +18,31 @@ import (
 // the questions join the record's inputRequests (the task is then
 // input_required) until tasks/update brings their answers, the handler's
 // context ends, or Server.AskTimeout passes.
-func (run *taskRun) ask(ctx context.Context, c *call, qs []Question) error {
-	srv := run.srv
+func (task *runningTask) ask(ctx context.Context, c *call, qs []Question) error {
+	srv := task.srv
 	if err := unsupported(&c.meta.Caps, qs); err != nil {
 		return err
 	}
-	asked := make([]taskQuestion, len(qs))
+	asked := make([]taskrecord.Question, len(qs))
 	for i, q := range qs {
 		params, err := q.params(true)
 		if err != nil {
 			return fmt.Errorf("%s: %w", q.what(), err)
 		}
-		asked[i] = taskQuestion{Key: run.questionKey(q), Method: q.method(), Params: params}
+		asked[i] = taskrecord.Question{Key: task.questionKey(q), Method: q.method(), Params: params}
 	}
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	r, err := srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
-		if r.terminal() {
-			return fmt.Errorf("the task has ended (%s)", r.Status)
-		}
-		r.Questions = append(r.Questions, asked...)
-		r.Status, r.Updated = taskInputRequired, time.Now().UnixMilli()
-		return nil
+	r, err := srv.modifyTask(sctx, task.id, func(r *taskrecord.Record) error {
+		return r.Ask(asked, time.Now())
 	})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("ask: recording the questions in the task: %w", err)
+		return fmt.Errorf("runtime: recording the questions in the task: %w", err)
 	}
-	srv.taskChanged(ctx, run.id, r)
-	answers, err := run.awaitAnswers(ctx, asked)
+	srv.taskChanged(ctx, task.id, r)
+	answers, err := task.awaitAnswers(ctx, asked)
 	if err != nil {
-		run.withdraw(asked)
+		task.withdraw(asked)
 		return err
 	}
 	for i, q := range qs {
@@ -62,35 +57,35 @@ func (run *taskRun) ask(ctx context.Context, c *call, qs []Question) error {
 // Key, or one made from its kind ("elicitation-1"), made unique for the
 // task's lifetime, as the extension requires, by a suffix when it was
 // used before.
-func (run *taskRun) questionKey(q Question) string {
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	run.seq++
+func (task *runningTask) questionKey(q Question) string {
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	task.seq++
 	key := q.key()
 	if key == "" {
-		key = fmt.Sprintf("%s-%d", strings.ReplaceAll(q.what(), " ", "-"), run.seq)
+		key = fmt.Sprintf("%s-%d", strings.ReplaceAll(q.what(), " ", "-"), task.seq)
 	}
-	if run.keys == nil {
-		run.keys = map[string]bool{}
+	if task.keys == nil {
+		task.keys = map[string]bool{}
 	}
-	for n, base := 2, key; run.keys[key]; n++ {
+	for n, base := 2, key; task.keys[key]; n++ {
 		key = fmt.Sprintf("%s-%d", base, n)
 	}
-	run.keys[key] = true
+	task.keys[key] = true
 	return key
 }
 
 // awaitAnswers waits until the record holds an answer to each of asked,
 // takes them out of it, and returns them in asked's order.
-func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
-	srv := run.srv
+func (task *runningTask) awaitAnswers(ctx context.Context, asked []taskrecord.Question) ([][]byte, error) {
+	srv := task.srv
 	timeout := time.NewTimer(srv.askTimeout())
 	defer timeout.Stop()
 	poll := time.NewTicker(min(srv.Tasks.lease()/3, maxTaskAnswerPollInterval))
 	defer poll.Stop()
 	for {
-		changed := run.wait()
-		answers, err := run.takeAnswers(ctx, asked)
+		changed := task.wait()
+		answers, err := task.takeAnswers(ctx, asked)
 		if err != nil || answers != nil {
 			return answers, err
 		}
@@ -108,31 +103,20 @@ func (run *taskRun) awaitAnswers(ctx context.Context, asked []taskQuestion) ([][
 // takeAnswers takes the answers to asked out of the record if all are
 // there; nil if some are not yet. A store that cannot be reached is not
 // an error: the wait goes on.
-func (run *taskRun) takeAnswers(ctx context.Context, asked []taskQuestion) ([][]byte, error) {
+func (task *runningTask) takeAnswers(ctx context.Context, asked []taskrecord.Question) ([][]byte, error) {
 	var answers [][]byte
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	_, err := run.srv.modifyTask(sctx, run.id, func(r *taskRecord) error {
-		answers = answers[:0]
-		for _, q := range asked {
-			a, ok := r.Answers[q.Key]
-			if !ok {
-				answers = nil
-				return errTaskUnchanged
-			}
-			answers = append(answers, a)
-		}
-		for _, q := range asked {
-			delete(r.Answers, q.Key)
-		}
-		r.Updated = time.Now().UnixMilli()
-		return nil
+	_, err := task.srv.modifyTask(sctx, task.id, func(r *taskrecord.Record) error {
+		var err error
+		answers, err = r.TakeAnswers(questionKeys(asked), time.Now())
+		return err
 	})
 	switch {
 	case errors.Is(err, errTaskNotFound):
 		return nil, errTaskRecordGone
 	case err != nil:
-		run.srv.logger().Warn("reading a task's answers", "task", run.id, "err", err)
+		task.srv.logger().Warn("reading a task's answers", "task", task.id, "err", err)
 		return nil, nil
 	case answers == nil:
 		return nil, nil
@@ -142,30 +126,22 @@ func (run *taskRun) takeAnswers(ctx context.Context, asked []taskQuestion) ([][]
 
 // withdraw takes the questions asked, no longer waited for, out of the
 // record.
-func (run *taskRun) withdraw(asked []taskQuestion) {
+func (task *runningTask) withdraw(asked []taskrecord.Question) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	r, err := run.srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-		if r.terminal() {
-			return errTaskUnchanged
-		}
-		n := len(r.Questions)
-		r.Questions = slices.DeleteFunc(r.Questions, func(q taskQuestion) bool {
-			return slices.ContainsFunc(asked, func(a taskQuestion) bool { return a.Key == q.Key })
-		})
-		for _, q := range asked {
-			delete(r.Answers, q.Key)
-		}
-		if len(r.Questions) == n {
-			return errTaskUnchanged
-		}
-		if len(r.Questions) == 0 && r.Status == taskInputRequired {
-			r.Status = taskWorking
-		}
-		r.Updated = time.Now().UnixMilli()
-		return nil
+	r, err := task.srv.modifyTask(ctx, task.id, func(r *taskrecord.Record) error {
+		return r.Withdraw(questionKeys(asked), time.Now())
 	})
 	if err == nil {
-		run.srv.taskChanged(ctx, run.id, r)
+		task.srv.taskChanged(ctx, task.id, r)
 	}
+}
+
+// questionKeys returns the keys of qs.
+func questionKeys(qs []taskrecord.Question) []string {
+	keys := make([]string, len(qs))
+	for i, q := range qs {
+		keys[i] = q.Key
+	}
+	return keys
 }

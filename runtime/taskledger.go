@@ -1,14 +1,16 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"slices"
+	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
+	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // What one client keeps in the Store is bounded, finished tasks included,
@@ -41,25 +43,6 @@ const taskFailureReserve = 1 << 10
 // recordCost is what a record of n bytes, encoded, is charged.
 func recordCost(n int) int64 { return int64(n) + taskRecordOverhead }
 
-// A taskLedger is what one client keeps in the store: its tasks, counted
-// by when their records expire, to the second, in at most
-// maxLedgerBuckets buckets, so that it stays small however many tasks it
-// counts.
-type taskLedger struct {
-	Buckets []ledgerBucket `json:"b"` // by Expires, ascending
-}
-
-// A ledgerBucket counts the tasks whose records expire by Expires.
-type ledgerBucket struct {
-	Expires int64 `json:"x"` // Unix milliseconds, a whole second
-	Tasks   int   `json:"n"`
-	Bytes   int64 `json:"s"`
-}
-
-// maxLedgerBuckets bounds the buckets of a ledger: past it, the two
-// closest are merged, and their tasks counted until the later expires.
-const maxLedgerBuckets = 64
-
 // A clientFullError is why a client's task, or what it would add to one,
 // is refused: it keeps as much as one client may.
 type clientFullError struct {
@@ -89,6 +72,14 @@ func (o *TaskOptions) keptLimits() (tasks int, bytes int64) {
 // turns on: each client's on one of them, chosen by a hash of its name.
 const ledgerStripes = 64
 
+// ledgerLocks are the locks a replica's changes of ledgers take turns
+// on (see lockLedger).
+type ledgerLocks struct {
+	once  sync.Once
+	seed  maphash.Seed
+	locks [ledgerStripes]chan struct{}
+}
+
 // lockLedger waits until this replica changes no ledger of client's
 // stripe, or ctx ends, and returns what ends its turn. The changes of one
 // client's ledger then meet only those of other replicas, and not the
@@ -96,25 +87,20 @@ const ledgerStripes = 64
 // up (one client's task calls in parallel, or all the clients behind one
 // proxy). Only the calls that change a ledger wait, each within its own
 // deadline: a store that does not answer holds no one else.
-func (sh *sharedState) lockLedger(ctx context.Context, client string) (unlock func(), err error) {
-	sh.ledgerOnce.Do(func() {
-		sh.ledgerSeed = maphash.MakeSeed()
-		for i := range sh.ledgerLocks {
-			sh.ledgerLocks[i] = make(chan struct{}, 1)
+func (l *ledgerLocks) lockLedger(ctx context.Context, client string) (unlock func(), err error) {
+	l.once.Do(func() {
+		l.seed = maphash.MakeSeed()
+		for i := range l.locks {
+			l.locks[i] = make(chan struct{}, 1)
 		}
 	})
-	lock := sh.ledgerLocks[maphash.String(sh.ledgerSeed, client)%ledgerStripes]
+	lock := l.locks[maphash.String(l.seed, client)%ledgerStripes]
 	select {
 	case lock <- struct{}{}:
 		return func() { <-lock }, nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
-}
-
-// ledgerKey is the store key of client's ledger.
-func (sh *sharedState) ledgerKey(client string) string {
-	return "client:" + sh.box.Name(client)
 }
 
 // chargeTask charges client bytes more for a task whose record expires
@@ -125,19 +111,19 @@ func (sh *sharedState) ledgerKey(client string) string {
 // expires, which overcounts a little, and never undercounts.
 func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, bytes int64, expires time.Time) error {
 	sh := s.shared()
-	unlock, err := sh.lockLedger(ctx, client)
+	unlock, err := s.ledgers.lockLedger(ctx, client)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	key := sh.ledgerKey(client)
+	key := taskrecord.LedgerKey(sh.box, client)
 	maxTasks, maxBytes := s.Tasks.keptLimits()
 	return retryConflicts("the ledger of the client's tasks", func() error {
 		l, version, err := s.loadLedger(ctx, key)
 		if err != nil {
 			return err
 		}
-		tasks, total, room := l.totals()
+		tasks, total, room := l.Totals()
 		if isNew && tasks >= maxTasks || total+bytes > maxBytes {
 			return &clientFullError{tasks: tasks, maxTasks: maxTasks, bytes: total, maxBytes: maxBytes, room: room}
 		}
@@ -145,7 +131,7 @@ func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, byte
 		if isNew {
 			n = 1
 		}
-		l.add(expires, n, bytes)
+		l.Add(expires, n, bytes)
 		return s.putLedger(ctx, key, version, l)
 	})
 }
@@ -155,18 +141,18 @@ func (s *Server) chargeTask(ctx context.Context, client string, isNew bool, byte
 // the charge then lasts until the record would have expired.
 func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, expires time.Time) {
 	sh := s.shared()
-	unlock, err := sh.lockLedger(ctx, client)
+	unlock, err := s.ledgers.lockLedger(ctx, client)
 	if err != nil {
 		return
 	}
 	defer unlock()
-	key := sh.ledgerKey(client)
+	key := taskrecord.LedgerKey(sh.box, client)
 	err = retryConflicts("the ledger of the client's tasks", func() error {
 		l, version, err := s.loadLedger(ctx, key)
 		if err != nil || version == 0 {
 			return err
 		}
-		l.add(expires, -1, -bytes)
+		l.Add(expires, -1, -bytes)
 		return s.putLedger(ctx, key, version, l)
 	})
 	if err != nil {
@@ -176,83 +162,35 @@ func (s *Server) unchargeTask(ctx context.Context, client string, bytes int64, e
 
 // loadLedger reads the ledger under key, without its expired buckets; an
 // empty one, of version 0, when there is none.
-func (s *Server) loadLedger(ctx context.Context, key string) (*taskLedger, uint64, error) {
-	l := &taskLedger{}
-	plain, version, err := s.shared().getSealed(ctx, key)
+func (s *Server) loadLedger(ctx context.Context, key string) (*taskrecord.Ledger, uint64, error) {
+	sh := s.shared()
+	l := &taskrecord.Ledger{}
+	sealed, version, err := sh.store.Get(ctx, key)
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		return l, 0, nil
 	case err != nil:
 		return nil, 0, err
 	}
-	if err := json.Unmarshal(plain, l); err != nil {
-		return nil, 0, fmt.Errorf("the ledger of the client's tasks is malformed: %w", err)
+	switch err := taskrecord.Open(sh.box, key, sealed, l); {
+	case errors.Is(err, wire.ErrBadRecord):
+		return nil, 0, err
+	case err != nil:
+		return nil, 0, fmt.Errorf("the ledger of the client's tasks: %w", err)
 	}
-	now := time.Now().UnixMilli()
-	l.Buckets = slices.DeleteFunc(l.Buckets, func(b ledgerBucket) bool { return b.Expires <= now })
-	slices.SortFunc(l.Buckets, func(a, b ledgerBucket) int { return cmp.Compare(a.Expires, b.Expires) })
+	l.Prune(time.Now())
 	return l, version, nil
 }
 
 // putLedger writes l under key, on version, to expire with its last
 // bucket.
-func (s *Server) putLedger(ctx context.Context, key string, version uint64, l *taskLedger) error {
-	plain, err := json.Marshal(l)
+func (s *Server) putLedger(ctx context.Context, key string, version uint64, l *taskrecord.Ledger) error {
+	sh := s.shared()
+	sealed, _, err := taskrecord.Seal(sh.box, key, l)
 	if err != nil {
 		return err
 	}
-	var last int64
-	if len(l.Buckets) > 0 {
-		last = l.Buckets[len(l.Buckets)-1].Expires
-	}
-	ttl := max(time.Until(time.UnixMilli(last)), time.Millisecond)
-	_, err = s.shared().putSealed(ctx, key, version, plain, ttl)
+	ttl := max(time.Until(l.Expires()), time.Millisecond)
+	_, err = sh.store.Put(ctx, key, version, sealed, ttl)
 	return err
-}
-
-// add counts tasks more, of bytes more, in the bucket of expires: the
-// first that expires at its second or later, which a merge may have made
-// later than its own.
-func (l *taskLedger) add(expires time.Time, tasks int, bytes int64) {
-	at := expires.Truncate(time.Second).Add(time.Second).UnixMilli()
-	i, found := slices.BinarySearchFunc(l.Buckets, at, func(b ledgerBucket, t int64) int { return cmp.Compare(b.Expires, t) })
-	switch {
-	case found:
-	case bytes < 0 && i == len(l.Buckets):
-		return // given back, but counted nowhere
-	case bytes >= 0:
-		l.Buckets = slices.Insert(l.Buckets, i, ledgerBucket{Expires: at})
-	}
-	b := &l.Buckets[i]
-	b.Tasks, b.Bytes = max(b.Tasks+tasks, 0), max(b.Bytes+bytes, 0)
-	if len(l.Buckets) > maxLedgerBuckets {
-		l.mergeClosest()
-	}
-}
-
-// mergeClosest merges the two buckets that expire closest together into
-// the later.
-func (l *taskLedger) mergeClosest() {
-	best := 0
-	for i := 1; i+1 < len(l.Buckets); i++ {
-		if l.Buckets[i+1].Expires-l.Buckets[i].Expires < l.Buckets[best+1].Expires-l.Buckets[best].Expires {
-			best = i
-		}
-	}
-	next := &l.Buckets[best+1]
-	next.Tasks += l.Buckets[best].Tasks
-	next.Bytes += l.Buckets[best].Bytes
-	l.Buckets = slices.Delete(l.Buckets, best, best+1)
-}
-
-// totals returns the tasks of l, their bytes, and when the first expire.
-func (l *taskLedger) totals() (tasks int, bytes int64, first time.Time) {
-	for _, b := range l.Buckets {
-		tasks += b.Tasks
-		bytes += b.Bytes
-	}
-	if len(l.Buckets) > 0 {
-		first = time.UnixMilli(l.Buckets[0].Expires)
-	}
-	return tasks, bytes, first
 }

@@ -8,15 +8,17 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // shareServer is a server on store (its own when nil) whose tool "result"
 // runs as a task that returns a text of the size its argument n says,
 // with tasks of ttl, bounded by opts, for the users of testTokens.
-func shareServer(t *testing.T, store Store, opts TaskOptions, ttl time.Duration) string {
-	s := &Server{Name: "share", Store: store, Tasks: opts, Logger: linepeer.DiscardLogger()}
-	if store != nil {
+func shareServer(t *testing.T, shared store.Store, opts TaskOptions, ttl time.Duration) string {
+	s := &Server{Name: "share", Store: shared, Tasks: opts, Logger: linepeer.DiscardLogger()}
+	if shared != nil {
 		s.StateKey = []byte("the replicas' key")
 	}
 	s.AddTool(&Tool{Name: "result", Task: TaskOptional, TaskTTL: ttl, InputSchema: `{"type":"object","properties":{"n":{"type":"integer"}}}`,
@@ -43,8 +45,8 @@ type shareClient struct {
 func (c shareClient) post(method, name, params string) string {
 	c.t.Helper()
 	body := mcptest.PerRequest(1, method, params, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	r := httpPost(c.t, c.url, body, append(perRequestHeaders(method, "Mcp-Name", name), "Authorization", "Bearer "+c.token)...)
-	return string(r.body)
+	r := mcptest.Post(c.t, c.url, body, append(perRequestHeaders(method, "Mcp-Name", name), "Authorization", "Bearer "+c.token)...)
+	return string(r.Body)
 }
 
 // start calls the tool for a result of n bytes, and returns the task's
@@ -67,7 +69,7 @@ func (c shareClient) await(id string) (status, message string) {
 	for deadline := time.Now().Add(linepeer.HangGuard); ; time.Sleep(5 * time.Millisecond) {
 		var m struct{ Status, StatusMessage string }
 		mcptest.Result(c.t, c.post("tasks/get", id, fmt.Sprintf(`"taskId":%q`, id)), &m)
-		if m.Status != taskWorking || time.Now().After(deadline) {
+		if m.Status != taskrecord.Working || time.Now().After(deadline) {
 			return m.Status, m.StatusMessage
 		}
 	}
@@ -87,7 +89,7 @@ func TestTaskClientShareCount(t *testing.T) {
 		if refused != "" {
 			t.Fatalf("task %d of 3: %s", i+1, refused)
 		}
-		if status, msg := ann.await(id); status != taskCompleted {
+		if status, msg := ann.await(id); status != taskrecord.Completed {
 			t.Fatalf("task %d: %s %s", i+1, status, msg)
 		}
 	}
@@ -113,13 +115,13 @@ func TestTaskClientShareCount(t *testing.T) {
 // fit in MaxKeptBytesPerClient complete, the next fails saying it could
 // not be kept (and nothing of it is kept), while the client may still
 // start small tasks, and another client's result completes. Before, one
-// client's results filled the store shared by every replica and client.
+// client's results filled the store store by every replica and client.
 func TestTaskClientShareBytes(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	store := NewMemoryStore()
+	shared := store.NewMemory()
 	opts := TaskOptions{MaxKeptBytesPerClient: 50 << 10}
-	a := shareServer(t, store, opts, time.Hour)
-	b := shareServer(t, store, opts, time.Hour)
+	a := shareServer(t, shared, opts, time.Hour)
+	b := shareServer(t, shared, opts, time.Hour)
 	const size = 20 << 10 // two fit in 50 KiB, with the records' overhead; three do not
 	for i, url := range []string{a, b} {
 		ann := shareClient{t, url, "reader"}
@@ -127,7 +129,7 @@ func TestTaskClientShareBytes(t *testing.T) {
 		if refused != "" {
 			t.Fatalf("result %d: %s", i+1, refused)
 		}
-		if status, msg := ann.await(id); status != taskCompleted {
+		if status, msg := ann.await(id); status != taskrecord.Completed {
 			t.Fatalf("result %d: %s %s", i+1, status, msg)
 		}
 	}
@@ -136,24 +138,22 @@ func TestTaskClientShareBytes(t *testing.T) {
 	if refused != "" {
 		t.Fatalf("a third task, before its result: %s", refused)
 	}
-	if status, msg := ann.await(id); status != taskFailed || !strings.Contains(msg, "could not be kept: this client keeps as much as it may") {
+	if status, msg := ann.await(id); status != taskrecord.Failed || !strings.Contains(msg, "could not be kept: this client keeps as much as it may") {
 		t.Errorf("a result past the client's share: %s %q", status, msg)
 	}
-	store.mu.Lock()
-	held := store.bytes
-	store.mu.Unlock()
+	held := shared.Bytes()
 	if held > 2*size+20<<10 {
 		t.Errorf("the store holds %d bytes, more than the two results kept", held)
 	}
 	if id, refused := ann.start(10); refused != "" {
 		t.Errorf("a small task of the same client: %s", refused)
-	} else if status, msg := ann.await(id); status != taskCompleted {
+	} else if status, msg := ann.await(id); status != taskrecord.Completed {
 		t.Errorf("a small task of the same client: %s %s", status, msg)
 	}
 	bob := shareClient{t, b, "writer"}
 	if id, refused := bob.start(size); refused != "" {
 		t.Errorf("another client's task: %s", refused)
-	} else if status, msg := bob.await(id); status != taskCompleted {
+	} else if status, msg := bob.await(id); status != taskrecord.Completed {
 		t.Errorf("another client's result: %s %s", status, msg)
 	}
 }
@@ -163,46 +163,13 @@ func TestTaskClientShareBytes(t *testing.T) {
 // time, and the task was then reported lost, its outcome unknown.
 func TestTaskResultStoreFull(t *testing.T) {
 	linepeer.CheckLeaks(t)
-	url := shareServer(t, &MemoryStore{MaxBytes: 16 << 10}, TaskOptions{Lease: 200 * time.Millisecond}, time.Hour)
+	url := shareServer(t, &store.Memory{MaxBytes: 16 << 10}, TaskOptions{Lease: 200 * time.Millisecond}, time.Hour)
 	ann := shareClient{t, url, "reader"}
 	id, refused := ann.start(20 << 10)
 	if refused != "" {
 		t.Fatal(refused)
 	}
-	if status, msg := ann.await(id); status != taskFailed || !strings.Contains(msg, "could not be kept: the task store is full") {
+	if status, msg := ann.await(id); status != taskrecord.Failed || !strings.Contains(msg, "could not be kept: the task store is full") {
 		t.Errorf("a result larger than the store: %s %q", status, msg)
-	}
-}
-
-// TestLedgerBuckets: a ledger counts any number of tasks in at most
-// maxLedgerBuckets buckets, merging the closest into the later, so that
-// no task is counted as expiring before its record; and gives back what
-// it was charged for a task never written.
-func TestLedgerBuckets(t *testing.T) {
-	l := &taskLedger{}
-	start := time.Now().Truncate(time.Second)
-	const n = 1000
-	for i := range n {
-		l.add(start.Add(time.Duration(i)*3*time.Second), 1, 100)
-	}
-	tasks, bytes, first := l.totals()
-	if len(l.Buckets) > maxLedgerBuckets || tasks != n || bytes != 100*n || !first.After(start) {
-		t.Fatalf("%d buckets, %d tasks, %d bytes, first %v; want at most %d, %d, %d, after %v", len(l.Buckets), tasks, bytes, first, maxLedgerBuckets, n, 100*n, start)
-	}
-	if last := time.UnixMilli(l.Buckets[len(l.Buckets)-1].Expires); last.Before(start.Add((n - 1) * 3 * time.Second)) {
-		t.Errorf("the last bucket expires at %v, before the last task's record", last)
-	}
-	for i := 1; i < len(l.Buckets); i++ {
-		if l.Buckets[i].Expires <= l.Buckets[i-1].Expires {
-			t.Fatalf("buckets out of order: %v", l.Buckets)
-		}
-	}
-	l.add(start.Add(10*time.Second), -1, -100)
-	if tasks, bytes, _ := l.totals(); tasks != n-1 || bytes != 100*(n-1) {
-		t.Errorf("after giving one back: %d tasks, %d bytes", tasks, bytes)
-	}
-	l.add(start.Add(time.Hour*24), -1, -100) // past every bucket: counted nowhere
-	if tasks, _, _ := l.totals(); tasks != n-1 {
-		t.Errorf("giving back what was never counted: %d tasks", tasks)
 	}
 }

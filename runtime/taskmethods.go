@@ -2,18 +2,17 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
 // The methods of the tasks extension: tasks/get, tasks/update and
 // tasks/cancel. Each is served by any replica, from the task's record;
-// a task whose record belongs to another caller (see taskOwner) is
+// a task whose record belongs to another caller (see session.owner) is
 // unknown to this one. A request whose client did not declare the
 // extension is refused with the missing capability error (-32021), before
 // anything else is looked at.
@@ -48,23 +47,23 @@ func taskFailure(id string, err error) response {
 }
 
 // changeTask applies change to the task id for the caller of c, after
-// settling a task whose replica is gone (see taskRecord.settle). change
-// may return errTaskUnchanged; the record returned is the one written, or
+// settling a task whose replica is gone (see taskrecord.Record.Settle). change
+// may return taskrecord.ErrUnchanged; the record returned is the one written, or
 // as read when nothing was.
-func (ss *session) changeTask(c *call, id string, change func(r *taskRecord) error) (*taskRecord, bool, error) {
+func (ss *session) changeTask(c *call, id string, change func(r *taskrecord.Record) error) (*taskrecord.Record, bool, error) {
 	ctx, cancel := context.WithTimeout(&c.ctx, storeTimeout)
 	defer cancel()
-	owner := ss.taskOwner(&c.ctx)
+	owner := ss.owner()
 	var changed, settled bool
-	r, err := ss.srv.modifyTask(ctx, id, func(r *taskRecord) error {
+	r, err := ss.srv.modifyTask(ctx, id, func(r *taskrecord.Record) error {
 		changed, settled = false, false
 		if r.Owner != owner {
 			return errTaskNotFound
 		}
-		settled = r.settle(id, time.Now())
+		settled = r.Settle(id, time.Now()) == nil
 		if change != nil {
 			switch err := change(r); {
-			case errors.Is(err, errTaskUnchanged):
+			case errors.Is(err, taskrecord.ErrUnchanged):
 			case err != nil:
 				return err
 			default:
@@ -72,7 +71,7 @@ func (ss *session) changeTask(c *call, id string, change func(r *taskRecord) err
 			}
 		}
 		if !changed && !settled {
-			return errTaskUnchanged
+			return taskrecord.ErrUnchanged
 		}
 		return nil
 	})
@@ -93,7 +92,7 @@ func (ss *session) getTask(c *call) response {
 	if err != nil {
 		return taskFailure(id, err)
 	}
-	return rawResult(r.appendDetailed(nil, id))
+	return rawResult(r.AppendDetailed(nil, id))
 }
 
 // updateTask answers tasks/update: the answers to questions the task
@@ -108,30 +107,15 @@ func (ss *session) updateTask(c *call) response {
 	if responses.Kind() != jsonvalue.Object {
 		return invalidParams(`"inputResponses" must be an object of answers by the keys of the task's inputRequests`)
 	}
-	_, changed, err := ss.changeTask(c, id, func(r *taskRecord) error {
-		if r.terminal() {
-			return errTaskUnchanged
-		}
-		n := len(r.Questions)
+	answers := func(yield func(string, []byte) bool) {
 		for key, answer := range responses.Members() {
-			i := slices.IndexFunc(r.Questions, func(q taskQuestion) bool { return q.Key == key })
-			if i < 0 {
-				continue
+			if !yield(key, answer.Raw()) {
+				return
 			}
-			if r.Answers == nil {
-				r.Answers = map[string]json.RawMessage{}
-			}
-			r.Answers[r.Questions[i].Key] = slices.Clone(answer.Raw())
-			r.Questions = slices.Delete(r.Questions, i, i+1)
 		}
-		if len(r.Questions) == n {
-			return errTaskUnchanged
-		}
-		if len(r.Questions) == 0 {
-			r.Status = taskWorking
-		}
-		r.Updated = time.Now().UnixMilli()
-		return nil
+	}
+	_, changed, err := ss.changeTask(c, id, func(r *taskrecord.Record) error {
+		return r.Answer(answers, time.Now())
 	})
 	if err != nil {
 		return taskFailure(id, err)
@@ -151,12 +135,8 @@ func (ss *session) cancelTask(c *call) response {
 	if !ok {
 		return resp
 	}
-	_, changed, err := ss.changeTask(c, id, func(r *taskRecord) error {
-		if r.terminal() || r.Cancel {
-			return errTaskUnchanged
-		}
-		r.Cancel, r.Updated = true, time.Now().UnixMilli()
-		return nil
+	_, changed, err := ss.changeTask(c, id, func(r *taskrecord.Record) error {
+		return r.RequestCancel(time.Now())
 	})
 	if err != nil {
 		return taskFailure(id, err)
@@ -171,8 +151,8 @@ func (ss *session) cancelTask(c *call) response {
 // (event "input"), or that it must stop ("cancel"): directly when it runs
 // here, else through the bus.
 func (s *Server) pokeTask(ctx context.Context, id, event string) {
-	if run := s.shared().run(id); run != nil {
-		run.poke(event == "cancel")
+	if task := s.running.get(id); task != nil {
+		task.poke(event == "cancel")
 		return
 	}
 	s.publish(ctx, busMessage{Kind: "task", Event: event, Task: id})

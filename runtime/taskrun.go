@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // A task's handler runs on the replica that created the task, in a
@@ -18,14 +22,14 @@ import (
 
 // execute runs the handler, and records its outcome once the task has
 // begun (before, the request gets it).
-func (run *taskRun) execute() {
-	srv, t, tc := run.srv, run.tool, run.tc
+func (task *runningTask) execute() {
+	srv, t, tc := task.srv, task.tool, task.tc
 	ss := tc.ss
-	defer close(run.done)
-	if !run.deferred {
-		run.startLease()
+	defer close(task.done)
+	if !task.deferred {
+		task.startLease()
 	}
-	ctx, cancel := context.WithDeadline(&tc.ctx, run.deadline())
+	ctx, cancel := context.WithDeadline(&tc.ctx, task.deadline())
 	defer cancel()
 	if t.Timeout > 0 {
 		var cancelTimeout context.CancelFunc
@@ -41,32 +45,32 @@ func (run *taskRun) execute() {
 		}
 		return err
 	})
-	run.mu.Lock()
-	run.ended = true
-	begun, cause := run.begun, run.cause
-	run.mu.Unlock()
+	task.mu.Lock()
+	task.ended = true
+	begun, cause := task.begun, task.cause
+	task.mu.Unlock()
 	if !begun {
-		run.answer(taskFirst{res: res, err: err})
+		task.sendFirst(taskFirst{res: res, err: err})
 		tc.cancel()
 		return
 	}
 	deadline := errors.Is(ctx.Err(), context.DeadlineExceeded) && tc.ctx.Err() == nil
-	r := srv.taskOutcome(run, ss, res, err, cause, deadline)
+	r := srv.taskOutcome(task, ss, res, err, cause, deadline)
 	tc.cancel()
-	srv.shared().removeRun(run) // the handler is done: its slot is free
-	run.record(r)
+	srv.running.remove(task) // the handler is done: its slot is free
+	task.record(r)
 }
 
 // deadline is when the task's handler must have returned: its TTL after
 // the task began, or, before it begins (DeferTask), after the handler
 // began.
-func (run *taskRun) deadline() time.Time {
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	if run.begun {
-		return run.created.Add(run.ttl)
+func (task *runningTask) deadline() time.Time {
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	if task.begun {
+		return task.created.Add(task.ttl)
 	}
-	return time.Now().Add(run.ttl)
+	return time.Now().Add(task.ttl)
 }
 
 // taskOutcome is the record of how the task ended, from what its handler
@@ -77,33 +81,34 @@ func (run *taskRun) deadline() time.Time {
 // or past its TTL, or a result too large to keep; else completed, with
 // the result a plain call would have sent (a handler's error then is a
 // result with isError set).
-func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err error, cause error, deadline bool) *taskRecord {
+func (s *Server) taskOutcome(task *runningTask, ss *session, res *ToolResult, err error, cause error, deadline bool) *taskrecord.Record {
 	now := time.Now()
-	r := &taskRecord{Updated: now.UnixMilli()}
+	r := &taskrecord.Record{Updated: now.UnixMilli()}
 	if err != nil {
 		var ce *capabilityError
 		var ue *URLElicitationRequiredError
 		switch {
 		case cause == errTaskCancelled:
-			r.Status, r.Message = taskCancelled, "cancelled at the client's request"
+			r.Status, r.Message = taskrecord.Cancelled, "cancelled at the client's request"
 			return r
 		case cause != nil:
-			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s stopped: %v", run.id, cause), now)
+			r.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s stopped: %v", task.id, cause), nil, now)
 			return r
 		case deadline && errors.Is(err, context.DeadlineExceeded):
-			r.fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", run.id, min(run.ttl, nonZero(run.tool.Timeout, run.ttl))), now)
+			r.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s did not finish within %v", task.id, min(task.ttl, nonZero(task.tool.Timeout, task.ttl))), nil, now)
 			return r
 		case errors.As(err, &ce):
-			r.failWith(missingCapability(ce).err, now)
+			e := missingCapability(ce).err
+			r.Fail(e.code, e.message, e.data, now)
 			return r
 		case errors.As(err, &ue):
-			r.failWith(errorWithData(wire.URLElicitationRequired, ue.Error(), ue.data()).err, now)
+			r.Fail(wire.URLElicitationRequired, ue.Error(), ue.data(), now)
 			return r
 		}
 	}
-	resp := ss.toolOutcome(run.tc, run.tool, res, err)
-	if resp.err != nil {
-		r.failWith(resp.err, now)
+	resp := ss.toolOutcome(task.tc, task.tool, res, err)
+	if e := resp.err; e != nil {
+		r.Fail(e.code, e.message, e.data, now)
 		return r
 	}
 	b := []byte{'{'}
@@ -111,11 +116,11 @@ func (s *Server) taskOutcome(run *taskRun, ss *session, res *ToolResult, err err
 	_, _, limit := s.Tasks.limits()
 	switch {
 	case encErr != nil:
-		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", run.tool.Name, encErr), now)
+		r.Fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result that cannot be encoded: %v", task.tool.Name, encErr), nil, now)
 	case len(b)+1 > limit:
-		r.fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result of %d bytes, more than the %d a task may keep", run.tool.Name, len(b)+1, limit), now)
+		r.Fail(jsonrpc.InternalError, fmt.Sprintf("tool %s returned a result of %d bytes, more than the %d a task may keep", task.tool.Name, len(b)+1, limit), nil, now)
 	default:
-		r.Status, r.Result = taskCompleted, append(b, '}')
+		r.Status, r.Result = taskrecord.Completed, append(b, '}')
 	}
 	return r
 }
@@ -134,37 +139,30 @@ func nonZero(d, alt time.Duration) time.Duration {
 // has no room for becomes a failure that says so (see unkept). A store
 // that cannot be reached is tried again for a lease's time: after that,
 // the other replicas take the task for lost.
-func (run *taskRun) record(o *taskRecord) {
-	srv := run.srv
+func (task *runningTask) record(o *taskrecord.Record) {
+	srv := task.srv
 	lease := srv.Tasks.lease()
 	deadline := time.Now().Add(lease)
 	replaced := false // o is unkept's failure
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, lease/4) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-			if r.terminal() {
-				return errTaskUnchanged
-			}
-			r.Status, r.Message, r.Result, r.Error = o.Status, o.Message, o.Result, o.Error
-			r.Updated, r.Questions, r.Answers, r.Lease = o.Updated, nil, nil, 0
-			return nil
-		})
+		r, err := srv.modifyTask(ctx, task.id, func(r *taskrecord.Record) error { return r.End(o) })
 		cancel()
 		switch {
 		case err == nil:
 			if r.Status != o.Status {
-				srv.logger().Warn("a task ended after another replica had ended it", "task", run.id, "recorded", r.Status, "outcome", o.Status)
+				srv.logger().Warn("a task ended after another replica had ended it", "task", task.id, "recorded", r.Status, "outcome", o.Status)
 			}
-			srv.taskChanged(context.Background(), run.id, r)
+			srv.taskChanged(context.Background(), task.id, r)
 			return
 		case errors.Is(err, errTaskNotFound):
-			srv.logger().Warn("a task ended after its record expired", "task", run.id, "outcome", o.Status)
+			srv.logger().Warn("a task ended after its record expired", "task", task.id, "outcome", o.Status)
 			return
 		case isFull(err) && !replaced:
-			o, replaced = run.unkept(o, err), true
+			o, replaced = task.unkept(o, err), true
 			continue
 		case time.Now().After(deadline):
-			srv.logger().Error("the outcome of a task could not be recorded; other replicas will report it lost", "task", run.id, "outcome", o.Status, "err", err)
+			srv.logger().Error("the outcome of a task could not be recorded; other replicas will report it lost", "task", task.id, "outcome", o.Status, "err", err)
 			return
 		}
 		time.Sleep(wait)
@@ -175,29 +173,29 @@ func (run *taskRun) record(o *taskRecord) {
 // of it, has no room for a record.
 func isFull(err error) bool {
 	var full *clientFullError
-	return errors.As(err, &full) || errors.Is(err, ErrStoreFull)
+	return errors.As(err, &full) || errors.Is(err, store.ErrFull)
 }
 
 // unkept is the failure that replaces the outcome o, which there is no
 // room for (err says why): it fits in what the task's record was charged
 // already (see taskFailureReserve).
-func (run *taskRun) unkept(o *taskRecord, err error) *taskRecord {
+func (task *runningTask) unkept(o *taskrecord.Record, err error) *taskrecord.Record {
 	why := "the task store is full"
 	var full *clientFullError
 	if errors.As(err, &full) {
 		why = fmt.Sprintf("this client keeps as much as it may (%d tasks of %d bytes; at most %d, %d bytes)", full.tasks, full.bytes, full.maxTasks, full.maxBytes)
 	}
-	f := &taskRecord{}
+	f := &taskrecord.Record{}
 	n := len(o.Result) + len(o.Error) + len(o.Message)
-	f.fail(jsonrpc.InternalError, fmt.Sprintf("task %s ended with an outcome of %d bytes, which could not be kept: %s; call the tool again once earlier tasks have expired", run.id, n, why), time.Now())
+	f.Fail(jsonrpc.InternalError, fmt.Sprintf("task %s ended with an outcome of %d bytes, which could not be kept: %s; call the tool again once earlier tasks have expired", task.id, n, why), nil, time.Now())
 	return f
 }
 
 // taskChanged tells who follows the task id that its record is now r:
 // the subscriptions/listen requests that asked for it, here and, through
 // the bus, on the other replicas.
-func (s *Server) taskChanged(ctx context.Context, id string, r *taskRecord) {
-	detail := r.appendDetailed([]byte{'{'}, id)
+func (s *Server) taskChanged(ctx context.Context, id string, r *taskrecord.Record) {
+	detail := r.AppendDetailed([]byte{'{'}, id)
 	detail = append(detail, '}')
 	s.fanout.taskStatus(id, r.Owner, detail)
 	s.publish(ctx, busMessage{Kind: "task", Event: "status", Task: id, Owner: r.Owner, Detail: detail})
@@ -208,36 +206,32 @@ func (s *Server) taskChanged(ctx context.Context, id string, r *taskRecord) {
 // cancellation asked for on another replica whose message the bus lost
 // stops the handler all the same, and answers wake the questions that
 // wait for them.
-func (run *taskRun) startLease() {
-	srv := run.srv
+func (task *runningTask) startLease() {
+	srv := task.srv
 	lease := srv.Tasks.lease()
 	go func() {
 		tick := time.NewTicker(lease / 3)
 		defer tick.Stop()
 		for {
 			select {
-			case <-run.done:
+			case <-task.done:
 				return
 			case <-tick.C:
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			r, err := srv.modifyTask(ctx, run.id, func(r *taskRecord) error {
-				if r.terminal() {
-					return errTaskUnchanged
-				}
-				r.Lease = time.Now().Add(lease).UnixMilli()
-				return nil
+			r, err := srv.modifyTask(ctx, task.id, func(r *taskrecord.Record) error {
+				return r.Renew(time.Now().Add(lease).UnixMilli())
 			})
 			cancel()
 			switch {
 			case errors.Is(err, errTaskNotFound):
-				run.stop(errTaskRecordGone)
+				task.stop(errTaskRecordGone)
 			case err != nil:
-				srv.logger().Warn("a task's claim could not be renewed", "task", run.id, "err", err)
+				srv.logger().Warn("a task's claim could not be renewed", "task", task.id, "err", err)
 			case r.Cancel:
-				run.stop(errTaskCancelled)
+				task.stop(errTaskCancelled)
 			default:
-				run.poke(false)
+				task.poke(false)
 			}
 		}
 	}()
@@ -245,86 +239,108 @@ func (run *taskRun) startLease() {
 
 // poke tells the run that its record changed: answers arrived, or, with
 // cancel, the client cancelled it.
-func (run *taskRun) poke(cancel bool) {
+func (task *runningTask) poke(cancel bool) {
 	if cancel {
-		run.stop(errTaskCancelled)
+		task.stop(errTaskCancelled)
 		return
 	}
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	close(run.changed)
-	run.changed = make(chan struct{})
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	close(task.changed)
+	task.changed = make(chan struct{})
 }
 
 // wait returns a channel closed at the next poke.
-func (run *taskRun) wait() <-chan struct{} {
-	run.mu.Lock()
-	defer run.mu.Unlock()
-	return run.changed
+func (task *runningTask) wait() <-chan struct{} {
+	task.mu.Lock()
+	defer task.mu.Unlock()
+	return task.changed
 }
 
 // stop ends the handler's context, for cause, unless it ended already.
-func (run *taskRun) stop(cause error) {
-	run.mu.Lock()
-	if run.ended || run.cause != nil {
-		run.mu.Unlock()
+func (task *runningTask) stop(cause error) {
+	task.mu.Lock()
+	if task.ended || task.cause != nil {
+		task.mu.Unlock()
 		return
 	}
-	run.cause = cause
-	run.mu.Unlock()
-	run.tc.cancel()
+	task.cause = cause
+	task.mu.Unlock()
+	task.tc.cancel()
 }
 
-// addRun counts run among the tasks running here, unless that passes a
-// bound of o.
-func (sh *sharedState) addRun(run *taskRun, o *TaskOptions) error {
+// runningTasks are the tasks whose handlers run on this replica.
+type runningTasks struct {
+	mu        sync.Mutex
+	byID      map[string]*runningTask
+	perClient map[string]int // of byID, by client
+}
+
+// add counts t among the tasks running here, unless that passes a bound
+// of o.
+func (rt *runningTasks) add(t *runningTask, o *TaskOptions) error {
 	all, perClient, _ := o.limits()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	switch {
-	case len(sh.runs) >= all:
-		return fmt.Errorf("the server runs %d tasks, the most it may at once; retry once some have ended", len(sh.runs))
-	case sh.perClient[run.client] >= perClient:
-		return fmt.Errorf("this client has %d tasks running, the most one client may; retry once some have ended", sh.perClient[run.client])
+	case len(rt.byID) >= all:
+		return fmt.Errorf("the server runs %d tasks, the most it may at once; retry once some have ended", len(rt.byID))
+	case rt.perClient[t.client] >= perClient:
+		return fmt.Errorf("this client has %d tasks running, the most one client may; retry once some have ended", rt.perClient[t.client])
 	}
-	if sh.runs == nil {
-		sh.runs, sh.perClient = map[string]*taskRun{}, map[string]int{}
+	if rt.byID == nil {
+		rt.byID, rt.perClient = map[string]*runningTask{}, map[string]int{}
 	}
-	sh.runs[run.id] = run
-	sh.perClient[run.client]++
+	rt.byID[t.id] = t
+	rt.perClient[t.client]++
 	return nil
 }
 
-func (sh *sharedState) removeRun(run *taskRun) {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if sh.runs[run.id] != run {
+// remove stops counting t, whose handler is done.
+func (rt *runningTasks) remove(t *runningTask) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.byID[t.id] != t {
 		return
 	}
-	delete(sh.runs, run.id)
-	if sh.perClient[run.client]--; sh.perClient[run.client] == 0 {
-		delete(sh.perClient, run.client)
+	delete(rt.byID, t.id)
+	if rt.perClient[t.client]--; rt.perClient[t.client] == 0 {
+		delete(rt.perClient, t.client)
 	}
 }
 
-// run returns the task id if its handler runs here.
-func (sh *sharedState) run(id string) *taskRun {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	return sh.runs[id]
+// get returns the task id if its handler runs here.
+func (rt *runningTasks) get(id string) *runningTask {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.byID[id]
 }
 
-// runs returns the tasks running here that match.
-func (sh *sharedState) matching(match func(*taskRun) bool) []*taskRun {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	var out []*taskRun
-	for _, run := range sh.runs {
-		if match(run) {
-			out = append(out, run)
+// matching returns the tasks running here that match.
+func (rt *runningTasks) matching(match func(*runningTask) bool) []*runningTask {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	var out []*runningTask
+	for _, t := range rt.byID {
+		if match(t) {
+			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// taskEvent delivers a task's event from another replica (see onBus): a
+// cancellation or answers to the task's handler, if it runs here; a status
+// to the subscriptions/listen requests that follow the task.
+func (s *Server) taskEvent(m *busMessage) {
+	switch m.Event {
+	case "cancel", "input":
+		if task := s.running.get(m.Task); task != nil {
+			task.poke(m.Event == "cancel")
+		}
+	case "status":
+		s.fanout.taskStatus(m.Task, m.Owner, m.Detail)
+	}
 }
 
 // endTasksOf stops the tasks of owner that run here, when the session
@@ -333,22 +349,22 @@ func (s *Server) endTasksOf(owner string) {
 	if owner == "" {
 		return
 	}
-	for _, run := range s.shared().matching(func(r *taskRun) bool { return r.owner == owner }) {
-		run.stop(errTaskOwnerGone)
+	for _, task := range s.running.matching(func(r *runningTask) bool { return r.owner == owner }) {
+		task.stop(errTaskOwnerGone)
 	}
 }
 
 // stopTasks stops every task running here, as a shutdown does, and waits
 // until their outcomes are recorded, or timeout.
 func (s *Server) stopTasks(timeout time.Duration) {
-	runs := s.shared().matching(func(*taskRun) bool { return true })
-	for _, run := range runs {
-		run.stop(errTaskShutdown)
+	runs := s.running.matching(func(*runningTask) bool { return true })
+	for _, task := range runs {
+		task.stop(errTaskShutdown)
 	}
 	expired := time.After(timeout)
-	for _, run := range runs {
+	for _, task := range runs {
 		select {
-		case <-run.done:
+		case <-task.done:
 		case <-expired:
 			return
 		}

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
 	"github.com/mcpgen/mcpgen/runtime/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
@@ -91,9 +91,9 @@ type Tool struct {
 	output     *schema.Schema     // compiled OutputSchema, or nil
 	wrapOutput bool               // OutputSchema's root is not an object
 	headers    []wire.HeaderParam // the input's x-mcp-header properties
-	// recent is how long the handler's recent calls took, in nanoseconds,
-	// a moving average; 0 until a call has ended. See quick.
-	recent atomic.Int64
+	// pace is how long the handler's recent calls took, for the
+	// transports that read on one goroutine (see quickTool).
+	pace lineio.Pace
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with
@@ -201,7 +201,7 @@ func (s *Server) AddTool(t *Tool) {
 // RemoveTool removes the tool named name, and reports whether there was
 // one. Clients that are connected learn that the list changed.
 func (s *Server) RemoveTool(name string) bool {
-	if !s.tools.remove(name) {
+	if !s.tools.Remove(name) {
 		return false
 	}
 	s.listChanged(tools)
@@ -237,7 +237,10 @@ func (s *Server) addTool(t *Tool) error {
 		}
 	}
 	t.input, t.output, t.wrapOutput, t.headers = sc, out, out != nil && !out.IsObject(), headers
-	return s.tools.add(t.Name, t)
+	if !s.tools.Add(t.Name, t) {
+		return fmt.Errorf("duplicate tool %q", t.Name)
+	}
+	return nil
 }
 
 const emptyObjectSchema = `{"type":"object","properties":{},"additionalProperties":false}`
@@ -257,10 +260,10 @@ func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
 	raw := v.Raw()
 	name := raw[1 : len(raw)-1]
 	if slices.Contains(name, '\\') {
-		t, _ := s.tools.get(v.Str())
+		t, _ := s.tools.Get(v.Str())
 		return t
 	}
-	t, _ := s.tools.getBytes(name)
+	t, _ := s.tools.GetBytes(name)
 	return t
 }
 
@@ -274,7 +277,7 @@ func (ss *session) listTools(c *call) response {
 	if apps {
 		variant += 2
 	}
-	return listResult(&ss.srv.tools, variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
+	return listResult(&ss.srv.tools, "tool", variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
 		if !apps && t.modelHidden() {
 			return b, nil
 		}
@@ -356,18 +359,20 @@ var errNoResult = errors.New("returned no result")
 // them among protocol errors.
 func (ss *session) callTool(c *call) response {
 	params := c.msg.Params
-	nv := params.Get("name")
-	if nv.Kind() != jsonvalue.String {
-		return invalidParams(`"name" must be a string`)
-	}
-	t := ss.srv.toolNamed(nv)
+	t := c.tool
 	if t == nil {
-		return invalidParams("%s", ss.srv.tools.unknown(nv.Str()))
+		nv := params.Get("name")
+		if nv.Kind() != jsonvalue.String {
+			return invalidParams(`"name" must be a string`)
+		}
+		return invalidParams("%s", ss.srv.tools.Unknown("tool", nv.Str()))
 	}
-	if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
-		return resp
+	if c.tokenInfo != nil {
+		if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
+			return resp
+		}
 	}
-	if t.modelHidden() && !c.rendersApps() {
+	if t.UI != nil && t.modelHidden() && !c.rendersApps() { // only a tool with a view may be hidden
 		return appOnly(t)
 	}
 	args := params.Get("arguments")
@@ -458,11 +463,11 @@ func (e *ProtocolError) response() response {
 	return errorResponse(e.Code, "%s", e.Message)
 }
 
-// run runs the handler, timing it (see quick).
+// run runs the handler, timing it (see quickTool).
 func (t *Tool) run(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 	start := time.Now()
 	res, err := t.Handler(ctx, req)
-	t.observe(time.Since(start))
+	t.pace.Observe(time.Since(start))
 	return res, err
 }
 
@@ -617,50 +622,12 @@ func report(heading, root string, vs []schema.Violation) string {
 	return b.String()
 }
 
-// quickCall is the most a tool's recent calls may take, on average, for a
-// transport that reads on one goroutine (stdio, the Claude host) to run
-// its next call there (see quick).
-const quickCall = 20 * time.Microsecond
-
-// observe adds the duration of a call to t's moving average. Concurrent
-// calls may lose an update to each other: the average is a hint.
-func (t *Tool) observe(d time.Duration) {
-	old := t.recent.Load()
-	if old == 0 {
-		t.recent.Store(max(int64(d), 1))
-		return
-	}
-	t.recent.Store(max(old+(int64(d)-old)/8, 1))
-}
-
-// quick reports whether t's recent calls were quick enough to run the
-// next one on the reading goroutine while more lines wait: running it
-// there saves handing it to a worker, and the reading it delays is short.
-// A tool that has not been called yet is not quick, so that the first
-// burst of calls to a slow tool never waits behind each other.
-func (t *Tool) quick() bool {
-	d := t.recent.Load()
-	return d > 0 && d < int64(quickCall)
-}
-
-// markSlow makes t not quick until its calls are again: the reader calls
-// it when a call it ran inline outlived its budget (see lineio.Handoff),
-// so that the calls of t that follow, while that one still runs, start on
-// workers instead of each waiting out the budget in turn.
-func (t *Tool) markSlow() { t.recent.Store(int64(quickCall)) }
-
-// quickTool returns the tool a message calls if its recent calls were
-// quick, or nil: method and params are the message's.
-func (s *Server) quickTool(method string, params jsonvalue.Value) *Tool {
-	if method != wire.MethodToolsCall {
-		return nil
-	}
-	nv := params.Get("name")
-	if nv.Kind() != jsonvalue.String {
-		return nil
-	}
-	if t := s.toolNamed(nv); t != nil && t.quick() {
-		return t
+// quickPace returns the pace of t if its recent calls were quick (see
+// lineio.Pace), or nil: a transport that reads on one goroutine runs the
+// call of such a tool there even while more messages wait.
+func quickPace(t *Tool) *lineio.Pace {
+	if t != nil && t.pace.Quick() {
+		return &t.pace
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
 
@@ -339,7 +340,7 @@ func TestInstallConfigAtStartup(t *testing.T) {
 	if out, err := exec.Command("go", "-C", dir, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	initialize := mcptest.Initialize(1, "2025-06-18") + "\n"
 	run := func(env ...string) (int, string, string) {
 		cmd := exec.Command(bin)
 		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)

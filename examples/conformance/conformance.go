@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/store/redis"
 )
 
@@ -165,7 +166,7 @@ func main() {
 	s := NewServer(changes)
 	s.AddTool(toolWithTask())
 	changes.srv = s
-	cli.Main(s, cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+	cli.Main(s, cli.WithRedis(func(ctx context.Context, url string) (store.Store, error) {
 		return redis.Open(ctx, url, nil)
 	}))
 }

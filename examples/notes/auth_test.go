@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os/exec"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/hydratest"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
@@ -38,9 +38,9 @@ func TestIssuer(t *testing.T) {
 		t.Fatalf("notes -issuer: %s", proc.Explain(err))
 	}
 
-	r := post(t, resource, "", initialize)
-	if r.status != http.StatusUnauthorized || !strings.Contains(r.challenge, `resource_metadata="`+prm+`"`) {
-		t.Errorf("without a token: %d, WWW-Authenticate %q", r.status, r.challenge)
+	r := mcptest.Post(t, resource, mcptest.Initialize(1, "2025-11-25"))
+	if r.Status != http.StatusUnauthorized || !strings.Contains(r.Header.Get("WWW-Authenticate"), `resource_metadata="`+prm+`"`) {
+		t.Errorf("without a token: %d, WWW-Authenticate %q", r.Status, r.Header.Get("WWW-Authenticate"))
 	}
 	var meta struct {
 		Resource             string   `json:"resource"`
@@ -54,13 +54,14 @@ func TestIssuer(t *testing.T) {
 
 	client := hydra.RegisterClient(t, hydratest.ClientConfig{Scopes: []string{"notes:read", "notes:write"}, Audience: []string{resource}})
 	reader := hydra.Token(t, client, []string{"notes:read"}, []string{resource})
-	r = post(t, resource, reader, initialize)
-	if r.status != http.StatusOK || r.session == "" {
-		t.Fatalf("initialize with notes:read: %d %s", r.status, r.body)
+	r = mcptest.Post(t, resource, mcptest.Initialize(1, "2025-11-25"), "Authorization", "Bearer "+reader)
+	session := r.Header.Get("Mcp-Session-Id")
+	if r.Status != http.StatusOK || session == "" {
+		t.Fatalf("initialize with notes:read: %d %s", r.Status, r.Body)
 	}
-	r = post(t, resource, reader, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_note","arguments":{"title":"x"}}}`, "Mcp-Session-Id", r.session, "Mcp-Protocol-Version", "2025-11-25")
-	if r.status != http.StatusForbidden || !strings.Contains(r.challenge, `error="insufficient_scope"`) || !strings.Contains(r.challenge, "notes:write") {
-		t.Errorf("add_note with notes:read: %d, WWW-Authenticate %q, %s", r.status, r.challenge, r.body)
+	r = mcptest.Post(t, resource, mcptest.Call(2, "add_note", `{"title":"x"}`), "Authorization", "Bearer "+reader, "Mcp-Session-Id", session, "Mcp-Protocol-Version", "2025-11-25")
+	if challenge := r.Header.Get("WWW-Authenticate"); r.Status != http.StatusForbidden || !strings.Contains(challenge, `error="insufficient_scope"`) || !strings.Contains(challenge, "notes:write") {
+		t.Errorf("add_note with notes:read: %d, WWW-Authenticate %q, %s", r.Status, challenge, r.Body)
 	}
 
 	cs := connectWith(t, ctx, resource, reader)
@@ -145,49 +146,10 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-
-// A reply is an HTTP answer, read whole.
-type reply struct {
-	status    int
-	challenge string // WWW-Authenticate
-	session   string // Mcp-Session-Id
-	body      string
-}
-
-// post sends one JSON-RPC message to url, with token as its bearer token
-// unless it is empty, and the given extra headers (name, value, …).
-func post(t *testing.T, url, token, body string, headers ...string) reply {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := testClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return reply{status: res.StatusCode, challenge: res.Header.Get("WWW-Authenticate"), session: res.Header.Get("Mcp-Session-Id"), body: string(data)}
-}
-
-// testClient is the client of post and getJSON: a server that stops
-// answering fails the test instead of hanging it.
-var testClient = &http.Client{Timeout: 30 * time.Second}
-
 // getJSON decodes the JSON that a GET of url answers into v.
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
-	res, err := testClient.Get(url)
+	res, err := mcptest.Client.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}

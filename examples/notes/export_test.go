@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // TestExportOfficialClient: the official Go SDK's client knows no tasks,
@@ -52,8 +54,7 @@ func TestExportTask(t *testing.T) {
 	conn := srv.NewConn(nil)
 	defer conn.Close()
 	request := func(method, params string) map[string]any {
-		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":{%s,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",`+
-			`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, method, params)
+		msg := mcptest.PerRequest(1, method, params, mcptest.TasksCaps)
 		var m struct{ Result map[string]any }
 		if err := json.Unmarshal(conn.Handle(ctx, []byte(msg)), &m); err != nil || m.Result == nil {
 			t.Fatalf("%s: %v %v", method, m, err)

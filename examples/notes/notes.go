@@ -37,6 +37,7 @@ import (
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/examples/internal/cli"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/store/redis"
 )
 
@@ -239,13 +240,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
 		os.Exit(2)
 	}
-	store, err := OpenStore(cfg.Dir)
+	notes, err := OpenStore(cfg.Dir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
 		os.Exit(1)
 	}
-	cli.Main(newServer(store),
-		cli.WithRedis(func(ctx context.Context, url string) (runtime.Store, error) {
+	cli.Main(newServer(notes),
+		cli.WithRedis(func(ctx context.Context, url string) (store.Store, error) {
 			return redis.Open(ctx, url, nil)
 		}),
 		cli.WithAuthorization(func(issuer string) (runtime.TokenVerifier, error) {

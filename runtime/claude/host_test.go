@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // The tests in this file check the host's side of the wire against the
@@ -540,7 +541,7 @@ func TestOptionFlags(t *testing.T) {
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x": {Type: "http"}}}, "needs a URL"},
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x": {Type: "ws", URL: "ws://x"}}}, `unknown type "ws"`},
 		{claude.Options{MCPServers: map[string]claude.MCPServerConfig{"x y": {Command: "c"}}}, "must match"},
-		{claude.Options{Servers: map[string]*runtime.Server{"x": {Store: runtime.NewMemoryStore()}}}, `server "x": runtime: Server.Store is set, but Server.StateKey is empty`},
+		{claude.Options{Servers: map[string]*runtime.Server{"x": {Store: store.NewMemory()}}}, `server "x": runtime: Server.Store is set, but Server.StateKey is empty`},
 		{claude.Options{OutputSchema: "[1]"}, "not a JSON object"},
 		{claude.Options{PermissionPrompts: "sometimes"}, "want host or none"},
 		{claude.Options{ResumeDropsTurn: "p"}, "needs Options.ResumeSessionAt"},

@@ -94,21 +94,21 @@ type userMessage struct {
 
 // Send sends one user turn. Read the conversation it starts with Receive
 // or Messages.
-func (c *Session) Send(ctx context.Context, prompt string) error {
-	return c.send(ctx, userLine{Message: userMessage{Content: prompt}})
+func (s *Session) Send(ctx context.Context, prompt string) error {
+	return s.send(ctx, userLine{Message: userMessage{Content: prompt}})
 }
 
 // SendMessage sends one user turn, like Send, and returns the id (a
 // UUID) it gave the turn: with Options.FileCheckpointing, RewindFiles
 // takes it to restore the files as they were before the turn.
-func (c *Session) SendMessage(ctx context.Context, prompt string) (id string, err error) {
+func (s *Session) SendMessage(ctx context.Context, prompt string) (id string, err error) {
 	id = newUUID()
-	return id, c.send(ctx, userLine{Message: userMessage{Content: prompt}, UUID: id})
+	return id, s.send(ctx, userLine{Message: userMessage{Content: prompt}, UUID: id})
 }
 
 // SendInput sends one user turn of content blocks (text, images,
 // documents) and returns its id, in.UUID or one it chose.
-func (c *Session) SendInput(ctx context.Context, in UserInput) (id string, err error) {
+func (s *Session) SendInput(ctx context.Context, in UserInput) (id string, err error) {
 	if len(in.Content) == 0 {
 		return "", errors.New("claude: SendInput: the turn has no content")
 	}
@@ -126,12 +126,12 @@ func (c *Session) SendInput(ctx context.Context, in UserInput) (id string, err e
 		f := false
 		line.ShouldQuery = &f
 	}
-	return id, c.send(ctx, line)
+	return id, s.send(ctx, line)
 }
 
-func (c *Session) send(ctx context.Context, line userLine) error {
+func (s *Session) send(ctx context.Context, line userLine) error {
 	line.Type, line.SessionID, line.Message.Role = "user", "default", "user"
-	line.ClientComposed = line.ClientComposed || c.verbatim
+	line.ClientComposed = line.ClientComposed || s.verbatim
 	b, err := json.Marshal(line)
 	if err != nil {
 		return err
@@ -140,12 +140,12 @@ func (c *Session) send(ctx context.Context, line userLine) error {
 		return err
 	}
 	select {
-	case <-c.conn.done:
-		return c.failure("send", io.EOF)
+	case <-s.conn.done:
+		return s.failure("send", io.EOF)
 	default:
 	}
-	if err := c.conn.writeLine(b); err != nil {
-		return c.failure("send", err)
+	if err := s.conn.writeLine(b); err != nil {
+		return s.failure("send", err)
 	}
 	return nil
 }

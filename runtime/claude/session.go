@@ -157,19 +157,19 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 
 // initialize sends the initialize request and waits for the answer, for
 // timeout at most.
-func (c *Session) initialize(ctx context.Context, timeout time.Duration) error {
+func (s *Session) initialize(ctx context.Context, timeout time.Duration) error {
 	ictx, cancel := context.WithTimeoutCause(ctx, timeout, &initializeTimeoutError{timeout})
 	defer cancel()
-	raw, err := c.conn.request(ictx, "initialize", c.init)
+	raw, err := s.conn.request(ictx, "initialize", s.init)
 	var timedOut *initializeTimeoutError
 	switch {
 	case err == nil:
-		c.initResult, err = parseInitializeResult(raw)
+		s.initResult, err = parseInitializeResult(raw)
 		return err
 	case errors.As(err, &timedOut) && ctx.Err() == nil:
 		return err // Start stops the CLI and says so
 	}
-	return c.failure("initialize", err)
+	return s.failure("initialize", err)
 }
 
 // failure explains an error of the operation op. When Start's context
@@ -177,17 +177,17 @@ func (c *Session) initialize(ctx context.Context, timeout time.Duration) error {
 // wraps the context's error. When the CLI's output has ended, the CLI
 // is exiting: a *CLIError with its exit status. Else, such as when the
 // operation's own context ended, err is returned, wrapped.
-func (c *Session) failure(op string, err error) error {
+func (s *Session) failure(op string, err error) error {
 	var refused *ControlError
 	if errors.As(err, &refused) {
 		return fmt.Errorf("claude: %s: %w", op, err)
 	}
-	if cause := context.Cause(c.ctx); cause != nil {
-		return c.exitError(op, cause)
+	if cause := context.Cause(s.ctx); cause != nil {
+		return s.exitError(op, cause)
 	}
 	select {
-	case <-c.conn.done:
-		return c.exitError(op, nil)
+	case <-s.conn.done:
+		return s.exitError(op, nil)
 	default:
 	}
 	return fmt.Errorf("claude: %s: %w", op, err)
@@ -196,15 +196,15 @@ func (c *Session) failure(op string, err error) error {
 // exitError waits for the CLI to exit, for exitGrace at most, and
 // describes how it ended, with the end of its stderr. cause, if set, is
 // why the host stopped it.
-func (c *Session) exitError(op string, cause error) *CLIError {
+func (s *Session) exitError(op string, cause error) *CLIError {
 	e := &CLIError{Op: op, Cause: cause}
 	select {
-	case <-c.exited:
-		e.Err = c.waitErr
+	case <-s.exited:
+		e.Err = s.waitErr
 	case <-time.After(exitGrace):
 		e.Err = fmt.Errorf("the CLI closed its output but had not exited %v later", exitGrace)
 	}
-	e.Stderr = c.stderr.String()
+	e.Stderr = s.stderr.String()
 	return e
 }
 
@@ -224,26 +224,26 @@ const exitGrace = 5 * time.Second
 // After the CLI exits it returns io.EOF, or a *CLIError if the CLI
 // failed or was killed (Start's ctx ended). When ctx ends first, it
 // returns ctx.Err().
-func (c *Session) Receive(ctx context.Context) (Message, error) {
-	m, err := c.conn.msgs.pop(ctx)
+func (s *Session) Receive(ctx context.Context) (Message, error) {
+	m, err := s.conn.msgs.pop(ctx)
 	if err == nil || ctx.Err() != nil {
 		return m, err
 	}
-	<-c.exited
-	cause := context.Cause(c.ctx)
-	if c.closedByHost() || c.waitErr == nil && cause == nil {
+	<-s.exited
+	cause := context.Cause(s.ctx)
+	if s.closedByHost() || s.waitErr == nil && cause == nil {
 		return nil, io.EOF
 	}
-	return nil, &CLIError{Op: "receive", Cause: cause, Err: c.waitErr, Stderr: c.stderr.String()}
+	return nil, &CLIError{Op: "receive", Cause: cause, Err: s.waitErr, Stderr: s.stderr.String()}
 }
 
 // Messages returns an iterator over the conversation: every message until
 // the CLI exits, then an error if it failed. Stop ranging (break) after a
 // *ResultMessage to handle one prompt at a time.
-func (c *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
+func (s *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
 	return func(yield func(Message, error) bool) {
 		for {
-			m, err := c.Receive(ctx)
+			m, err := s.Receive(ctx)
 			if errors.Is(err, io.EOF) {
 				return
 			}
@@ -258,25 +258,25 @@ func (c *Session) Messages(ctx context.Context) iter.Seq2[Message, error] {
 // (in a system/init or a result message). Before the first report it is
 // Options.SessionID or Options.Resume, or "" when the CLI is to choose
 // (a new session, or a fork).
-func (c *Session) SessionID() string {
-	if p := c.conn.sessionID.Load(); p != nil {
+func (s *Session) SessionID() string {
+	if p := s.conn.sessionID.Load(); p != nil {
 		return *p
 	}
 	return ""
 }
 
 // Interrupt asks the CLI to stop the current turn.
-func (c *Session) Interrupt(ctx context.Context) error {
-	if _, err := c.conn.request(ctx, "interrupt", nil); err != nil {
-		return c.failure("interrupt", err)
+func (s *Session) Interrupt(ctx context.Context) error {
+	if _, err := s.conn.request(ctx, "interrupt", nil); err != nil {
+		return s.failure("interrupt", err)
 	}
 	return nil
 }
 
-func (c *Session) closedByHost() bool {
-	c.closeMu.Lock()
-	defer c.closeMu.Unlock()
-	return c.closed
+func (s *Session) closedByHost() bool {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	return s.closed
 }
 
 // Close ends the session: it drops the messages not received yet, closes
@@ -284,27 +284,27 @@ func (c *Session) closedByHost() bool {
 // grace period), and waits for the tool calls still running. It returns
 // an error only if the CLI could not be stopped cleanly. Receive then
 // returns io.EOF.
-func (c *Session) Close() error {
-	c.closeMu.Lock()
-	if c.closed {
-		c.closeMu.Unlock()
-		<-c.exited
-		return c.closeErr
+func (s *Session) Close() error {
+	s.closeMu.Lock()
+	if s.closed {
+		s.closeMu.Unlock()
+		<-s.exited
+		return s.closeErr
 	}
-	c.closed = true
-	c.closeMu.Unlock()
+	s.closed = true
+	s.closeMu.Unlock()
 	// Nobody reads the conversation now: the reading of the CLI's output
 	// must not wait for room in the queue, or the CLI could not exit.
-	c.conn.msgs.abandon()
-	c.stdin.Close()
+	s.conn.msgs.abandon()
+	s.stdin.Close()
 	select {
-	case <-c.exited:
+	case <-s.exited:
 	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
-		<-c.exited
-		c.closeErr = fmt.Errorf("claude: the CLI did not exit within 5s of its input closing; killed it")
+		s.cmd.Process.Kill()
+		<-s.exited
+		s.closeErr = fmt.Errorf("claude: the CLI did not exit within 5s of its input closing; killed it")
 	}
-	return c.closeErr
+	return s.closeErr
 }
 
 // Query runs one prompt through the CLI with opts and returns the run's

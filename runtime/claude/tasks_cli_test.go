@@ -29,7 +29,7 @@ func newJobsServer(delay time.Duration) *jobsServer {
 	j := &jobsServer{delay: delay, ended: make(chan error, 4)}
 	j.srv = &runtime.Server{Name: "jobs", Version: "1.0.0"}
 	j.srv.Middleware = []runtime.Middleware{func(next runtime.RequestHandler) runtime.RequestHandler {
-		return func(ctx context.Context, req *runtime.Request) runtime.Outcome {
+		return func(ctx context.Context, req *runtime.RequestInfo) runtime.Outcome {
 			j.mu.Lock()
 			j.seen = append(j.seen, req.Method+" "+req.Revision+" "+string(req.Params))
 			j.mu.Unlock()

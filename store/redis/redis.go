@@ -1,6 +1,7 @@
-// Package redis is a runtime.Store on Redis, for the replicas of an MCP
-// server behind a load balancer: the records of tasks and the bus between
-// replicas (Redis pub/sub) live in one Redis that every replica reaches.
+// Package redis is a store.Store (package runtime/store) on Redis, for the
+// replicas of an MCP server behind a load balancer: the records of tasks
+// and the bus between replicas (Redis pub/sub) live in one Redis that
+// every replica reaches.
 //
 //	rdb := goredis.NewClient(&goredis.Options{Addr: "redis:6379"})
 //	srv.Store = redis.New(rdb, nil)
@@ -10,9 +11,9 @@
 // client, and takes any of its clients (one server, Sentinel, Cluster):
 // every operation touches one key, so that it works on Redis Cluster too.
 // Writes are atomic through Lua scripts, which Redis runs whole, one at a
-// time. Pub/sub is at most once, as
-// runtime.Store allows; go-redis reconnects a subscription that breaks,
-// and the runtime keeps the truth in records.
+// time. Pub/sub is at most once, as store.Store allows; go-redis
+// reconnects a subscription that breaks, and the runtime keeps the truth
+// in records. It imports runtime/store and nothing else of the runtime.
 package redis
 
 import (
@@ -24,11 +25,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/store"
 	goredis "github.com/redis/go-redis/v9"
 )
 
-// A Store is a runtime.Store in Redis.
+// A Store is a store.Store in Redis.
 type Store struct {
 	rdb    goredis.UniversalClient
 	prefix string
@@ -94,7 +95,7 @@ var putScript string
 
 var put = goredis.NewScript(putScript)
 
-// Get implements runtime.Store.
+// Get implements store.Store.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	vals, err := s.rdb.HMGet(ctx, s.prefix+key, "v", "d").Result()
 	if err != nil {
@@ -103,7 +104,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	v, ok1 := vals[0].(string)
 	d, ok2 := vals[1].(string)
 	if !ok1 || !ok2 {
-		return nil, 0, fmt.Errorf("redis store: get %s: %w", key, runtime.ErrNotFound)
+		return nil, 0, fmt.Errorf("redis store: get %s: %w", key, store.ErrNotFound)
 	}
 	version, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
@@ -112,19 +113,19 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	return []byte(d), version, nil
 }
 
-// Put implements runtime.Store.
+// Put implements store.Store.
 func (s *Store) Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error) {
 	n, err := put.Run(ctx, s.rdb, []string{s.prefix + key}, strconv.FormatUint(version, 10), value, max(ttl.Milliseconds(), 1)).Int64()
 	switch {
 	case err != nil:
 		return 0, fmt.Errorf("redis store: put %s: %w", key, err)
 	case n == 0:
-		return 0, fmt.Errorf("redis store: put %s: %w", key, runtime.ErrConflict)
+		return 0, fmt.Errorf("redis store: put %s: %w", key, store.ErrConflict)
 	}
 	return uint64(n), nil
 }
 
-// Publish implements runtime.Store.
+// Publish implements store.Store.
 func (s *Store) Publish(ctx context.Context, channel string, msg []byte) error {
 	if err := s.rdb.Publish(ctx, s.prefix+channel, msg).Err(); err != nil {
 		return fmt.Errorf("redis store: publish on %s: %w", channel, err)
@@ -136,7 +137,7 @@ func (s *Store) Publish(ctx context.Context, channel string, msg []byte) error {
 // not block, so it is rarely more than one.
 const subscriptionBuffer = 1024
 
-// Subscribe implements runtime.Store. It returns once Redis has confirmed
+// Subscribe implements store.Store. It returns once Redis has confirmed
 // the subscription.
 func (s *Store) Subscribe(ctx context.Context, channel string, deliver func([]byte)) (func(), error) {
 	ps := s.rdb.Subscribe(ctx, s.prefix+channel)
@@ -158,4 +159,4 @@ func (s *Store) Subscribe(ctx context.Context, channel string, deliver func([]by
 	}, nil
 }
 
-var _ runtime.Store = (*Store)(nil)
+var _ store.Store = (*Store)(nil)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/storetest"
+	"github.com/mcpgen/mcpgen/runtime/store"
+	"github.com/mcpgen/mcpgen/runtime/store/storetest"
 	"github.com/mcpgen/mcpgen/store/redis"
 	goredis "github.com/redis/go-redis/v9"
 )
@@ -20,12 +20,12 @@ func client(t *testing.T, srv *redistest.Server) *goredis.Client {
 	return rdb
 }
 
-// TestStore: the store keeps the promises of runtime.Store, against a
+// TestStore: the store keeps the promises of store.Store, against a
 // real Redis; each subtest has a prefix of its own.
 func TestStore(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := client(t, srv)
-	storetest.Run(t, func(t *testing.T) runtime.Store {
+	storetest.Run(t, func(t *testing.T) store.Store {
 		return redis.New(rdb, &redis.Options{Prefix: "test-" + rand.Text()[:8] + ":"})
 	})
 }

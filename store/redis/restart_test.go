@@ -10,17 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/store/redis"
 )
-
-// perRequest is a request of revision 2026-07-28 from a client of the
-// tasks extension.
-func perRequest(id int, method, params string) []byte {
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",`+
-		`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, id, method, params)
-}
 
 // hangBound is longer than any request may take while Redis is away: the
 // store's operations give up after 5 seconds.
@@ -61,7 +55,7 @@ func TestRedisRestart(t *testing.T) {
 	var slowest atomic.Int64
 	request := func(conn *runtime.Conn, id int, method, params string) map[string]any {
 		start := time.Now()
-		resp := conn.Handle(context.Background(), perRequest(id, method, params))
+		resp := conn.Handle(context.Background(), []byte(mcptest.PerRequest(id, method, params, mcptest.TasksCaps)))
 		if d := time.Since(start); int64(d) > slowest.Load() {
 			slowest.Store(int64(d))
 		}
@@ -117,7 +111,7 @@ func TestRedisRestart(t *testing.T) {
 	rs.Stop()
 	// A call that needs no store is served as usual meanwhile.
 	plain := a.NewConn(nil)
-	resp := string(plain.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quick","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)))
+	resp := string(plain.Handle(context.Background(), []byte(mcptest.PerRequest(1, "tools/call", `"name":"quick"`, "{}"))))
 	if !strings.Contains(resp, `"text":"ok"`) {
 		t.Errorf("a plain call while Redis is away: %s", resp)
 	}
@@ -155,7 +149,7 @@ func TestRedisRestart(t *testing.T) {
 	listening := make(chan struct{})
 	go func() {
 		defer close(listening)
-		lconn.Handle(ctx, perRequest(1, "subscriptions/listen", `"notifications":{"resourcesListChanged":true}`))
+		lconn.Handle(ctx, []byte(mcptest.PerRequest(1, "subscriptions/listen", `"notifications":{"resourcesListChanged":true}`, mcptest.TasksCaps)))
 	}()
 	defer func() { cancel(); <-listening }()
 	deadline = time.Now().Add(hangBound)

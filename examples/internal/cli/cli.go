@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 var (
@@ -49,7 +50,7 @@ const StateKeyEnv = "MCPGEN_STATE_KEY"
 type Option func(*options)
 
 type options struct {
-	openStore   func(ctx context.Context, url string) (runtime.Store, error)
+	openStore   func(ctx context.Context, url string) (store.Store, error)
 	newVerifier func(issuer string) (runtime.TokenVerifier, error)
 }
 
@@ -57,7 +58,7 @@ type options struct {
 // in the Redis at URL (module github.com/mcpgen/mcpgen/store/redis), which
 // the server then keeps its tasks in and hears the other replicas through.
 // A store that is an io.Closer is closed when the server returns.
-func WithRedis(open func(ctx context.Context, url string) (runtime.Store, error)) Option {
+func WithRedis(open func(ctx context.Context, url string) (store.Store, error)) Option {
 	return func(o *options) { o.openStore = open }
 }
 

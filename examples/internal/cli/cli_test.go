@@ -3,8 +3,6 @@ package cli_test
 import (
 	"bufio"
 	"context"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/claudetest"
+
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
 // TestPrompt runs the README's example, go run ./examples/tickets/cmd/tickets -prompt,
@@ -125,22 +125,11 @@ func TestHTTPSessions(t *testing.T) {
 			args = append(args, "-stateless")
 		}
 		url := serveHTTP(t, bin, args...)
-		req, err := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-		if err != nil {
-			t.Fatal(err)
+		r := mcptest.Post(t, url, mcptest.Initialize(1, "2025-06-18"))
+		if r.Status != 200 || !strings.Contains(string(r.Body), `"protocolVersion"`) {
+			t.Fatalf("%v: initialize: %d %s", args, r.Status, r.Body)
 		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(body), `"protocolVersion"`) {
-			t.Fatalf("%v: initialize: %s %s", args, resp.Status, body)
-		}
-		if got := resp.Header.Get("Mcp-Session-Id"); (got == "") != stateless {
+		if got := r.Header.Get("Mcp-Session-Id"); (got == "") != stateless {
 			t.Errorf("%v: Mcp-Session-Id %q", args, got)
 		}
 	}

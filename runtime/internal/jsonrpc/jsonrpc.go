@@ -168,7 +168,15 @@ func ErrorWithData(id []byte, code int, msg string, data []byte) []byte {
 func AppendError(b, id []byte, code int, msg string, data []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
-	b = append(b, `,"error":{"code":`...)
+	b = append(b, `,"error":`...)
+	b = AppendErrorObject(b, code, msg, data)
+	return append(b, '}')
+}
+
+// AppendErrorObject appends the error object alone: its code, message
+// and data (JSON, or nil for none).
+func AppendErrorObject(b []byte, code int, msg string, data []byte) []byte {
+	b = append(b, `{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
 	b = jsonvalue.AppendString(b, msg)
@@ -176,5 +184,5 @@ func AppendError(b, id []byte, code int, msg string, data []byte) []byte {
 		b = append(b, `,"data":`...)
 		b = append(b, data...)
 	}
-	return append(b, "}}"...)
+	return append(b, '}')
 }

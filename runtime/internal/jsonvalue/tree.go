@@ -21,6 +21,7 @@ package jsonvalue
 
 import (
 	"iter"
+	"sync"
 	"unsafe"
 )
 
@@ -279,4 +280,33 @@ func (t *Tree) Reset() int {
 	t.data = nil
 	t.nodes = t.nodes[:0]
 	return cap(t.nodes)
+}
+
+// A TreePool keeps parsed trees for the next messages, so that parsing a
+// message allocates no nodes once the pool is warm. Its zero value is
+// ready; it may be used from many goroutines at once.
+type TreePool struct {
+	trees sync.Pool
+}
+
+// maxPooledNodes bounds the trees a TreePool keeps: 48 KiB of nodes.
+const maxPooledNodes = 4 << 10
+
+// Get returns a tree to parse a message into, reused from an earlier
+// message when one is free. Give it back with Put once nothing refers to
+// the message any more.
+func (p *TreePool) Get() *Tree {
+	if t, ok := p.trees.Get().(*Tree); ok {
+		return t
+	}
+	return new(Tree)
+}
+
+// Put gives back a tree that Get returned. The trees of large messages
+// are left to the garbage collector, so that one hostile message does not
+// keep its memory in the pool.
+func (p *TreePool) Put(t *Tree) {
+	if t.Reset() <= maxPooledNodes {
+		p.trees.Put(t)
+	}
 }

@@ -231,6 +231,47 @@ func (h *Handoff) Arm() { h.timer.Reset(h.budget) }
 // budget ran out and another goroutine took over the reading.
 func (h *Handoff) Disarm() (stillReader bool) { return h.timer.Stop() }
 
+// QuickCall is the most the recent calls of a Pace may take, on average,
+// for a reader to run the next one itself while more lines wait.
+const QuickCall = 20 * time.Microsecond
+
+// A Pace is how long the recent calls of one kind (a tool's) took, a
+// moving average, so that a reader can tell the calls it runs itself even
+// while more lines wait (Quick), which saves handing each to a worker and
+// delays the reading little, from the calls it hands to a worker at once,
+// so that a slow one holds up no line behind it. Its zero value has seen
+// no call and is not quick: the first burst of calls of a slow tool never
+// waits behind each other. Concurrent calls may lose an update to each
+// other: the average is a hint.
+type Pace struct {
+	recent atomic.Int64 // nanoseconds; 0 until a call has ended
+}
+
+// Observe adds the duration of a call to the average.
+func (p *Pace) Observe(d time.Duration) {
+	old := p.recent.Load()
+	if old == 0 {
+		p.recent.Store(max(int64(d), 1))
+		return
+	}
+	p.recent.Store(max(old+(int64(d)-old)/8, 1))
+}
+
+// Quick reports whether the recent calls took less than QuickCall.
+func (p *Pace) Quick() bool {
+	d := p.recent.Load()
+	return d > 0 && d < int64(QuickCall)
+}
+
+// MarkSlow makes p not quick until its calls are again: a reader calls it
+// when a call it ran itself outlived its Handoff's budget, so that the
+// calls that follow, while that one still runs, start on workers instead
+// of each waiting out the budget in turn.
+func (p *Pace) MarkSlow() { p.recent.Store(int64(QuickCall)) }
+
+// Recent returns the average, for tests and diagnostics.
+func (p *Pace) Recent() time.Duration { return time.Duration(p.recent.Load()) }
+
 // workerIdle is how long an idle worker waits for more work before it
 // exits.
 const workerIdle = time.Second

@@ -140,3 +140,29 @@ func TestHandoffSlowWork(t *testing.T) {
 		t.Error("the old reader's Disarm affected the new reader's Handoff")
 	}
 }
+
+// TestPaceQuick: a pace is quick once its calls took less than QuickCall
+// on average, never before its first call, stops being quick when its
+// calls grow slow, and at once when marked slow.
+func TestPaceQuick(t *testing.T) {
+	var p Pace
+	if p.Quick() {
+		t.Error("a pace of no call is quick")
+	}
+	p.Observe(3 * time.Microsecond)
+	if !p.Quick() {
+		t.Error("a pace whose call took 3µs is not quick")
+	}
+	for range 30 {
+		p.Observe(time.Millisecond)
+	}
+	if p.Quick() {
+		t.Errorf("a pace whose recent calls took 1ms is quick (average %v)", p.Recent())
+	}
+	var q Pace
+	q.Observe(time.Microsecond)
+	q.MarkSlow()
+	if q.Quick() {
+		t.Error("a pace marked slow is quick")
+	}
+}

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"crypto/cipher"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -18,8 +16,8 @@ import (
 // the client's answers, and nothing waits in the server between the
 // rounds, so that any replica can serve the next round: what a later
 // round needs from the earlier ones (their answers) travels in
-// requestState, which the client echoes. The server seals it (AES-GCM) and
-// binds it to the request (method, target, a digest of the arguments) and
+// requestState, which the client echoes. The server seals it (a Box, as
+// it seals what it keeps in a shared store) and binds it to the request (method, target, a digest of the arguments) and
 // to an expiry, so that a client can neither read nor change it, nor
 // replay it for another request.
 
@@ -32,50 +30,35 @@ type RoundState struct {
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
+// StatePurpose is the purpose of the Box that seals request states (see
+// NewBox): the replicas' key, a purpose of its own.
+const StatePurpose = "mcpgen request state v1"
+
 // stateAD is the additional data of every sealed state, so that nothing
-// else sealed with the same key passes for one.
+// else sealed with the same box passes for one.
 var stateAD = []byte("mcpgen request state v1")
 
-// A Sealer seals and opens RoundStates.
-type Sealer struct {
-	aead cipher.AEAD
-}
-
-// NewSealer returns a Sealer whose AES-256-GCM key derives from key
-// (SHA-256), or from 32 random bytes when key is empty: enough for one
-// process, while replicas behind a load balancer share a key.
-func NewSealer(key []byte) *Sealer {
-	if len(key) == 0 {
-		key = make([]byte, 32)
-		rand.Read(key)
-	}
-	sum := sha256.Sum256(key)
-	return &Sealer{aead: newGCM(sum[:])}
-}
-
-// Seal encrypts and authenticates st, as URL-safe base64.
-func (s *Sealer) Seal(st *RoundState) (string, error) {
+// SealState encrypts and authenticates st with box, as URL-safe base64.
+func SealState(box *Box, st *RoundState) (string, error) {
 	plain, err := json.Marshal(st)
 	if err != nil {
 		return "", err
 	}
-	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(plain)+s.aead.Overhead())
-	rand.Read(nonce)
-	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, stateAD)), nil
+	return base64.RawURLEncoding.EncodeToString(box.Seal(plain, stateAD)), nil
 }
 
 // ErrBadState is why a requestState is refused.
 var ErrBadState = errors.New("requestState failed verification: it was changed, comes from another request or server, or has expired; make the request again without it")
 
-// Open decrypts a sealed state and checks that it belongs to the request
-// method on target with arguments of digest, and has not expired by now.
-func (s *Sealer) Open(token, method, target string, digest []byte, now time.Time) (*RoundState, error) {
+// OpenState decrypts a state that SealState sealed with a box of the
+// same key, and checks that it belongs to the request method on target
+// with arguments of digest, and has not expired by now.
+func OpenState(box *Box, token, method, target string, digest []byte, now time.Time) (*RoundState, error) {
 	data, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(data) < s.aead.NonceSize() {
+	if err != nil {
 		return nil, ErrBadState
 	}
-	n := s.aead.NonceSize()
-	plain, err := s.aead.Open(nil, data[:n], data[n:], stateAD)
+	plain, err := box.Open(data, stateAD)
 	if err != nil {
 		return nil, ErrBadState
 	}

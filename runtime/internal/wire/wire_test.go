@@ -92,9 +92,9 @@ func TestParseClientCaps(t *testing.T) {
 // was made for, before it expires, and under the key that sealed it.
 func TestRequestStateBinding(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	a := NewSealer([]byte("replica key"))
+	a := NewBox([]byte("replica key"), StatePurpose)
 	digest := ArgsDigest(mustParse(t, `{"b":[1,"\u0041"],"a":{"y":2,"x":1}}`))
-	token, err := a.Seal(&RoundState{Method: "tools/call", Target: "t", Digest: digest, Expires: now.Unix() + 60,
+	token, err := SealState(a, &RoundState{Method: "tools/call", Target: "t", Digest: digest, Expires: now.Unix() + 60,
 		Answers: map[string]json.RawMessage{"k": json.RawMessage(`{"action":"decline"}`)}})
 	if err != nil {
 		t.Fatal(err)
@@ -102,26 +102,36 @@ func TestRequestStateBinding(t *testing.T) {
 	// The same arguments, written otherwise, and another replica with the
 	// same key.
 	same := ArgsDigest(mustParse(t, `{ "a":{"x":1.0,"y":2}, "b":[1,"A"] }`))
-	b := NewSealer([]byte("replica key"))
-	st, err := b.Open(token, "tools/call", "t", same, now)
+	b := NewBox([]byte("replica key"), StatePurpose)
+	st, err := OpenState(b, token, "tools/call", "t", same, now)
 	if err != nil || string(st.Answers["k"]) != `{"action":"decline"}` {
 		t.Fatalf("open: %v %+v", err, st)
 	}
 	for name, try := range map[string]func() error{
 		"other key": func() error {
-			_, err := NewSealer([]byte("other")).Open(token, "tools/call", "t", same, now)
+			_, err := OpenState(NewBox([]byte("other"), StatePurpose), token, "tools/call", "t", same, now)
 			return err
 		},
-		"random key":   func() error { _, err := NewSealer(nil).Open(token, "tools/call", "t", same, now); return err },
-		"other method": func() error { _, err := a.Open(token, "prompts/get", "t", same, now); return err },
-		"other target": func() error { _, err := a.Open(token, "tools/call", "u", same, now); return err },
+		"other purpose": func() error {
+			_, err := OpenState(NewBox([]byte("replica key"), "mcpgen task record v1"), token, "tools/call", "t", same, now)
+			return err
+		},
+		"random key": func() error {
+			_, err := OpenState(NewBox(nil, StatePurpose), token, "tools/call", "t", same, now)
+			return err
+		},
+		"other method": func() error { _, err := OpenState(a, token, "prompts/get", "t", same, now); return err },
+		"other target": func() error { _, err := OpenState(a, token, "tools/call", "u", same, now); return err },
 		"other arguments": func() error {
-			_, err := a.Open(token, "tools/call", "t", ArgsDigest(mustParse(t, `{"a":1}`)), now)
+			_, err := OpenState(a, token, "tools/call", "t", ArgsDigest(mustParse(t, `{"a":1}`)), now)
 			return err
 		},
-		"expired":    func() error { _, err := a.Open(token, "tools/call", "t", same, now.Add(61*time.Second)); return err },
-		"not base64": func() error { _, err := a.Open("!!", "tools/call", "t", same, now); return err },
-		"truncated":  func() error { _, err := a.Open(token[:10], "tools/call", "t", same, now); return err },
+		"expired": func() error {
+			_, err := OpenState(a, token, "tools/call", "t", same, now.Add(61*time.Second))
+			return err
+		},
+		"not base64": func() error { _, err := OpenState(a, "!!", "tools/call", "t", same, now); return err },
+		"truncated":  func() error { _, err := OpenState(a, token[:10], "tools/call", "t", same, now); return err },
 	} {
 		if err := try(); err != ErrBadState {
 			t.Errorf("%s: %v", name, err)

@@ -1,4 +1,11 @@
-package runtime
+// Package store is what a server shares beyond one request, and between
+// the replicas of a server behind a load balancer: the Store interface,
+// which a store adapter implements (the module
+// github.com/mcpgen/mcpgen/store/redis does it on Redis), its errors, and
+// Memory, the store a server without one keeps in its own memory. It
+// imports nothing of the rest of the runtime, so an adapter needs nothing
+// else; runtime/store/storetest checks that one does what Store says.
+package store
 
 import (
 	"context"
@@ -9,16 +16,17 @@ import (
 
 // A Store keeps what a server shares beyond one request, and between the
 // replicas of a server behind a load balancer: the records of tasks (see
-// Tool.Task) and a bus on which every replica hears what the others
-// publish (so that a list change or a resource update made on one replica
-// reaches the clients listening on another, and a task's cancellation or
-// answers reach the replica that runs it). Set Server.Store to one that
-// every replica shares; a Server without one keeps them in its own memory
-// (NewMemoryStore), which is enough for one process.
+// runtime.Tool.Task) and a bus on which every replica hears what the
+// others publish (so that a list change or a resource update made on one
+// replica reaches the clients listening on another, and a task's
+// cancellation or answers reach the replica that runs it). Set
+// runtime.Server.Store to one that every replica shares; a Server without
+// one keeps them in its own memory (NewMemory), which is enough for one
+// process.
 //
 // The module github.com/mcpgen/mcpgen/store/redis implements a Store on
-// Redis; runtime/storetest checks that an implementation does what this
-// interface says. Every method may be called from many goroutines at
+// Redis; runtime/store/storetest checks that an implementation does what
+// this interface says. Every method may be called from many goroutines at
 // once. Errors reaching the store (a connection refused, a timeout) are
 // returned as they are; the runtime turns them into errors its clients
 // can act on.
@@ -53,21 +61,21 @@ var ErrNotFound = errors.New("not found")
 // the key's.
 var ErrConflict = errors.New("the value changed meanwhile")
 
-// ErrStoreFull is the error a Store wraps for a Put that would hold more
-// than it may.
-var ErrStoreFull = errors.New("the store holds as much as it may")
+// ErrFull is the error a Store wraps for a Put that would hold more than
+// it may.
+var ErrFull = errors.New("the store holds as much as it may")
 
-// DefaultMemoryStoreBytes bounds what a MemoryStore holds unless told
+// DefaultMemoryBytes bounds what a Memory store holds unless told
 // otherwise: 64 MiB of keys and values.
-const DefaultMemoryStoreBytes = 64 << 20
+const DefaultMemoryBytes = 64 << 20
 
-// A MemoryStore is a Store in the memory of one process: the one a Server
-// without Server.Store uses. Several Servers of one process can share one,
-// as replicas share a store of their own. It holds at most MaxBytes of
-// keys and values (DefaultMemoryStoreBytes when zero); an
+// A Memory store is a Store in the memory of one process: the one a
+// runtime.Server without a Store of its own uses. Several Servers of one
+// process can share one, as replicas share a store of their own. It holds
+// at most MaxBytes of keys and values (DefaultMemoryBytes when zero); an
 // expired value is dropped when it is read, and all of them when room is
 // needed. Subscribers are called from the goroutine that publishes.
-type MemoryStore struct {
+type Memory struct {
 	// MaxBytes bounds what the store holds; set it before first use.
 	MaxBytes int
 
@@ -88,29 +96,29 @@ type memSub struct {
 	deliver func([]byte)
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{}
+// NewMemory returns an empty Memory store.
+func NewMemory() *Memory {
+	return &Memory{}
 }
 
 // memOverhead is what a key costs besides its bytes.
 const memOverhead = 64
 
-func (m *MemoryStore) init() {
+func (m *Memory) init() {
 	if m.values == nil {
 		m.values, m.subs = map[string]*memValue{}, map[string][]*memSub{}
 	}
 }
 
-func (m *MemoryStore) maxBytes() int {
+func (m *Memory) maxBytes() int {
 	if m.MaxBytes > 0 {
 		return m.MaxBytes
 	}
-	return DefaultMemoryStoreBytes
+	return DefaultMemoryBytes
 }
 
 // Get implements Store.
-func (m *MemoryStore) Get(ctx context.Context, key string) ([]byte, uint64, error) {
+func (m *Memory) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
@@ -123,7 +131,7 @@ func (m *MemoryStore) Get(ctx context.Context, key string) ([]byte, uint64, erro
 }
 
 // Put implements Store.
-func (m *MemoryStore) Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error) {
+func (m *Memory) Put(ctx context.Context, key string, version uint64, value []byte, ttl time.Duration) (uint64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
@@ -142,7 +150,7 @@ func (m *MemoryStore) Put(ctx context.Context, key string, version uint64, value
 		grow -= len(old.value) + len(key) + memOverhead
 	}
 	if !m.room(grow, now) {
-		return 0, ErrStoreFull
+		return 0, ErrFull
 	}
 	m.version++
 	m.values[key] = &memValue{value: append([]byte(nil), value...), version: m.version, expires: now.Add(ttl)}
@@ -150,8 +158,17 @@ func (m *MemoryStore) Put(ctx context.Context, key string, version uint64, value
 	return m.version, nil
 }
 
+// Bytes returns what the store holds, as MaxBytes counts it: its keys
+// and values, and 64 bytes more per key, expired values included until
+// they are dropped.
+func (m *Memory) Bytes() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
+}
+
 // dropValue forgets key's value; m.mu is held.
-func (m *MemoryStore) dropValue(key string) {
+func (m *Memory) dropValue(key string) {
 	if v := m.values[key]; v != nil {
 		m.bytes -= len(v.value) + len(key) + memOverhead
 		delete(m.values, key)
@@ -160,7 +177,7 @@ func (m *MemoryStore) dropValue(key string) {
 
 // room reports whether grow more bytes fit, dropping what expired if
 // they do not at first; m.mu is held.
-func (m *MemoryStore) room(grow int, now time.Time) bool {
+func (m *Memory) room(grow int, now time.Time) bool {
 	if m.bytes+grow <= m.maxBytes() {
 		return true
 	}
@@ -173,7 +190,7 @@ func (m *MemoryStore) room(grow int, now time.Time) bool {
 }
 
 // Publish implements Store: every subscriber is called before it returns.
-func (m *MemoryStore) Publish(ctx context.Context, channel string, msg []byte) error {
+func (m *Memory) Publish(ctx context.Context, channel string, msg []byte) error {
 	m.mu.Lock()
 	m.init()
 	subs := m.subs[channel]
@@ -185,7 +202,7 @@ func (m *MemoryStore) Publish(ctx context.Context, channel string, msg []byte) e
 }
 
 // Subscribe implements Store.
-func (m *MemoryStore) Subscribe(ctx context.Context, channel string, deliver func([]byte)) (func(), error) {
+func (m *Memory) Subscribe(ctx context.Context, channel string, deliver func([]byte)) (func(), error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()

@@ -5,6 +5,41 @@ import (
 	"sync"
 )
 
+// The limits of what a server holds at once, over every transport: the
+// size of one message, the bytes of the messages held (admission), the
+// calls accepted and the running slots. What one client may hold besides
+// is bounded where it is kept: its subscriptions/listen requests in
+// fanout.go, its tasks in task.go and taskledger.go, its HTTP sessions in
+// httpsession.go.
+
+// DefaultMaxMessageSize is the largest message a transport accepts when
+// Server.MaxMessageSize is zero.
+const DefaultMaxMessageSize = 16 << 20
+
+// maxMessageSize is the largest message a transport accepts.
+func (s *Server) maxMessageSize() int {
+	if s.MaxMessageSize > 0 {
+		return s.MaxMessageSize
+	}
+	return DefaultMaxMessageSize
+}
+
+// maxBatch bounds the requests and notifications of one JSON-RPC batch.
+const maxBatch = 64
+
+// admission returns what bounds the messages and calls the server holds
+// at once, made from its fields on first use.
+func (s *Server) admission() *admission {
+	s.limitsOnce.Do(func() {
+		maxBytes := int64(s.MaxPendingBytes)
+		if maxBytes <= 0 {
+			maxBytes = 4 * int64(s.maxMessageSize())
+		}
+		s.admitted = newAdmission(maxBytes, max(s.MaxInFlight, 0))
+	})
+	return s.admitted
+}
+
 // messageOverhead is what holding a message costs besides its bytes: the
 // goroutine of a call, its parsed tree's header, its response. Charging
 // it bounds the number of small messages held as the bytes bound large
@@ -21,7 +56,7 @@ const messageOverhead = 4 << 10
 //
 // A message that would pass a bound waits (stdio stops reading, which
 // pushes back on the client) or is refused (Streamable HTTP answers 503);
-// a call accepted waits for a running slot (run).
+// a call accepted waits for a running slot (takeSlot).
 type admission struct {
 	maxBytes   int64
 	maxCalls   int // accepted calls; 0: no bound
@@ -31,7 +66,7 @@ type admission struct {
 	bytes   int64
 	calls   int
 	running int
-	// changed, if not nil, is closed when something is freed: a waiter
+	// changed, if not nil, is closed when something is released: a waiter
 	// makes it, so that a server nobody waits on allocates nothing per
 	// message.
 	changed chan struct{}
@@ -103,8 +138,8 @@ func (a *admission) tryGrow(t *ticket, n int64) bool {
 	return true
 }
 
-// free gives back what t holds.
-func (a *admission) free(t ticket) {
+// release gives back what t holds.
+func (a *admission) release(t ticket) {
 	a.mu.Lock()
 	a.bytes -= t.bytes
 	if t.call {
@@ -114,8 +149,9 @@ func (a *admission) free(t ticket) {
 	a.mu.Unlock()
 }
 
-// run waits for a running slot, or for ctx's end; endRun gives it back.
-func (a *admission) run(ctx context.Context) error {
+// takeSlot waits for a running slot, or for ctx's end; releaseSlot gives
+// it back.
+func (a *admission) takeSlot(ctx context.Context) error {
 	if a.maxRunning == 0 {
 		return nil
 	}
@@ -128,8 +164,8 @@ func (a *admission) run(ctx context.Context) error {
 	})
 }
 
-// endRun gives back a running slot that run gave.
-func (a *admission) endRun() {
+// releaseSlot gives back a running slot that takeSlot gave.
+func (a *admission) releaseSlot() {
 	if a.maxRunning == 0 {
 		return
 	}
@@ -176,7 +212,7 @@ func messageTicket(size int) ticket {
 // callTicket is the ticket of a call, on top of its message's.
 var callTicket = ticket{call: true}
 
-// callsHeld is the number of calls admitted and not yet freed.
+// callsHeld is the number of calls admitted and not yet released.
 func (a *admission) callsHeld() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/bridge"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
@@ -30,7 +31,7 @@ import (
 // as a conversation message. It knows nothing of processes, so tests
 // drive it over pipes.
 type controlConn struct {
-	servers       map[string]*runtime.Conn
+	servers       map[string]bridge.Conn // the servers' connections, by name
 	canUseTool    func(context.Context, PermissionRequest) (PermissionResult, error)
 	hooks         *hookRegistry
 	onElicitation func(context.Context, ElicitationRequest) (ElicitationResult, error)
@@ -43,10 +44,9 @@ type controlConn struct {
 
 	out     *lineio.Writer          // one writer, whole lines, batched when busy
 	workers *lineio.Workers[func()] // answer requests while more lines wait
-	// inlineConn and inlineTool are the connection and the quick tool of
-	// the call the reader runs itself, if it is one (see readLoop).
-	inlineConn atomic.Pointer[runtime.Conn]
-	inlineTool atomic.Pointer[runtime.Tool]
+	// inline is the pace of the quick tool whose call the reader runs
+	// itself, if it is one (see readLoop).
+	inline atomic.Pointer[lineio.Pace]
 
 	mu       sync.Mutex
 	pending  map[string]chan controlReply // the host's requests awaiting a reply
@@ -54,7 +54,7 @@ type controlConn struct {
 	nextID   int
 	handlers sync.WaitGroup
 
-	trees sync.Pool // *jsonvalue.Tree, to parse lines into (see handleLine)
+	trees jsonvalue.TreePool // to parse lines into (see handleLine)
 
 	msgs      *messageQueue
 	sessionID atomic.Pointer[string] // of the latest system/init or result
@@ -84,7 +84,7 @@ type controlReply struct {
 
 func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfig) *controlConn {
 	cc := &controlConn{
-		servers:       map[string]*runtime.Conn{},
+		servers:       map[string]bridge.Conn{},
 		canUseTool:    cfg.canUseTool,
 		hooks:         cfg.hooks,
 		onElicitation: cfg.onElicitation,
@@ -102,7 +102,7 @@ func newControlConn(ctx context.Context, r io.Reader, w io.Writer, cfg hostConfi
 	cc.ctx, cc.cancel = context.WithCancelCause(ctx)
 	cc.out = lineio.NewWriter(w, func() { cc.cancel(errors.New("writing to the CLI failed")) })
 	for name, srv := range cfg.servers {
-		cc.servers[name] = srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) })
+		cc.servers[name] = bridge.ConnOf(srv.NewConn(func(msg []byte) { cc.sendMCPNotification(name, msg) }))
 	}
 	cc.workers = lineio.NewWorkers(func(work func()) { work() })
 	go cc.readLoop(lineio.NewReader(r, maxControlLine))
@@ -115,23 +115,23 @@ const maxControlLine = 256 << 20
 
 // readLoop reads the CLI's lines until its output ends. A control request
 // is answered on the reading goroutine when no other line waits, or when
-// it is a call of a tool whose recent calls were quick (see
-// runtime.Conn.QuickTool), and the reading passes to another goroutine if
+// it is a call of a tool whose recent calls were quick (see lineio.Pace),
+// and the reading passes to another goroutine if
 // the answer takes long (see lineio.Handoff), which also marks the tool as
 // slow; any other request with a line waiting is answered on a worker at
 // once (see lineio.Workers). Answering a burst of quick calls here costs
 // no wake-up of another goroutine, and their answers go out in one write.
 func (cc *controlConn) readLoop(lr *lineio.Reader) {
 	h := lineio.NewHandoff(func() {
-		if t := cc.inlineTool.Load(); t != nil {
-			cc.inlineConn.Load().SlowTool(t) // it was not quick: its next calls go to workers
+		if p := cc.inline.Load(); p != nil {
+			p.MarkSlow() // it was not quick: its next calls go to workers
 		}
 		cc.readLoop(lr)
 	})
 	for {
 		line, size, rerr := lr.NextFor(cc.out)
 		var work func()
-		var quick quickCall
+		var quick *lineio.Pace
 		if size > maxControlLine {
 			cc.logger.Warn("claude: dropped an oversized line from the CLI", "bytes", size)
 		} else if len(line) > 0 && line[0] == '{' {
@@ -150,26 +150,18 @@ func (cc *controlConn) readLoop(lr *lineio.Reader) {
 		}
 		switch {
 		case work == nil:
-		case quick.tool == nil && lr.Buffered(): // a line is waiting: do not hold it up
+		case quick == nil && lr.Buffered(): // a line is waiting: do not hold it up
 			cc.workers.Run(work)
 		default:
-			cc.inlineConn.Store(quick.conn)
-			cc.inlineTool.Store(quick.tool)
+			cc.inline.Store(quick)
 			h.Arm()
 			work()
 			if !h.Disarm() {
-				return // another goroutine reads now, and owns inlineConn and inlineTool
+				return // another goroutine reads now, and owns inline
 			}
-			cc.inlineTool.Store(nil)
+			cc.inline.Store(nil)
 		}
 	}
-}
-
-// A quickCall is an mcp_message calling a tool whose recent calls were
-// quick, with the connection it goes to; the zero value is any other line.
-type quickCall struct {
-	conn *runtime.Conn
-	tool *runtime.Tool
 }
 
 // finish ends the connection: requests still waiting for the CLI fail,
@@ -222,14 +214,14 @@ const handlerGrace = 5 * time.Second
 // handleLine routes one line from the CLI. The line is parsed once; the
 // request handlers and the MCP dispatch work on the parsed tree. A control
 // request is returned as work to run rather than answered here, with the
-// quick tool it calls, if it does.
-func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
-	tree := cc.tree()
+// pace of the quick tool it calls, if it does.
+func (cc *controlConn) handleLine(line []byte) (work func(), quick *lineio.Pace) {
+	tree := cc.trees.Get()
 	v, err := tree.Parse(line)
 	if err != nil || v.Kind() != jsonvalue.Object {
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		cc.logger.Warn("claude: ignored a line from the CLI that is not a JSON object", "error", err)
-		return nil, quickCall{}
+		return nil, nil
 	}
 	switch typ := v.Get("type"); {
 	case typ.Is("control_request"):
@@ -237,16 +229,16 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 		req := v.Get("request")
 		if id == "" || req.Kind() != jsonvalue.Object {
 			// Without an id there is no one to answer.
-			cc.freeTree(tree)
+			cc.trees.Put(tree)
 			cc.logger.Warn("claude: ignored a malformed control request from the CLI", "line", fmt.Sprintf("%.200s", line))
-			return nil, quickCall{}
+			return nil, nil
 		}
 		if req.Get("subtype").Is("mcp_message") {
 			if conn := cc.server(req.Get("server_name")); conn != nil {
-				quick = quickCall{conn, conn.QuickTool(req.Get("message"))}
+				quick = conn.QuickTool(req.Get("message"))
 			}
 		}
-		return cc.startHandler(id, req, tree), quick // which frees the tree once answered
+		return cc.startHandler(id, req, tree), quick // which gives the tree back once answered
 	case typ.Is("control_response"):
 		if resp := v.Get("response"); resp.Kind() == jsonvalue.Object {
 			var payload json.RawMessage
@@ -288,30 +280,9 @@ func (cc *controlConn) handleLine(line []byte) (work func(), quick quickCall) {
 		}
 		cc.msgs.push(m)
 	}
-	cc.freeTree(tree)
-	return nil, quickCall{}
+	cc.trees.Put(tree)
+	return nil, nil
 }
-
-// tree returns a tree to parse a line into, reused from an earlier line
-// when one is free. Give it back with freeTree once nothing refers to the
-// line any more: a control request's, once it is answered.
-func (cc *controlConn) tree() *jsonvalue.Tree {
-	if t, ok := cc.trees.Get().(*jsonvalue.Tree); ok {
-		return t
-	}
-	return new(jsonvalue.Tree)
-}
-
-// freeTree gives back a tree that tree returned; the trees of large lines
-// (a file a tool read) are left to the garbage collector.
-func (cc *controlConn) freeTree(t *jsonvalue.Tree) {
-	if t.Reset() <= maxPooledNodes {
-		cc.trees.Put(t)
-	}
-}
-
-// maxPooledNodes bounds the trees kept for reuse: 48 KiB of nodes.
-const maxPooledNodes = 4 << 10
 
 // stringMember is the named string member of an object, or "".
 func stringMember(v jsonvalue.Value, name string) string {
@@ -360,7 +331,7 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonva
 	if _, dup := cc.inflight[id]; dup {
 		cc.mu.Unlock()
 		cancel()
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		return nil // a duplicate delivery of a request being handled
 	}
 	cc.inflight[id] = cancel
@@ -378,7 +349,7 @@ func (cc *controlConn) startHandler(id string, req jsonvalue.Value, tree *jsonva
 				line = controlSuccessLine(id, resp)
 			}
 		}
-		cc.freeTree(tree)
+		cc.trees.Put(tree)
 		cc.mu.Lock()
 		delete(cc.inflight, id)
 		cc.mu.Unlock()
@@ -500,7 +471,7 @@ func (cc *controlConn) mcpMessage(ctx context.Context, id string, req jsonvalue.
 
 // server returns the connection of the server the JSON string name names,
 // or nil; a name without escapes is looked up in place.
-func (cc *controlConn) server(name jsonvalue.Value) *runtime.Conn {
+func (cc *controlConn) server(name jsonvalue.Value) bridge.Conn {
 	if name.Kind() != jsonvalue.String {
 		return nil
 	}

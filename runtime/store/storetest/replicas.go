@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // RunReplicas checks what replicas of one server sharing store do
@@ -24,9 +25,9 @@ import (
 // the other, whose requests reach the handler where it runs; a list
 // change made on one reaches the subscriptions/listen streams of both,
 // once each; a task's status reaches a listener on the other replica.
-func RunReplicas(t *testing.T, store runtime.Store) {
+func RunReplicas(t *testing.T, shared store.Store) {
 	key := []byte("storetest replicas share this key")
-	a, b := newReplica(t, store, key), newReplica(t, store, key)
+	a, b := newReplica(t, shared, key), newReplica(t, shared, key)
 	t.Run("TaskCancelledElsewhere", func(t *testing.T) {
 		id := a.call(t, "wait")
 		<-a.started
@@ -102,7 +103,7 @@ type replica struct {
 	ended   chan error
 }
 
-func newReplica(t *testing.T, store runtime.Store, key []byte) *replica {
+func newReplica(t *testing.T, shared store.Store, key []byte) *replica {
 	r := &replica{started: make(chan struct{}, 8), release: make(chan struct{}), ended: make(chan error, 8)}
 	r.srv = &runtime.Server{Name: "replica", ListResources: func(ctx context.Context, cursor string) ([]*runtime.Resource, string, error) {
 		return nil, "", nil
@@ -132,7 +133,7 @@ func newReplica(t *testing.T, store runtime.Store, key []byte) *replica {
 	// third of it) never looks at the task within a test's wait: a
 	// cancellation made on the other replica reaches the handler through
 	// the bus or not at all.
-	r.srv.Store, r.srv.StateKey = store, key
+	r.srv.Store, r.srv.StateKey = shared, key
 	r.srv.Tasks.Lease = 10 * time.Minute
 	hs := httptest.NewServer(r.srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
-	"hash/maphash"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -12,8 +11,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/wire"
 )
 
-// The replicas of a server that share a Store hear each other on one
-// channel of it, the bus: a list change or a resource update made on one
+// The replicas' bus: the replicas of a server that share a Store hear
+// each other on one channel of it: a list change or a resource update made on one
 // replica reaches the sessions and subscriptions/listen requests of every
 // other (the fanout delivers it where it was made, and the bus everywhere
 // else, once), and a task's cancellation and answers reach the replica
@@ -23,70 +22,33 @@ import (
 // busChannel is the Store channel of the bus.
 const busChannel = "mcpgen:bus"
 
-// storeTimeout bounds one operation on the store: a store that does not
-// answer makes the request that waits on it fail with an error that says
-// so, instead of hanging.
-const storeTimeout = 5 * time.Second
-
-// sharedState is what a Server keeps about its Store.
-type sharedState struct {
-	once  sync.Once
-	store Store
-	// own says that the store is the Server's own memory store: no other
-	// replica reads it.
-	own bool
-	box *wire.Box
-
-	replicaOnce sync.Once
-	replica     string // this replica's name on the bus
+// A replicaBus is what a Server keeps about the bus.
+type replicaBus struct {
+	nameOnce sync.Once
+	name     string // this replica's name on the bus
 
 	// publishing counts the publishLater goroutines under way, at most
 	// maxPublishing.
 	publishing atomic.Int32
 
-	busOnce sync.Once
-	bus     *wire.Box // seals the bus's messages; see busBox
+	boxOnce sync.Once
+	box     *wire.Box // seals the bus's messages; see busBox
 
-	busMu     sync.Mutex
-	stopBus   func()        // ends the bus subscription; nil before it
-	joining   chan struct{} // closed when the subscription under way ends; nil when none is
-	busFailed time.Time     // when the last subscription failed
+	mu      sync.Mutex
+	stop    func()        // ends the subscription; nil before it
+	joining chan struct{} // closed when the subscription under way ends; nil when none is
+	failed  time.Time     // when the last subscription failed
 
-	// dropped counts the bus messages dropped since the last warning
-	// about them, which warned at lastDropWarning (Unix nanoseconds).
+	// dropped counts the messages dropped since the last warning about
+	// them, which warned at lastDropWarning (Unix nanoseconds).
 	dropped         atomic.Int64
 	lastDropWarning atomic.Int64
-
-	ledgerOnce  sync.Once
-	ledgerSeed  maphash.Seed
-	ledgerLocks [ledgerStripes]chan struct{} // see lockLedger
-
-	mu        sync.Mutex
-	runs      map[string]*taskRun // tasks whose handlers run here, by id
-	perClient map[string]int      // of runs, by client
-}
-
-// shared returns what the Server keeps about its Store, set up on first
-// use from Store and StateKey, which are set before serving: it is first
-// used by a request (a task, a session, a subscriptions/listen), never by
-// what registers tools and the like.
-func (s *Server) shared() *sharedState {
-	sh := &s.sharedState
-	sh.once.Do(func() {
-		sh.store = s.Store
-		if sh.store == nil {
-			sh.store, sh.own = NewMemoryStore(), true
-		}
-		sh.box = wire.NewBox(s.StateKey, "mcpgen task record v1")
-	})
-	return sh
 }
 
 // replicaName is this replica's name on the bus.
 func (s *Server) replicaName() string {
-	sh := &s.sharedState
-	sh.replicaOnce.Do(func() { sh.replica = rand.Text()[:16] })
-	return sh.replica
+	s.bus.nameOnce.Do(func() { s.bus.name = rand.Text()[:16] })
+	return s.bus.name
 }
 
 // The subscription to the bus is made on a goroutine of its own, within
@@ -131,31 +93,32 @@ func (s *Server) subscribeBus(now bool) <-chan struct{} {
 	if sh.own {
 		return nil
 	}
-	sh.busMu.Lock()
-	defer sh.busMu.Unlock()
+	bus := &s.bus
+	bus.mu.Lock()
+	defer bus.mu.Unlock()
 	switch {
-	case sh.stopBus != nil:
+	case bus.stop != nil:
 		return nil
-	case sh.joining != nil:
-		return sh.joining
-	case !now && time.Since(sh.busFailed) < busRetryGap:
+	case bus.joining != nil:
+		return bus.joining
+	case !now && time.Since(bus.failed) < busRetryGap:
 		return nil
 	}
 	done := make(chan struct{})
-	sh.joining = done
+	bus.joining = done
 	go func() {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
 		stop, err := sh.store.Subscribe(ctx, busChannel, s.onBus)
-		sh.busMu.Lock()
-		sh.joining = nil
+		bus.mu.Lock()
+		bus.joining = nil
 		if err != nil {
-			sh.busFailed = time.Now()
+			bus.failed = time.Now()
 		} else {
-			sh.stopBus = stop
+			bus.stop = stop
 		}
-		sh.busMu.Unlock()
+		bus.mu.Unlock()
 		if err != nil {
 			s.logger().Warn("cannot subscribe to the store's bus: changes made on other replicas do not reach this one until it can; retrying with the next session, task or subscriptions/listen", "err", err)
 		}
@@ -199,14 +162,14 @@ func (s *Server) publishLater(m busMessage) {
 	if s.Store == nil || len(s.StateKey) == 0 {
 		return
 	}
-	sh := &s.sharedState // not shared(): the server may still be being set up
-	if sh.publishing.Add(1) > maxPublishing {
-		sh.publishing.Add(-1)
+	bus := &s.bus // the server may still be being set up
+	if bus.publishing.Add(1) > maxPublishing {
+		bus.publishing.Add(-1)
 		s.logger().Warn("the store's bus is slow: a change was not published, and other replicas do not learn of it", "kind", m.Kind)
 		return
 	}
 	go func() {
-		defer sh.publishing.Add(-1)
+		defer bus.publishing.Add(-1)
 		s.publish(context.Background(), m)
 	}()
 }
@@ -237,14 +200,7 @@ func (s *Server) onBus(data []byte) {
 	case "uri":
 		s.fanout.updated(m.URI, s.resourceScopes(m.URI))
 	case "task":
-		switch m.Event {
-		case "cancel", "input":
-			if run := s.shared().run(m.Task); run != nil {
-				run.poke(m.Event == "cancel")
-			}
-		case "status":
-			s.fanout.taskStatus(m.Task, m.Owner, m.Detail)
-		}
+		s.taskEvent(m)
 	}
 }
 
@@ -255,13 +211,13 @@ const dropBusWarningGap = time.Minute
 // droppedBus counts a message of the bus dropped for err, and warns about
 // it unless it warned less than dropBusWarningGap ago.
 func (s *Server) droppedBus(err error) {
-	sh := &s.sharedState
-	n := sh.dropped.Add(1)
-	now, last := time.Now().UnixNano(), sh.lastDropWarning.Load()
-	if now-last < int64(dropBusWarningGap) || !sh.lastDropWarning.CompareAndSwap(last, now) {
+	bus := &s.bus
+	n := bus.dropped.Add(1)
+	now, last := time.Now().UnixNano(), bus.lastDropWarning.Load()
+	if now-last < int64(dropBusWarningGap) || !bus.lastDropWarning.CompareAndSwap(last, now) {
 		return
 	}
-	sh.dropped.Add(-n)
+	bus.dropped.Add(-n)
 	s.logger().Warn("messages on the store's bus that are not the replicas' were dropped: another program publishes on its channel, or a replica has another StateKey", "dropped", n, "last_err", err)
 }
 

@@ -1,4 +1,4 @@
-// Package storetest checks that an implementation of runtime.Store does
+// Package storetest checks that an implementation of store.Store does
 // what the interface promises, as testing/fstest checks a file system: Run
 // it from the tests of the implementation, with a function that returns a
 // new, empty store (for instance, a client of a real server under a prefix
@@ -14,32 +14,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Run checks the store that newStore returns, in subtests: values and
 // their versions, the atomicity of Put under contention, expiry, and the
 // bus.
-func Run(t *testing.T, newStore func(t *testing.T) runtime.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	t.Run("Values", func(t *testing.T) { testValues(t, newStore(t)) })
 	t.Run("Contention", func(t *testing.T) { testContention(t, newStore(t)) })
 	t.Run("Expiry", func(t *testing.T) { testExpiry(t, newStore(t)) })
 	t.Run("Bus", func(t *testing.T) { testBus(t, newStore(t)) })
 }
 
-func testValues(t *testing.T, s runtime.Store) {
+func testValues(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	if _, _, err := s.Get(ctx, "a"); !errors.Is(err, runtime.ErrNotFound) {
+	if _, _, err := s.Get(ctx, "a"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Get of a missing key: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Put(ctx, "a", 7, []byte("x"), time.Minute); !errors.Is(err, runtime.ErrConflict) {
+	if _, err := s.Put(ctx, "a", 7, []byte("x"), time.Minute); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("Put of a missing key at version 7: %v, want ErrConflict", err)
 	}
 	v1, err := s.Put(ctx, "a", 0, []byte("one\x00\xff"), time.Minute)
 	if err != nil || v1 == 0 {
 		t.Fatalf("Put of a new key: version %d, %v", v1, err)
 	}
-	if _, err := s.Put(ctx, "a", 0, []byte("again"), time.Minute); !errors.Is(err, runtime.ErrConflict) {
+	if _, err := s.Put(ctx, "a", 0, []byte("again"), time.Minute); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("Put at version 0 of a key that holds a value: %v, want ErrConflict", err)
 	}
 	got, v, err := s.Get(ctx, "a")
@@ -50,19 +50,19 @@ func testValues(t *testing.T, s runtime.Store) {
 	if err != nil || v2 == v1 || v2 == 0 {
 		t.Fatalf("Put at the current version: %d %v (was %d)", v2, err, v1)
 	}
-	if _, err := s.Put(ctx, "a", v1, []byte("stale"), time.Minute); !errors.Is(err, runtime.ErrConflict) {
+	if _, err := s.Put(ctx, "a", v1, []byte("stale"), time.Minute); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("Put at a stale version: %v, want ErrConflict", err)
 	}
 	if got, _, _ := s.Get(ctx, "a"); string(got) != "two" {
 		t.Errorf("after a refused Put the value is %q", got)
 	}
-	if got, _, err := s.Get(ctx, "b"); !errors.Is(err, runtime.ErrNotFound) || got != nil {
+	if got, _, err := s.Get(ctx, "b"); !errors.Is(err, store.ErrNotFound) || got != nil {
 		t.Errorf("another key: %q %v", got, err)
 	}
 }
 
 // testContention: concurrent read-modify-write loops lose no update.
-func testContention(t *testing.T, s runtime.Store) {
+func testContention(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	if _, err := s.Put(ctx, "n", 0, []byte("0"), time.Minute); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func testContention(t *testing.T, s runtime.Store) {
 					if err == nil {
 						break
 					}
-					if !errors.Is(err, runtime.ErrConflict) {
+					if !errors.Is(err, store.ErrConflict) {
 						errs <- err
 						return
 					}
@@ -105,13 +105,13 @@ func testContention(t *testing.T, s runtime.Store) {
 
 // testExpiry: a value is gone once its TTL has passed, and the key can be
 // created anew.
-func testExpiry(t *testing.T, s runtime.Store) {
+func testExpiry(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	if _, err := s.Put(ctx, "e", 0, []byte("short"), 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if _, _, err := s.Get(ctx, "e"); !errors.Is(err, runtime.ErrNotFound) {
+	if _, _, err := s.Get(ctx, "e"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Get after the TTL: %v, want ErrNotFound", err)
 	}
 	if _, err := s.Put(ctx, "e", 0, []byte("anew"), time.Minute); err != nil {
@@ -121,7 +121,7 @@ func testExpiry(t *testing.T, s runtime.Store) {
 
 // testBus: a subscriber gets what is published after Subscribe returns,
 // on its channel only, in order, until it stops.
-func testBus(t *testing.T, s runtime.Store) {
+func testBus(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	got := make(chan string, 16)
 	stop, err := s.Subscribe(ctx, "c1", func(msg []byte) { got <- string(msg) })

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Run the target with
@@ -37,7 +38,7 @@ func FuzzBusMessage(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	s := &Server{Name: "bus", Store: NewMemoryStore(), StateKey: []byte("the replicas' key"), Logger: linepeer.DiscardLogger()}
+	s := &Server{Name: "bus", Store: store.NewMemory(), StateKey: []byte("the replicas' key"), Logger: linepeer.DiscardLogger()}
 	s.AddResource(&Resource{URI: "app://x/1", Name: "x", Handler: func(context.Context, *ResourceRequest) (*ResourceResult, error) { return nil, nil }})
 	s.AddTool(&Tool{Name: "t", Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return TextResult(""), nil }})
 	l := &listener{

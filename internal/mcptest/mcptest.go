@@ -1,24 +1,30 @@
-// Package mcptest holds what the tests of the runtime's packages share,
-// as encoding/json/internal/jsontest serves two packages: the MCP
-// messages they send (Request, Call, Initialize, PerRequest), the
-// decoders of what comes back (Result, Error, ToolError), and the reader
-// of committed fuzz corpora (ReadCorpus). It imports no runtime package,
-// so that the runtime's own internal tests can use it.
+// Package mcptest is the MCP test kit of this repository, which the tests
+// of every module share (the runtime's, auth's, otel's, store/redis's,
+// the examples'): the messages a client sends (Request, Notification,
+// Call, Initialize, PerRequest), what reads the answers (Message, Result,
+// Error, ToolText, ToolError), a client of Streamable HTTP (Post, Send,
+// Reply), and the reader of committed fuzz corpora (ReadCorpus). It
+// speaks the protocol as bytes and imports no package of the runtime, so
+// that the runtime's own internal tests can use it, and a test says
+// exactly what goes on the wire.
 package mcptest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 )
 
 // AllCaps are the capabilities of a client that can answer every
 // question: forms and URLs, sampling, roots.
 const AllCaps = `{"elicitation":{"form":{},"url":{}},"sampling":{},"roots":{}}`
+
+// TasksCaps are the capabilities of a client of the tasks extension.
+const TasksCaps = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
+
+// Initialized is the notification a client sends once initialize
+// succeeded.
+const Initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 
 // Request returns a JSON-RPC request: params are the members of the
 // params object without braces, or "" for none. id is encoded as JSON (a
@@ -30,6 +36,14 @@ func Request(id any, method, params string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{%s}}`, jsonOf(id), method, params)
 }
 
+// Notification returns a JSON-RPC notification, params as for Request.
+func Notification(method, params string) string {
+	if params == "" {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q}`, method)
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{%s}}`, method, params)
+}
+
 // Call returns a tools/call of tool with arguments, a JSON object (or ""
 // for none).
 func Call(id any, tool, arguments string) string {
@@ -38,6 +52,21 @@ func Call(id any, tool, arguments string) string {
 		params += `,"arguments":` + arguments
 	}
 	return Request(id, "tools/call", params)
+}
+
+// Object returns a JSON object of the name and value pairs, in order,
+// each value encoded with encoding/json: the arguments of a Call, say.
+func Object(pairs ...any) string {
+	b := []byte{'{'}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, jsonOf(fmt.Sprint(pairs[i]))...)
+		b = append(b, ':')
+		b = append(b, jsonOf(pairs[i+1])...)
+	}
+	return string(append(b, '}'))
 }
 
 // Initialize returns an initialize request for the revision rev, with no
@@ -57,6 +86,22 @@ func PerRequest(id any, method, params, caps string) string {
 	return Request(id, method, meta)
 }
 
+// A Message is a JSON-RPC message from the server, decoded.
+type Message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *ErrorObject    `json:"error"`
+}
+
+// An ErrorObject is the error of a JSON-RPC response.
+type ErrorObject struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
 // Result decodes the result of a response into v, failing the test on an
 // error response.
 func Result(t testing.TB, resp string, v any) {
@@ -74,16 +119,34 @@ func Result(t testing.TB, resp string, v any) {
 // response, failing the test on anything else.
 func Error(t testing.TB, resp string) (code int, data string) {
 	t.Helper()
-	var m struct {
-		Error *struct {
-			Code int
-			Data json.RawMessage
-		}
-	}
+	var m struct{ Error *ErrorObject }
 	if err := json.Unmarshal([]byte(resp), &m); err != nil || m.Error == nil {
 		t.Fatalf("not an error: %s", resp)
 	}
 	return m.Error.Code, string(m.Error.Data)
+}
+
+// ToolText returns the text of a successful tools/call result with one
+// text block, or an error that says what m is instead.
+func ToolText(m Message) (string, error) {
+	var res struct {
+		Content []struct{ Type, Text string }
+		IsError bool
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || len(res.Content) != 1 || res.IsError {
+		return "", fmt.Errorf("want a successful tool result with one block, got result %s error %+v", m.Result, m.Error)
+	}
+	return res.Content[0].Text, nil
+}
+
+// MustToolText is ToolText, failing the test on errors.
+func MustToolText(t testing.TB, m Message) string {
+	t.Helper()
+	text, err := ToolText(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
 }
 
 // ToolError returns the response a server writes for a tool call that
@@ -98,41 +161,4 @@ func jsonOf(v any) []byte {
 		panic(err)
 	}
 	return b
-}
-
-// ReadCorpus reads the []byte seeds of the committed corpus in dir (such
-// as testdata/fuzz/FuzzServeStdio).
-func ReadCorpus(t testing.TB, dir string) [][]byte {
-	t.Helper()
-	entries, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for _, name := range entries {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed, err := ParseCorpusFile(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, seed)
-	}
-	return out
-}
-
-// ParseCorpusFile reads a "go test fuzz v1" file holding one []byte.
-func ParseCorpusFile(data []byte) ([]byte, error) {
-	header, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(header) != "go test fuzz v1" {
-		return nil, fmt.Errorf("not a go test fuzz v1 file")
-	}
-	rest = bytes.TrimSpace(rest)
-	if !bytes.HasPrefix(rest, []byte("[]byte(")) || !bytes.HasSuffix(rest, []byte(")")) {
-		return nil, fmt.Errorf("want one []byte value")
-	}
-	s, err := strconv.Unquote(string(rest[len("[]byte(") : len(rest)-1]))
-	return []byte(s), err
 }

@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/linepeer"
+	"github.com/mcpgen/mcpgen/internal/mcptest"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
-	"github.com/mcpgen/mcpgen/runtime/internal/mcptest"
+	"github.com/mcpgen/mcpgen/runtime/internal/taskrecord"
 )
 
 // Run the target with
@@ -52,7 +53,7 @@ func FuzzStoredRecords(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, sealed := range []bool{true, false} {
-			taskKey, ledgerKey := sh.taskKey(id), sh.ledgerKey("")
+			taskKey, ledgerKey := taskrecord.Key(sh.box, id), taskrecord.LedgerKey(sh.box, "")
 			if sealed {
 				put(t, taskKey, sh.box.Seal(data, []byte(taskKey)))
 				put(t, ledgerKey, sh.box.Seal(data, []byte(ledgerKey)))

@@ -1,4 +1,4 @@
-package runtime_test
+package store_test
 
 import (
 	"context"
@@ -6,20 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/storetest"
+	"github.com/mcpgen/mcpgen/runtime/store"
+	"github.com/mcpgen/mcpgen/runtime/store/storetest"
 )
 
-func TestMemoryStore(t *testing.T) {
-	storetest.Run(t, func(*testing.T) runtime.Store { return runtime.NewMemoryStore() })
+func TestMemory(t *testing.T) {
+	storetest.Run(t, func(*testing.T) store.Store { return store.NewMemory() })
 }
 
-// TestMemoryStoreBound: a MemoryStore holds up to MaxBytes, counting 64
-// bytes per key besides its own; past it, Put fails with ErrStoreFull and
+// TestMemoryBound: a Memory store holds up to MaxBytes, counting 64
+// bytes per key besides its own; past it, Put fails with ErrFull and
 // changes nothing, until what expired makes room.
-func TestMemoryStoreBound(t *testing.T) {
+func TestMemoryBound(t *testing.T) {
 	ctx := context.Background()
-	s := &runtime.MemoryStore{MaxBytes: 2 * (64 + 1 + 100)}
+	s := &store.Memory{MaxBytes: 2 * (64 + 1 + 100)}
 	value := make([]byte, 100)
 	if _, err := s.Put(ctx, "a", 0, value, time.Minute); err != nil {
 		t.Fatal(err)
@@ -27,10 +27,10 @@ func TestMemoryStoreBound(t *testing.T) {
 	if _, err := s.Put(ctx, "b", 0, value, 30*time.Millisecond); err != nil {
 		t.Fatalf("at the bound: %v", err)
 	}
-	if _, err := s.Put(ctx, "c", 0, []byte{1}, time.Minute); !errors.Is(err, runtime.ErrStoreFull) {
+	if _, err := s.Put(ctx, "c", 0, []byte{1}, time.Minute); !errors.Is(err, store.ErrFull) {
 		t.Fatalf("past the bound: %v", err)
 	}
-	if _, _, err := s.Get(ctx, "c"); !errors.Is(err, runtime.ErrNotFound) {
+	if _, _, err := s.Get(ctx, "c"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused Put stored something: %v", err)
 	}
 	_, v, _ := s.Get(ctx, "a")
@@ -43,8 +43,8 @@ func TestMemoryStoreBound(t *testing.T) {
 	}
 }
 
-// TestMemoryStoreReplicas: two servers sharing a MemoryStore behave as
+// TestMemoryReplicas: two servers sharing a Memory store behave as
 // replicas sharing Redis would.
-func TestMemoryStoreReplicas(t *testing.T) {
-	storetest.RunReplicas(t, runtime.NewMemoryStore())
+func TestMemoryReplicas(t *testing.T) {
+	storetest.RunReplicas(t, store.NewMemory())
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/claude"
+	"github.com/mcpgen/mcpgen/runtime/internal/bridge"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonvalue"
 )
 
@@ -510,7 +511,7 @@ func TestQuickToolBurst(t *testing.T) {
 }
 
 // quick reports whether srv would answer the message msg on the reading
-// goroutine while more lines wait (see runtime.Conn.QuickTool).
+// goroutine while more lines wait (see bridge.Conn.QuickTool).
 func quick(t *testing.T, srv *runtime.Server, msg []byte) bool {
 	t.Helper()
 	var tree jsonvalue.Tree
@@ -520,7 +521,7 @@ func quick(t *testing.T, srv *runtime.Server, msg []byte) bool {
 	}
 	conn := srv.NewConn(nil)
 	defer conn.Close()
-	return conn.QuickTool(v) != nil
+	return bridge.ConnOf(conn).QuickTool(v) != nil
 }
 
 // TestParamsOfTheWrongShape: an MCP message whose params have the wrong

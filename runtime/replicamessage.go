@@ -50,9 +50,8 @@ const maxBusSlack = 1 << 20
 // its first use, which is never before serving: publish and publishLater
 // send nothing while StateKey is empty.
 func (s *Server) busBox() *wire.Box {
-	sh := &s.sharedState
-	sh.busOnce.Do(func() { sh.bus = wire.NewBox(s.StateKey, busPurpose) })
-	return sh.bus
+	s.bus.boxOnce.Do(func() { s.bus.box = wire.NewBox(s.StateKey, busPurpose) })
+	return s.bus.box
 }
 
 // sealBus encodes m for the bus, sealed.
