@@ -81,6 +81,12 @@ type Server struct {
 	// after the ones added with AddResource.
 	ListResources ResourceLister
 
+	// PageSize, if positive, is the most items one page of tools/list,
+	// prompts/list, skills/list and resources/directory/read holds; the
+	// page's nextCursor, which the client sends back, gives the next.
+	// Zero means every item on one page.
+	PageSize int
+
 	// ListCache is the cache hint that clients of revision 2026-07-28 get
 	// with the lists of tools, prompts, resources and templates, and with
 	// server/discover. The zero value says the lists go stale at once and

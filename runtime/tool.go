@@ -257,20 +257,22 @@ func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
 	return t
 }
 
-// listTools answers tools/list: the list is encoded once per set of tools
-// and revision kind (see Tool.OutputSchema).
+// listTools answers tools/list: the whole list is encoded once per set of
+// tools and revision kind (see Tool.OutputSchema), a page (see PageSize)
+// on each request.
 func (ss *session) listTools(c *call) response {
 	variant := 0
 	if c.perRequest() {
 		variant = 1
 	}
-	return listResult(&ss.srv.tools, variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
+	entry := func(b []byte, t *Tool) ([]byte, error) {
 		b, err := t.appendListEntry(b, c.perRequest())
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
 		return b, nil
-	})
+	}
+	return listPage(c, &ss.srv.tools, variant, "tools", func(t *Tool) string { return t.Name }, entry)
 }
 
 // appendListEntry writes the tool as tools/list describes it to a client
