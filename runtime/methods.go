@@ -62,10 +62,11 @@ const (
 	resources
 	prompts
 	completions
+	skills
 )
 
 func (f feature) String() string {
-	return [...]string{"", "tools", "resources", "prompts", "completions"}[f]
+	return [...]string{"", "tools", "resources", "prompts", "completions", "skills"}[f]
 }
 
 // methodTable lists every method of the protocol the server answers.
@@ -90,6 +91,11 @@ var methodTable = []*method{
 	{name: wire.MethodComplete, serve: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
 
 	{name: wire.MethodListen, serve: (*session).listen, revisions: requestRevision, handler: true},
+
+	// The skills extension (see skills.go).
+	{name: wire.MethodSkillsList, serve: (*session).listSkills, revisions: allRevisions, feature: skills, cacheable: true},
+	{name: wire.MethodSkillsGet, serve: (*session).getSkill, revisions: allRevisions, feature: skills, cacheable: true},
+	{name: wire.MethodDirectoryRead, serve: (*session).readDirectory, revisions: allRevisions, feature: skills, handler: true},
 
 	// The tasks extension (see task.go). The client must declare it in
 	// each request, which each method checks first.
@@ -163,14 +169,17 @@ func (s *Server) offers(f feature) bool {
 			}
 		}
 		return false
+	case skills:
+		return s.skills.len() > 0
 	}
 	return true
 }
 
 // appendCapabilities writes what the server offers, for initialize and
 // server/discover alike: only the features it has, each with list changes
-// notified, and logging; per request (server/discover), the extensions
-// too, which only requests of that revision can use.
+// notified, and logging; the skills extension, if it has skills; per
+// request (server/discover), the tasks extension too, which only requests
+// of that revision can use.
 func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	b = append(b, `{"logging":{}`...)
 	if s.offers(tools) {
@@ -185,8 +194,19 @@ func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	if s.offers(completions) {
 		b = append(b, `,"completions":{}`...)
 	}
-	if perRequest && s.hasTaskTools() {
-		b = append(b, `,"extensions":{"`+wire.ExtTasks+`":{}}`...)
+	hasTasks, hasSkills := perRequest && s.hasTaskTools(), s.offers(skills)
+	if hasTasks || hasSkills {
+		b = append(b, `,"extensions":{`...)
+		if hasTasks {
+			b = append(b, `"`+wire.ExtTasks+`":{}`...)
+		}
+		if hasTasks && hasSkills {
+			b = append(b, ',')
+		}
+		if hasSkills {
+			b = appendSkillsExtension(b)
+		}
+		b = append(b, '}')
 	}
 	return append(b, '}')
 }

@@ -117,6 +117,7 @@ type Server struct {
 	resources registry[*Resource]
 	templates registry[*ResourceTemplate]
 	prompts   registry[*Prompt]
+	skills    skillSet // see skills.go
 	fanout    fanout
 
 	trees sync.Pool // *jsonvalue.Tree, for parsing messages
@@ -135,7 +136,8 @@ var errKeyless = errors.New("Server.Store is set, but Server.StateKey is empty: 
 
 // Check reports what keeps s from serving, as it is set up: a Store
 // without a StateKey, whose task records and bus messages no other
-// replica could open. Serve, ServeStdio and ListenAndServeHTTP return its
+// replica could open; a skill whose files are not those its manifest
+// lists (see AddSkill). Serve, ServeStdio and ListenAndServeHTTP return its
 // error before serving anything, and HTTPHandler and NewConn, which
 // return none, panic with it (as HTTPHandler does for an Authorization no
 // request could satisfy); call it first to have the error instead.
@@ -143,7 +145,7 @@ func (s *Server) Check() error {
 	if s.Store != nil && len(s.StateKey) == 0 {
 		return fmt.Errorf("runtime: %w", errKeyless)
 	}
-	return nil
+	return s.checkSkills()
 }
 
 // mustCheck panics with Check's error, for what cannot return one.
