@@ -72,9 +72,19 @@ func TestPagination(t *testing.T) {
 			if !slices.Equal(names, want) || len(cursors) != tc.pages-1 {
 				t.Errorf("%d items, page size %d, %s: got %v in %d pages, want %v in %d", tc.n, tc.size, m.method, names, len(cursors)+1, want, tc.pages)
 			}
-			_, again := listAll(t, pagedServer(tc.n, tc.size), m.method, m.member)
+			replica := pagedServer(tc.n, tc.size)
+			_, again := listAll(t, replica, m.method, m.member)
 			if !slices.Equal(cursors, again) {
 				t.Errorf("%s: another server with the same items gave cursors %q, this one %q", m.method, again, cursors)
+			}
+			// A cursor of one replica is good on another (behind a load
+			// balancer, each page may come from any).
+			for i, c := range cursors {
+				var page map[string]any
+				mcptest.Result(t, handle(replica, mcptest.Request(1, m.method, fmt.Sprintf(`"cursor":%q`, c))), &page)
+				if items := page[m.member].([]any); items[0].(map[string]any)["name"] != want[(i+1)*tc.size] {
+					t.Errorf("%s: cursor %d on a replica: %v", m.method, i, page)
+				}
 			}
 			for _, c := range cursors {
 				if strings.Contains(c, m.prefix+"2") || strings.Contains(c, "list") {
