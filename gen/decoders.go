@@ -3,6 +3,7 @@ package gen
 import (
 	"cmp"
 	"go/types"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -196,7 +197,7 @@ func (d *decoderSet) name(n *types.Named) string {
 			}
 		}
 	}
-	name := d.e.scope.declare("decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" })))
+	name := d.e.scope.declare("decode" + identifier(types.TypeString(n, func(*types.Package) string { return "" })))
 	d.names[n] = name
 	d.order = append(d.order, n)
 	return name
@@ -257,4 +258,20 @@ func (d *decoderSet) write() {
 		f.Comment(name + " stores validated arguments in in, without reflection.")
 		f.Func().Id(name).Add(params).Error().Block(body...)
 	}
+}
+
+// identifier makes a type's name, with its type arguments, part of a Go
+// identifier: each run of what an identifier cannot hold (brackets,
+// spaces, the quotes and dashes of a struct type's tags) becomes one
+// underscore. Box[[]time.Duration] is Box_time_Duration.
+func identifier(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			b.WriteRune(r)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	return strings.Trim(b.String(), "_")
 }

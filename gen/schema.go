@@ -327,10 +327,16 @@ func (b *schemaBuilder) schema(t types.Type, path string, pos token.Pos) *jsonsc
 // elem is the schema of a value held by a pointer, a slice, an array or a
 // map, which is addressable or not as addr says (see schemaBuilder.addr).
 func (b *schemaBuilder) elem(t types.Type, path string, pos token.Pos, addr bool) *jsonschema.Schema {
+	return b.addressable(addr, func() *jsonschema.Schema { return b.held(t, path, pos) })
+}
+
+// addressable returns schema(), built with the addressability of the value set to
+// addr.
+func (b *schemaBuilder) addressable(addr bool, schema func() *jsonschema.Schema) *jsonschema.Schema {
 	outer := b.addr
 	b.addr = addr
 	defer func() { b.addr = outer }()
-	return b.held(t, path, pos)
+	return schema()
 }
 
 // bytes reports whether a slice of elem is a base64 string in the JSON:
@@ -853,7 +859,14 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			}
 			continue
 		}
-		prop := b.schema(f.v.Type(), fpath, fpos)
+		var prop *jsonschema.Schema
+		if b.encoded && f.viaPointer {
+			// Promoted through an embedded pointer: the field is reached
+			// through it, and so addressable.
+			prop = b.addressable(true, func() *jsonschema.Schema { return b.schema(f.v.Type(), fpath, fpos) })
+		} else {
+			prop = b.schema(f.v.Type(), fpath, fpos)
+		}
 		if f.tags.quoted {
 			prop = quotedSchema(f.v.Type(), prop)
 		}

@@ -76,7 +76,7 @@ var policies = []policy{
 	{"fixed-arrays",
 		"A Go array [N]T takes exactly N items (minItems = maxItems = N); encoding/json fills missing elements with zero values and drops extra ones.",
 		func(r *harness.Report) bool {
-			return r.Event == harness.SchemaRefusesReadable && (r.Keyword == "minItems" || r.Keyword == "maxItems") && has(r, "array")
+			return r.Event == harness.SchemaRefusesReadable && ((r.Keyword == "minItems" || r.Keyword == "maxItems") && has(r, "array") || has(r, "beyondArray"))
 		}},
 	{"integer-range",
 		"A sized integer (int8 … uint32) has its range as minimum and maximum; int, int64, uint and uint64 have none (but 0 for the unsigned), as JSON numbers past 2^53 are not exact: a number outside the Go type's range passes their schema and is refused when decoded, with encoding/json's error.",

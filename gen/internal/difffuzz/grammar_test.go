@@ -334,8 +334,10 @@ func (t *typ) schemaDecls(out map[*decl]bool, output bool) {
 	t.elem.schemaDecls(out, output)
 	t.key.schemaDecls(out, output)
 	for _, f := range t.fields {
-		if f.embedded && !output && f.tag != "" && f.t.kind == tPtr && f.t.elem.kind == tNamed && !unicode.IsUpper(rune(f.t.elem.decl.name[0])) {
-			continue // mcpgen refuses the member itself: encoding/json cannot set it
+		if f.embedded && !output && f.t.kind == tPtr && f.t.elem.kind == tNamed && !unicode.IsUpper(rune(f.t.elem.decl.name[0])) {
+			// mcpgen refuses the member (tagged) or the members it would
+			// promote (untagged): encoding/json cannot set them.
+			continue
 		}
 		if f.embedded || f.name != "" && unicode.IsUpper(rune(f.name[0])) && !strings.HasPrefix(f.tag, `json:"-"`) {
 			f.t.schemaDecls(out, output)

@@ -225,6 +225,9 @@ var oracleCases = []oracleCase{
 	{schema: "generics/countOutputSchema.json", typ: reflect.TypeFor[generics.Counted](), allow: map[string]string{
 		"properties.count.description": instanceDoc, "properties.label.description": instanceDoc,
 	}},
+	{schema: "generics/labelInputSchema.json", typ: reflect.TypeFor[generics.Tagged](), allow: map[string]string{
+		"properties.box.description": instanceDoc,
+	}},
 	{schema: "generics/waitInputSchema.json", typ: reflect.TypeFor[generics.Delays](), allow: map[string]string{
 		"properties.delays.description": instanceDoc,
 	}},
