@@ -99,6 +99,9 @@ func parseFrontmatter(content []byte) (*frontmatter, error) {
 	fm.json = b.String()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		for v.Kind == yaml.AliasNode {
+			v = v.Alias
+		}
 		switch k.Value {
 		case "name":
 			fm.namePos = pos(v)

@@ -74,3 +74,39 @@ func TestFrontmatter(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFrontmatter: whatever a SKILL.md holds, reading its frontmatter
+// does not panic, and what it accepts is a JSON object, whose name and
+// description members are the strings it reports.
+func FuzzFrontmatter(f *testing.F) {
+	for _, seed := range []string{
+		"---\nname: a\ndescription: b\n---\n",
+		"---\nname: a\ndescription: >\n  x\n  y\nmetadata: {k: [1, 2.5, true, null, \"s\"]}\n---\n",
+		"---\na: &a [x]\nb: *a\n---\n",
+		"---\nv: 012\n---\n",
+		"---\r\nname: 'q'\r\n---\r\n",
+		"---\n<<: {a: 1}\n---\n",
+		"---\nx: &n a\nname: *n\ndescription: *n\n---\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, md []byte) {
+		fm, err := parseFrontmatter(md)
+		if err != nil {
+			if _, ok := err.(*frontmatterError); !ok {
+				t.Fatalf("an error that is not a frontmatterError: %T %v", err, err)
+			}
+			return
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(fm.json), &obj); err != nil {
+			t.Fatalf("not a JSON object: %v\n%s", err, fm.json)
+		}
+		if name, _ := obj["name"].(string); name != fm.name {
+			t.Fatalf("name %q, reported %q", name, fm.name)
+		}
+		if d, _ := obj["description"].(string); d != fm.description {
+			t.Fatalf("description %q, reported %q", d, fm.description)
+		}
+	})
+}
