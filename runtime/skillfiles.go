@@ -55,8 +55,10 @@ func (k *skill) read(_ context.Context, f *SkillFile) (*ResourceResult, error) {
 	return res, nil
 }
 
-// skillCache is the cache hint of a file of a manifest: its content is
-// the one its digest names, which only a new manifest changes.
+// skillCache is the cache hint of a file of a manifest: public, as its
+// content is the same for every user (the one its digest names), and
+// stale at once, as for a resource that sets none: a host that keeps it
+// checks it against the entry it holds.
 var skillCache = CacheHint{}
 
 // readDynamic reads the file rel of a dynamic skill from what its Dynamic
