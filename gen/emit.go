@@ -20,13 +20,13 @@ func emit(m *model) ([]byte, error) {
 	f := e.f
 	f.HeaderComment(Header)
 	f.Comment("The code below needs this version of the mcpimpl package or a later one.")
-	f.Const().Id("_").Op("=").Add(e.impl("SupportPackageIsVersion3"))
+	f.Const().Id("_").Op("=").Add(e.impl(m.supportVersion()))
 	if len(m.handlers()) > 0 {
 		e.signatureGuards()
 	}
 	e.structGuards()
 	e.enumGuard()
-	if len(m.handlers())+len(m.skills) > 0 {
+	if len(m.tools)+len(m.resources)+len(m.prompts)+len(m.skills) > 0 {
 		e.newServer()
 		e.register()
 		e.argDecoders()
@@ -223,6 +223,12 @@ func (e *emitter) toolFields(t *tool) []jen.Code {
 	}
 	if ann := e.annotations(t); ann != nil {
 		fs = append(fs, field("Annotations", ann))
+	}
+	if icons := e.icons(t.opts.icons); icons != nil {
+		fs = append(fs, field("Icons", icons))
+	}
+	if ui := e.uiToolMeta(t); ui != nil {
+		fs = append(fs, field("UI", ui))
 	}
 	if t.opts.searchHint != "" {
 		fs = append(fs, field("SearchHint", jen.Lit(t.opts.searchHint)))

@@ -31,7 +31,7 @@ func (e *emitter) registerResources() []jen.Code {
 			fs = append(fs, field("Description", jen.Lit(r.description)))
 		}
 		if r.mimeType != "" {
-			fs = append(fs, field("MIMEType", jen.Lit(r.mimeType)))
+			fs = append(fs, field("MIMEType", e.mimeTypeLit(r.mimeType)))
 		}
 		if r.opts.size > 0 && r.vars == nil {
 			fs = append(fs, field("Size", jen.Lit(int(r.opts.size))))
@@ -39,21 +39,32 @@ func (e *emitter) registerResources() []jen.Code {
 		if ann := e.resourceAnnotations(r.opts); ann != nil {
 			fs = append(fs, field("Annotations", ann))
 		}
-		decode := e.impl("NoInput")
-		if r.input != nil {
-			decode = jen.Id(e.argDecoderName(r.name, "Vars"))
+		if ui := e.uiResourceMeta(r); ui != nil {
+			fs = append(fs, field("UI", ui))
 		}
 		if r.opts.scopes != nil {
 			fs = append(fs, field("Scopes", stringsLit(r.opts.scopes)))
 		}
-		fn := e.handlerRef(&r.handlerFunc)
-		fs = append(fs, field("Handler", e.impl("Read").Call(fn, decode, e.impl(r.contents), jen.Lit(r.mimeType))))
+		fs = append(fs, field("Handler", e.resourceHandler(r)))
 		if completes(r.args, r.opts.complete) {
 			fs = append(fs, field("Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)))
 		}
 		calls = append(calls, jen.Id(e.locals.server).Dot("Add"+kind).Call(jen.Op("&").Add(e.rt(kind)).Add(elements(fs...))))
 	}
 	return calls
+}
+
+// resourceHandler reads r: mcpimpl.Read adapts a function, and a
+// variable's value is served as it is (embeddedHandler).
+func (e *emitter) resourceHandler(r *resource) jen.Code {
+	if r.embedded != nil {
+		return e.embeddedHandler(r)
+	}
+	decode := e.impl("NoInput")
+	if r.input != nil {
+		decode = jen.Id(e.argDecoderName(r.name, "Vars"))
+	}
+	return e.impl("Read").Call(e.handlerRef(&r.handlerFunc), decode, e.impl(r.contents), e.mimeTypeLit(r.mimeType))
 }
 
 // resourceAnnotations is &runtime.ResourceAnnotations{…}, or nil when the

@@ -101,11 +101,13 @@ func (p *pass) buildModel() *model {
 	m := &model{pass: p}
 	found := false
 	var funcs, resourceFuncs, promptFuncs, skillFuncs []*ast.FuncDecl
+	var vars []resourceVar         // //mcp:resource variables
 	var schemaDirs []fileDirective // //mcp:schema in package doc comments
 	var skillFolders []*skillFolder
 	for _, f := range p.files {
 		attached := map[*ast.Comment]bool{}
 		m.typeDirs = append(m.typeDirs, p.typeDirectives(f, attached)...)
+		vars = append(vars, resourceVars(f, attached)...)
 		skillFolders = append(skillFolders, p.skillDirectives(f, attached)...)
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -164,7 +166,7 @@ func (p *pass) buildModel() *model {
 		}
 		found = p.strayDirectives(f, attached) || found
 	}
-	if len(funcs)+len(resourceFuncs)+len(promptFuncs)+len(skillFuncs)+len(skillFolders)+len(m.typeDirs) == 0 && !found {
+	if len(funcs)+len(resourceFuncs)+len(vars)+len(promptFuncs)+len(skillFuncs)+len(skillFolders)+len(m.typeDirs) == 0 && !found {
 		return nil
 	}
 	if p.lp.broken {
@@ -180,7 +182,8 @@ func (p *pass) buildModel() *model {
 	}
 	p.ix = newIndex(newDocIndex(p.fset, p.files, p.lp.goFiles), newEnumIndex(p.fset, p.pkg, p.files))
 	m.addTools(funcs)
-	m.addResources(resourceFuncs)
+	m.addResources(resourceFuncs, vars)
+	m.checkAppLinks()
 	m.addPrompts(promptFuncs)
 	m.buildSkills(skillFolders, skillFuncs)
 	p.checkFormCalls(m.typeDirs)
@@ -223,8 +226,10 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 			}
 			found = true
 			switch d.Name {
-			case directiveTool, directiveResource, directivePrompt, directiveSkill:
+			case directiveTool, directivePrompt, directiveSkill:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
+			case directiveResource:
+				p.errorf(c.Slash, "//mcp:resource must be in the doc comment of a function or method declaration, or of a string or []byte variable")
 			case directiveSkills:
 				p.errorf(c.Slash, "//mcp:skills must be in the doc comment of a variable of type embed.FS, beside its //go:embed")
 			case directiveForm, directiveOutput, directiveConfig:
@@ -270,9 +275,9 @@ func (m *model) addTools(funcs []*ast.FuncDecl) {
 	}
 }
 
-// addResources checks the //mcp:resource functions and adds those without
-// mistakes to the model.
-func (m *model) addResources(funcs []*ast.FuncDecl) {
+// addResources checks the //mcp:resource functions and variables and adds
+// those without mistakes to the model.
+func (m *model) addResources(funcs []*ast.FuncDecl, vars []resourceVar) {
 	p := m.pass
 	uris := map[string]token.Pos{}
 	for _, fd := range funcs {
@@ -292,6 +297,11 @@ func (m *model) addResources(funcs []*ast.FuncDecl) {
 			}
 		}
 		m.resources = append(m.resources, r)
+	}
+	for _, rv := range vars {
+		if r := p.buildVarResource(rv); r != nil && p.checkDuplicate(uris, r.opts.uri, "resource URI", r.opts.uriPos) {
+			m.resources = append(m.resources, r)
+		}
 	}
 }
 
@@ -335,14 +345,17 @@ func defaultServerName(pkgPath string) string {
 }
 
 // handlers are the functions behind the package's tools, resources,
-// prompts and dynamic skills, in that order.
+// prompts and dynamic skills, in that order (a variable's resource has
+// none).
 func (m *model) handlers() []*handlerFunc {
 	var hs []*handlerFunc
 	for _, t := range m.tools {
 		hs = append(hs, &t.handlerFunc)
 	}
 	for _, r := range m.resources {
-		hs = append(hs, &r.handlerFunc)
+		if r.embedded == nil {
+			hs = append(hs, &r.handlerFunc)
+		}
 	}
 	for _, p := range m.prompts {
 		hs = append(hs, &p.handlerFunc)

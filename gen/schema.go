@@ -893,6 +893,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		}
 		b.describe(prop, f, astField)
 		b.checkInstances(prop, fpath, tagPos(tagField, "", fpos))
+		b.checkMethodDefault(prop, f.v.Type(), fpath, tagPos(tagField, "default=", fpos))
 		required := f.required() && !b.madeOptional(f)
 		if b.encoded {
 			// What json.Marshal always writes: every field without
@@ -1357,6 +1358,30 @@ func durationKeywords(t types.Type, kws []keyVal) []keyVal {
 func isDuration(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// checkMethodDefault reports a default on a member whose type reads
+// itself through its own method: the schema says little of what the
+// method takes (any string, for UnmarshalText), and mcpgen cannot run
+// the method at generate time, so the default, given to every call that
+// leaves the member out, could fail them all. The standard library's
+// types whose schema is exact (time.Time's date-time, big.Int's integer)
+// and json.RawMessage are fine.
+func (b *schemaBuilder) checkMethodDefault(s *jsonschema.Schema, t types.Type, path string, pos token.Pos) {
+	if s.Default == nil || b.encoded {
+		return
+	}
+	m := b.ix.jsonMethods.decodeMethod(derefType(t))
+	if m == nil {
+		return
+	}
+	if owner := m.owner(); owner != nil {
+		switch typeKey(owner) {
+		case "time.Time", "math/big.Int", "encoding/json.RawMessage":
+			return
+		}
+	}
+	b.errorf(pos, "%s: %s reads itself with its own %s, which mcpgen cannot run to check the default; every call that leaves the member out would be refused if it is not a value the method takes: drop the default, and set it in the handler", path, typeString(derefType(t), b.pkg), m.fn.Name())
 }
 
 // checkInstances reports a default or an example of a field that its own

@@ -177,9 +177,10 @@ func (s *Server) offers(f feature) bool {
 
 // appendCapabilities writes what the server offers, for initialize and
 // server/discover alike: only the features it has, each with list changes
-// notified, and logging; the skills extension, if it has skills; per
-// request (server/discover), the tasks extension too, which only requests
-// of that revision can use.
+// notified, and logging; the MCP Apps extension when a tool links a view,
+// and the skills extension when the server has skills; per request
+// (server/discover), the tasks extension too, which only requests of that
+// revision can use.
 func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	b = append(b, `{"logging":{}`...)
 	if s.offers(tools) {
@@ -194,18 +195,25 @@ func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	if s.offers(completions) {
 		b = append(b, `,"completions":{}`...)
 	}
-	hasTasks, hasSkills := perRequest && s.hasTaskTools(), s.offers(skills)
-	if hasTasks || hasSkills {
-		b = append(b, `,"extensions":{`...)
-		if hasTasks {
-			b = append(b, `"`+wire.ExtTasks+`":{}`...)
-		}
-		if hasTasks && hasSkills {
+	var exts []string // each "name":settings
+	if perRequest && s.hasTaskTools() {
+		exts = append(exts, `"`+wire.ExtTasks+`":{}`)
+	}
+	if s.hasAppTools() {
+		exts = append(exts, `"`+wire.ExtUI+`":{}`)
+	}
+	if s.offers(skills) {
+		exts = append(exts, skillsExtension)
+	}
+	for i, ext := range exts {
+		if i == 0 {
+			b = append(b, `,"extensions":{`...)
+		} else {
 			b = append(b, ',')
 		}
-		if hasSkills {
-			b = appendSkillsExtension(b)
-		}
+		b = append(b, ext...)
+	}
+	if exts != nil {
 		b = append(b, '}')
 	}
 	return append(b, '}')

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -100,9 +101,10 @@ func pageOf[T any](listing, kind, cursor string, size int, items []T, key func(T
 }
 
 // pagedList answers a list method with one page: the items of the page
-// as the array member, each written by entry, and nextCursor when more
-// follow. The whole list, without a cursor and without a page size, is
-// what the registry caches instead (see listResult).
+// as the array member, each written by entry (see appendItem), and
+// nextCursor when more follow. The whole list, without a cursor and
+// without a page size, is what the registry caches instead (see
+// listResult).
 func pagedList[T any](listing, kind, member, cursor string, size int, items []T, key func(T) string, entry func(b []byte, item T) ([]byte, error)) response {
 	page, next, bad := pageOf(listing, kind, cursor, size, items, key)
 	if bad != nil {
@@ -110,12 +112,10 @@ func pagedList[T any](listing, kind, member, cursor string, size int, items []T,
 	}
 	b := append([]byte{'"'}, member...)
 	b = append(b, `":[`...)
-	for i, item := range page {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	first := len(b)
+	for _, item := range page {
 		var err error
-		if b, err = entry(b, item); err != nil {
+		if b, err = appendItem(b, first, item, entry); err != nil {
 			return errorResponse(jsonrpc.InternalError, "listing %ss: %v", kind, err)
 		}
 	}
@@ -124,10 +124,12 @@ func pagedList[T any](listing, kind, member, cursor string, size int, items []T,
 }
 
 // listPage answers c, a list method of the items of r (tools/list,
-// prompts/list, skills/list): with neither a cursor nor a page size, the
-// whole list as the registry caches it (see listResult); else the page
-// the cursor asks for, as pagedList writes it.
-func listPage[T any](c *call, r *registry[T], variant int, member string, key func(T) string, entry func(b []byte, item T) ([]byte, error)) response {
+// prompts/list): with neither a cursor nor a page size, the whole list as
+// the registry caches it (see listResult); else the page the cursor asks
+// for, as pagedList writes it, of the items shown to the client (all if
+// shown is nil), so that a page holds PageSize of them and no cursor
+// names one it is not shown.
+func listPage[T any](c *call, r *registry[T], variant int, member string, shown func(T) bool, key func(T) string, entry func(b []byte, item T) ([]byte, error)) response {
 	cursor, bad := stringParam(c.msg.Params, "cursor", false)
 	size := c.ss.srv.PageSize
 	switch {
@@ -136,5 +138,9 @@ func listPage[T any](c *call, r *registry[T], variant int, member string, key fu
 	case cursor == "" && size <= 0:
 		return listResult(r, variant, member, entry)
 	}
-	return pagedList(c.msg.Method, r.kind(), member, cursor, size, r.all(), key, entry)
+	items := r.all()
+	if shown != nil {
+		items = slices.DeleteFunc(slices.Clone(items), func(item T) bool { return !shown(item) })
+	}
+	return pagedList(c.msg.Method, r.kind(), member, cursor, size, items, key, entry)
 }

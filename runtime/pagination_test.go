@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -143,4 +144,50 @@ func errorMessage(t *testing.T, resp string) (int, string) {
 		t.Fatalf("not an error response: %s", resp)
 	}
 	return m.Error.Code, m.Error.Message
+}
+
+// TestPaginationHiddenTools: a page holds PageSize tools that the client
+// is shown: one that only MCP App views call counts for a client that
+// renders them, and for another is neither on a page nor named by a
+// cursor (which a client could decode).
+func TestPaginationHiddenTools(t *testing.T) {
+	s := board() // show_board, move_ticket (views only), ping
+	s.PageSize = 1
+	for _, tc := range []struct {
+		name string
+		init string
+		want []string
+	}{
+		{"renders apps", mcptest.Request(0, "initialize", `"protocolVersion":"2025-11-25","capabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}},"clientInfo":{"name":"t","version":"1"}`), []string{"show_board", "move_ticket", "ping"}},
+		{"does not", mcptest.Initialize(0, "2025-11-25"), []string{"show_board", "ping"}},
+	} {
+		conn := s.NewConn(nil)
+		conn.Handle(context.Background(), []byte(tc.init))
+		var names []string
+		cursor := ""
+		for range 10 {
+			params := ""
+			if cursor != "" {
+				params = fmt.Sprintf(`"cursor":%q`, cursor)
+			}
+			var page struct {
+				Tools      []struct{ Name string }
+				NextCursor string
+			}
+			mcptest.Result(t, string(conn.Handle(context.Background(), []byte(mcptest.Request(1, "tools/list", params)))), &page)
+			if len(page.Tools) != 1 {
+				t.Fatalf("%s: a page of %d tools, want 1", tc.name, len(page.Tools))
+			}
+			names = append(names, page.Tools[0].Name)
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+			if raw, _ := base64.RawURLEncoding.DecodeString(cursor); !slices.Contains(tc.want, strings.SplitN(string(raw), "\x00", 2)[1]) {
+				t.Errorf("%s: a cursor names %q", tc.name, raw)
+			}
+		}
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%s: pages of %v, want %v", tc.name, names, tc.want)
+		}
+	}
 }

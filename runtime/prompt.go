@@ -180,7 +180,7 @@ func (ss *session) listPrompts(c *call) response {
 		}
 		return b, nil
 	}
-	return listPage(c, &ss.srv.prompts, 0, "prompts", func(p *Prompt) string { return p.Name }, entry)
+	return listPage(c, &ss.srv.prompts, 0, "prompts", nil, func(p *Prompt) string { return p.Name }, entry)
 }
 
 // promptOf returns the prompt that the member name of params names, once

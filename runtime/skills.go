@@ -371,9 +371,7 @@ func (set *skillSet) unknown(uri string) response {
 	return invalidParams("%s", b.String())
 }
 
-// appendSkillsExtension writes the skills extension's member of the
-// capabilities' extensions, for a server with skills: it serves
+// skillsExtension is the skills extension's member of the capabilities'
+// extensions, for a server with skills: it serves
 // resources/directory/read on every folder of them.
-func appendSkillsExtension(b []byte) []byte {
-	return append(b, `"`+wire.ExtSkills+`":{"directoryRead":true}`...)
-}
+const skillsExtension = `"` + wire.ExtSkills + `":{"directoryRead":true}`

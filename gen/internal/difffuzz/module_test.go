@@ -533,7 +533,7 @@ func (b *batch) expectations() []expectation {
 				continue
 			}
 			for _, f := range d.under.fields {
-				if validates.MatchString(f.tag) {
+				if validates.MatchString(f.tag) && !skipped.MatchString(f.tag) {
 					e.at = append(e.at, span{d.file, f.line, f.line}, span{d.file, d.first, d.first + 1})
 					e.decl = d
 				}

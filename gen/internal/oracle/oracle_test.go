@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters"
 	othershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	adaptershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
+	"github.com/mcpgen/mcpgen/testdata/golden/apps"
 	"github.com/mcpgen/mcpgen/testdata/golden/backtick_doc"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
@@ -258,6 +259,11 @@ var oracleCases = []oracleCase{
 	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "unexported_fields/locateInputSchema.json", typ: reflect.TypeFor[unexported_fields.Zone]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/moveTicketInputSchema.json", typ: reflect.TypeFor[apps.MoveInput]()},
+	{schema: "apps/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/showBoardInputSchema.json", typ: reflect.TypeFor[apps.ShowInput]()},
+	{schema: "apps/showBoardOutputSchema.json", typ: reflect.TypeFor[apps.Board]()},
+	{schema: "apps/showStatsInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "surface/openTicketInputSchema.json", typ: reflect.TypeFor[surface.OpenInput]()},
 	{schema: "surface/openTicketOutputSchema.json", typ: reflect.TypeFor[*surface.Ticket]()},
 	{schema: "surface/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
