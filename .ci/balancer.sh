@@ -272,6 +272,10 @@ needs_one_process=()
 required=(server-initialize ping tools-list tools-call-simple-text tools-call-image
 	tools-call-audio tools-call-embedded-resource tools-call-mixed-content tools-call-error
 	tools-call-with-progress tools-call-with-logging json-schema-2020-12 dns-rebinding-protection)
+# The skills extension's scenarios, whose every check must succeed (the
+# suite counts a skipped check as passed): their lists and files come from
+# any replica, and a cursor of one is good on the others.
+skills=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
 required_next=(server-stateless http-header-validation
 	http-custom-header-server-validation input-required-result-basic-elicitation
 	input-required-result-basic-sampling input-required-result-basic-list-roots
@@ -282,7 +286,7 @@ required_next=(server-stateless http-header-validation
 	input-required-result-ignore-extra-params input-required-result-validate-input
 	tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
 	tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-required-task-error
-	tasks-mrtr-composition)
+	tasks-mrtr-composition "${skills[@]}")
 # suite NAME JS BASELINE REQUIRED... runs one version of the suite through
 # the balancer and judges it.
 suite() {
@@ -335,6 +339,7 @@ suite() {
 }
 suite "$CONFORMANCE_VERSION" "$conformance" "$repo/.ci/conformance-baseline.yml" "${required[@]}"
 suite "$CONFORMANCE_NEXT_VERSION" "$conformance_next" "$repo/.ci/conformance-baseline-next.yml" "${required[@]}" "${required_next[@]}"
+"$node" "$repo/.ci/lib/all-checks-pass.js" "$tmp/suite-$CONFORMANCE_NEXT_VERSION.results" "balancer.sh" "${skills[@]}" || status=1
 
 # 2. A bounded load test.
 log "2. 20,000 calls by 64 clients through the balancer"

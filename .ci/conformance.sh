@@ -4,7 +4,11 @@
 #     Streamable HTTP, at two versions: 0.1.16 (revisions up to 2025-11-25)
 #     and 0.2.0-alpha.12 (which adds 2026-07-28 and its extensions), each
 #     compared with its own committed baseline of expected failures, so that
-#     a regression or a newly passing scenario both fail;
+#     a regression or a newly passing scenario both fail; the skills
+#     extension's scenarios (sep-2640-*) must pass with every check a
+#     success, none skipped, and again against a server that pages every
+#     list one item at a time (-page-size 1), with tools-list and
+#     prompts-list;
 #  2. the MCP inspector's CLI (@modelcontextprotocol/inspector-cli) over stdio,
 #     listing tools and resources, calling a tool, reading a resource and
 #     getting a prompt.
@@ -60,6 +64,9 @@ required=(server-initialize ping tools-list tools-call-simple-text tools-call-im
 	resources-list resources-read-text resources-read-binary resources-templates-read
 	resources-subscribe resources-unsubscribe prompts-list prompts-get-simple prompts-get-with-args
 	prompts-get-embedded-resource prompts-get-with-image completion-complete)
+# The skills extension's scenarios, whose every check must succeed: the
+# suite counts a skipped check as passed.
+skills=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
 # And those of revision 2026-07-28, which only the newer suite has.
 required_next=(server-stateless http-header-validation
 	http-custom-header-server-validation input-required-result-basic-elicitation
@@ -72,7 +79,7 @@ required_next=(server-stateless http-header-validation
 	input-required-result-non-tool-request sep-2164-resource-not-found caching
 	tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
 	tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-required-task-error
-	tasks-mrtr-composition)
+	tasks-mrtr-composition "${skills[@]}")
 
 tmp=$(mktemp -d)
 server_pid=
@@ -135,12 +142,43 @@ suite() {
 }
 suite "$CONFORMANCE_VERSION" "$conformance" "$repo/.ci/conformance-baseline.yml" "${required[@]}"
 suite "$CONFORMANCE_NEXT_VERSION" "$conformance_next" "$repo/.ci/conformance-baseline-next.yml" "${required[@]}" "${required_next[@]}"
+log "the skills scenarios, every check:"
+"$node" "$repo/.ci/lib/all-checks-pass.js" "$tmp/suite-$CONFORMANCE_NEXT_VERSION.results" "conformance.sh" "${skills[@]}" || status=1
 kill "$server_pid"
 if wait "$server_pid"; then :; else
 	log "FAIL: the server did not exit cleanly on SIGTERM:"
 	cat "$tmp/server.log" >&2
 	status=1
 fi
+server_pid=
+
+# 1b. The lists a page at a time: the same server with -page-size 1, so
+# that skills/list, resources/directory/read, tools/list and prompts/list
+# answer one item per page and the suite follows their cursors.
+"$tmp/conformance-server" -http 127.0.0.1:0 -page-size 1 2>"$tmp/server-paged.log" &
+server_pid=$!
+url=
+for _ in $(seq 100); do # up to 10 s
+	url=$(sed -n 's/.*msg="serving MCP over Streamable HTTP" url=\(http:[^ ]*\).*/\1/p' "$tmp/server-paged.log")
+	[[ -n $url ]] && break
+	kill -0 "$server_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if [[ -z $url ]]; then
+	log "the server with -page-size 1 did not start:"
+	cat "$tmp/server-paged.log" >&2
+	exit 1
+fi
+log "running the skills, tools-list and prompts-list scenarios against $url, one item per page"
+for s in "${skills[@]}" tools-list prompts-list; do
+	"$node" "$conformance_next" server --url "$url" --scenario "$s" -o "$tmp/paged.results" >"$tmp/paged-$s.out" 2>&1 || {
+		cat "$tmp/paged-$s.out"
+		status=1
+	}
+done
+"$node" "$repo/.ci/lib/all-checks-pass.js" "$tmp/paged.results" "conformance.sh -page-size 1" "${skills[@]}" tools-list prompts-list || status=1
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
 server_pid=
 
 # 2. The MCP inspector's CLI over stdio. It finds its own package.json
@@ -167,7 +205,7 @@ expect tools/list "$want_tools" 'r.tools.map((t) => t.name).join(" ")' --method 
 expect tools/call '{"content":[{"type":"text","text":"Ada lives at 1 Main St, Springfield"}]}' 'JSON.stringify(r)' \
 	--method tools/call --tool-name json_schema_2020_12_tool \
 	--tool-arg name=Ada --tool-arg 'address={"street":"1 Main St","city":"Springfield"}'
-expect resources/list "test://static-text test://static-binary test://watched-resource" \
+expect resources/list "test://static-text test://static-binary test://watched-resource skill://code-review/SKILL.md skill://release-notes/SKILL.md skill://status/today/SKILL.md skill://team/billing/refunds/SKILL.md" \
 	'r.resources.map((x) => x.uri).join(" ")' --method resources/list
 expect resources/read '{"contents":[{"uri":"test://template/42/data","mimeType":"application/json","text":"{\"data\":\"Data for ID: 42\",\"id\":\"42\",\"templateTest\":\"true\"}"}]}' \
 	'JSON.stringify(r)' --method resources/read --uri test://template/42/data

@@ -33,7 +33,7 @@ func spacedDirective(text string) (string, bool) {
 	rest, ok = strings.CutPrefix(trimmed, "mcp:")
 	if fields := strings.Fields(rest); ok && len(fields) > 0 {
 		switch fields[0] {
-		case directiveTool, directiveResource, directivePrompt, directiveServer, directiveInstall, directiveConfig:
+		case directiveTool, directiveResource, directivePrompt, directiveServer, directiveInstall, directiveConfig, directiveSkills, directiveSkill:
 			return fields[0], true
 		}
 	}

@@ -26,7 +26,7 @@ func emit(m *model) ([]byte, error) {
 	}
 	e.structGuards()
 	e.enumGuard()
-	if len(m.tools)+len(m.resources)+len(m.prompts) > 0 {
+	if len(m.tools)+len(m.resources)+len(m.prompts)+len(m.skills) > 0 {
 		e.newServer()
 		e.register()
 		e.argDecoders()
@@ -100,6 +100,7 @@ func newEmitter(m *model) *emitter {
 		}
 		td.constName = e.scope.declare(lowerCamel(snakeCase(td.named.Obj().Name())) + suffix)
 	}
+	e.declareSkillConsts()
 	return e
 }
 
@@ -199,8 +200,9 @@ func (e *emitter) register() {
 	}
 	body = append(body, e.registerResources()...)
 	body = append(body, e.registerPrompts()...)
+	body = append(body, e.registerSkills()...)
 	f.Line()
-	f.Comment("Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + s + ".")
+	f.Comment("Register adds the " + e.m.kinds("tools", "resources", "prompts", "skills", " and ") + " of this package to " + s + ".")
 	f.Func().Id("Register").Params(params...).Block(body...)
 }
 
@@ -406,6 +408,7 @@ func (e *emitter) schemaConsts() {
 		}
 		add(td.constName, what, td.schema)
 	}
+	e.skillConsts(add)
 }
 
 // lowerCamel turns a tool name into a Go identifier: create_ticket →
@@ -436,14 +439,15 @@ func lowerCamel(name string) string {
 
 // kinds lists the kinds of primitive the package serves, in the words
 // given (singular or plural), joined by conj before the last: "tools",
-// "tools and prompts", "tool, resource or prompt".
-func (m *model) kinds(tool, resource, prompt, conj string) string {
+// "tools and prompts", "tool, resource or prompt". A kind whose word is
+// empty is left out.
+func (m *model) kinds(tool, resource, prompt, skill, conj string) string {
 	var ks []string
 	for _, k := range []struct {
 		n    int
 		word string
-	}{{len(m.tools), tool}, {len(m.resources), resource}, {len(m.prompts), prompt}} {
-		if k.n > 0 {
+	}{{len(m.tools), tool}, {len(m.resources), resource}, {len(m.prompts), prompt}, {len(m.skills), skill}} {
+		if k.n > 0 && k.word != "" {
 			ks = append(ks, k.word)
 		}
 	}
@@ -460,7 +464,7 @@ func (m *model) kinds(tool, resource, prompt, conj string) string {
 // server serves, one line of text per element.
 func (e *emitter) newServerDoc() []string {
 	m := e.m
-	if len(m.resources)+len(m.prompts) == 0 {
+	if len(m.resources)+len(m.prompts)+len(m.skills) == 0 {
 		return []string{
 			"NewServer returns a server named " + strconv.Quote(m.serverName()) + " that serves the tools of this",
 			"package: " + e.toolList() + ".",
@@ -483,6 +487,9 @@ func (e *emitter) newServerDoc() []string {
 			names = append(names, p.name)
 		}
 		parts = append(parts, "the prompts "+strings.Join(names, ", "))
+	}
+	if len(m.skills) > 0 {
+		parts = append(parts, "the skills "+e.skillList())
 	}
 	return wrap("NewServer returns a server named "+strconv.Quote(m.serverName())+" that serves "+joinList(parts, "; and ")+".", 72)
 }

@@ -93,10 +93,10 @@ type Result struct {
 	// Diagnostics are the problems found, errors and warnings, sorted by
 	// position.
 	Diagnostics []Diagnostic
-	// Tools, Resources and Prompts are what the generated file serves:
-	// tool names, resource URIs and URI templates, prompt names. They are
-	// set when Content is.
-	Tools, Resources, Prompts []string
+	// Tools, Resources, Prompts and Skills are what the generated file
+	// serves: tool names, resource URIs and URI templates, prompt names,
+	// the URIs of skills' SKILL.md. They are set when Content is.
+	Tools, Resources, Prompts, Skills []string
 	// Idle reports a package with nothing for mcpgen to do: it has no
 	// mcpgen directive, no file that mcpgen generated, and no diagnostic.
 	Idle bool
@@ -361,6 +361,9 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	}
 	for _, pr := range m.prompts {
 		res.Prompts = append(res.Prompts, pr.name)
+	}
+	for _, k := range m.skills {
+		res.Skills = append(res.Skills, k.uri())
 	}
 	if m.server.surface || lp.surface {
 		res.Surface = encodeSurface(m.surface())

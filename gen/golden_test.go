@@ -25,8 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden files: each case's m
 // goldenDir holds one directory per case: the input package, and what
 // mcpgen must make of it: mcp_gen.go, the package's generated file, the
 // install files (manifest.json, server.json, .mcp.json) of a package with
-// //mcp:install, and in want/ one <constant>.json per schema constant and
-// diagnostics.txt when mcpgen reports anything. -update owns these files;
+// //mcp:install, and in want/ one <constant>.json per schema constant (and
+// skill's frontmatter) and diagnostics.txt when mcpgen reports anything. -update owns these files;
 // the rest of the directory is the case's input.
 const goldenDir = "testdata/golden"
 
@@ -158,7 +158,8 @@ func generateCases(t *testing.T, root string, cases []string) map[string]*gen.Re
 	return byCase
 }
 
-// schemaConsts returns the schema constants of a generated file by name.
+// schemaConsts returns the schema constants of a generated file, and the
+// frontmatters of its skills, by name.
 func schemaConsts(t *testing.T, src []byte) map[string]string {
 	f, err := parser.ParseFile(token.NewFileSet(), gen.DefaultOutput, src, 0)
 	if err != nil {
@@ -173,7 +174,7 @@ func schemaConsts(t *testing.T, src []byte) map[string]string {
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
 			name := vs.Names[0].Name
-			if !strings.HasSuffix(name, "Schema") {
+			if !strings.HasSuffix(name, "Schema") && !strings.HasSuffix(name, "Frontmatter") {
 				continue
 			}
 			out[name] = constString(t, vs.Values[0])

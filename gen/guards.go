@@ -42,8 +42,12 @@ func (e *emitter) signatureGuards() {
 		typ := jen.Func().Add(e.funcTypeCode(params, false, sig.Results()))
 		guards = append(guards, jen.Id("_").Add(typ).Op("=").Add(e.impl("RerunGoGenerate")).Call(fn))
 	}
+	skill := ""
+	if slices.ContainsFunc(e.m.skills, func(k *skillModel) bool { return k.dynamic != nil }) {
+		skill = "skill"
+	}
 	e.varBlock(guards,
-		"A compile error here means that a "+e.m.kinds("tool", "resource", "prompt", " or ")+" function's signature changed",
+		"A compile error here means that a "+e.m.kinds("tool", "resource", "prompt", skill, " or ")+" function's signature changed",
 		"after this file was generated: re-run go generate.")
 }
 

@@ -33,6 +33,7 @@ type model struct {
 	tools     []*tool
 	resources []*resource
 	prompts   []*prompt
+	skills    []*skillModel    // from //mcp:skills folders (skills.go)
 	typeDirs  []*typeDirective // //mcp:form and //mcp:output types
 	receivers []*receiver
 	// rejected are tools with errors whose input (a struct, or none) and
@@ -99,13 +100,15 @@ type receiver struct {
 func (p *pass) buildModel() *model {
 	m := &model{pass: p}
 	found := false
-	var funcs, resourceFuncs, promptFuncs []*ast.FuncDecl
+	var funcs, resourceFuncs, promptFuncs, skillFuncs []*ast.FuncDecl
 	var vars []resourceVar         // //mcp:resource variables
 	var schemaDirs []fileDirective // //mcp:schema in package doc comments
+	var skillFolders []*skillFolder
 	for _, f := range p.files {
 		attached := map[*ast.Comment]bool{}
 		m.typeDirs = append(m.typeDirs, p.typeDirectives(f, attached)...)
 		vars = append(vars, resourceVars(f, attached)...)
+		skillFolders = append(skillFolders, p.skillDirectives(f, attached)...)
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -117,7 +120,7 @@ func (p *pass) buildModel() *model {
 				if !ok || d.Tool != "mcp" {
 					continue
 				}
-				list := map[string]*[]*ast.FuncDecl{directiveTool: &funcs, directiveResource: &resourceFuncs, directivePrompt: &promptFuncs}[d.Name]
+				list := map[string]*[]*ast.FuncDecl{directiveTool: &funcs, directiveResource: &resourceFuncs, directivePrompt: &promptFuncs, directiveSkill: &skillFuncs}[d.Name]
 				if list == nil {
 					continue
 				}
@@ -125,7 +128,7 @@ func (p *pass) buildModel() *model {
 				if len(*list) == 0 || (*list)[len(*list)-1] != fd {
 					*list = append(*list, fd)
 					if kinds++; kinds == 2 {
-						p.errorf(c.Slash, "%s has directives of two kinds: a function is one tool, one resource or one prompt", fd.Name.Name)
+						p.errorf(c.Slash, "%s has directives of two kinds: a function is one tool, one resource, one prompt or one skill's files", fd.Name.Name)
 					}
 				}
 			}
@@ -163,7 +166,7 @@ func (p *pass) buildModel() *model {
 		}
 		found = p.strayDirectives(f, attached) || found
 	}
-	if len(funcs)+len(resourceFuncs)+len(vars)+len(promptFuncs)+len(m.typeDirs) == 0 && !found {
+	if len(funcs)+len(resourceFuncs)+len(vars)+len(promptFuncs)+len(skillFuncs)+len(skillFolders)+len(m.typeDirs) == 0 && !found {
 		return nil
 	}
 	if p.lp.broken {
@@ -182,6 +185,7 @@ func (p *pass) buildModel() *model {
 	m.addResources(resourceFuncs, vars)
 	m.checkAppLinks()
 	m.addPrompts(promptFuncs)
+	m.buildSkills(skillFolders, skillFuncs)
 	p.checkFormCalls(m.typeDirs)
 	for _, td := range m.typeDirs {
 		for _, method := range td.methods() {
@@ -191,7 +195,7 @@ func (p *pass) buildModel() *model {
 			}
 		}
 	}
-	if len(m.tools)+len(m.resources)+len(m.prompts)+len(m.typeDirs) == 0 && !p.hasErrors() {
+	if len(m.tools)+len(m.resources)+len(m.prompts)+len(m.skills)+len(m.typeDirs) == 0 && !p.hasErrors() {
 		p.warnf(m.server.pos, "//mcp:server without any //mcp:tool, //mcp:resource or //mcp:prompt function in the package")
 	}
 	return m
@@ -222,10 +226,12 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 			}
 			found = true
 			switch d.Name {
-			case directiveTool, directivePrompt:
+			case directiveTool, directivePrompt, directiveSkill:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
 			case directiveResource:
 				p.errorf(c.Slash, "//mcp:resource must be in the doc comment of a function or method declaration, or of a string or []byte variable")
+			case directiveSkills:
+				p.errorf(c.Slash, "//mcp:skills must be in the doc comment of a variable of type embed.FS, beside its //go:embed")
 			case directiveForm, directiveOutput, directiveConfig:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a type declaration", d.Name)
 			case directiveSchema:
@@ -233,7 +239,7 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 			case directiveServer, directiveInstall:
 				p.errorf(c.Slash, "//mcp:%s must be in the package doc comment, directly above the package clause", d.Name)
 			default:
-				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:form, //mcp:output, //mcp:config, //mcp:schema, //mcp:server and //mcp:install)", d.Name)
+				p.errorf(c.Slash, "unknown directive //mcp:%s (mcpgen knows //mcp:tool, //mcp:resource, //mcp:prompt, //mcp:skills, //mcp:skill, //mcp:form, //mcp:output, //mcp:config, //mcp:schema, //mcp:server and //mcp:install)", d.Name)
 			}
 		}
 	}
@@ -338,8 +344,9 @@ func defaultServerName(pkgPath string) string {
 	}, path.Base(pkgPath))
 }
 
-// handlers are the functions behind the package's tools, resources and
-// prompts, in that order (a variable's resource has none).
+// handlers are the functions behind the package's tools, resources,
+// prompts and dynamic skills, in that order (a variable's resource has
+// none).
 func (m *model) handlers() []*handlerFunc {
 	var hs []*handlerFunc
 	for _, t := range m.tools {
@@ -352,6 +359,11 @@ func (m *model) handlers() []*handlerFunc {
 	}
 	for _, p := range m.prompts {
 		hs = append(hs, &p.handlerFunc)
+	}
+	for _, k := range m.skills {
+		if k.dynamic != nil {
+			hs = append(hs, k.dynamic)
+		}
 	}
 	return hs
 }

@@ -67,7 +67,15 @@ func (m *model) surface() *surface.Surface {
 			Scopes: sortedScopes(p.opts.scopes), Arguments: surfaceArguments(p.args),
 		})
 	}
+	for _, k := range m.skills {
+		sk := &surface.Skill{URI: k.uri(), Name: k.fm.name, Description: k.fm.description, Dynamic: k.dynamic != nil}
+		for _, f := range k.files {
+			sk.Files = append(sk.Files, f.path)
+		}
+		s.Skills = append(s.Skills, sk)
+	}
 	slices.SortFunc(s.Tools, func(a, b *surface.Tool) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(s.Skills, func(a, b *surface.Skill) int { return strings.Compare(a.URI, b.URI) })
 	slices.SortFunc(s.Resources, func(a, b *surface.Resource) int { return strings.Compare(a.URI, b.URI) })
 	slices.SortFunc(s.ResourceTemplates, func(a, b *surface.ResourceTemplate) int { return strings.Compare(a.URITemplate, b.URITemplate) })
 	slices.SortFunc(s.Prompts, func(a, b *surface.Prompt) int { return strings.Compare(a.Name, b.Name) })
@@ -142,6 +150,9 @@ func (m *model) surfacePositions() map[string]token.Position {
 		for _, a := range p.args {
 			at(surface.ArgumentPlace(p.name, a.name), a.pos)
 		}
+	}
+	for _, k := range m.skills {
+		out[surface.SkillPlace(k.uri())] = token.Position{Filename: k.md, Line: 1, Column: 1}
 	}
 	return out
 }

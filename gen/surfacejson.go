@@ -77,10 +77,17 @@ func encodeSurface(s *surface.Surface) []byte {
 	if len(s.Skills) > 0 {
 		o.key("skills")
 		w.elements(len(s.Skills), 1, func(i, depth int) {
+			k := s.Skills[i]
 			so := w.open(depth)
-			so.key("name")
-			w.str(s.Skills[i].Name)
-			so.text("description", s.Skills[i].Description)
+			so.key("uri")
+			w.str(k.URI)
+			so.text("name", k.Name)
+			so.text("description", k.Description)
+			if k.Dynamic {
+				so.key("dynamic")
+				w.b.WriteString("true")
+			}
+			so.strings("files", k.Files)
 			so.close()
 		})
 	}

@@ -32,7 +32,8 @@ func TestEncodeSurface(t *testing.T) {
 		}, {URI: "ui://desk/empty", Name: "empty", MIMEType: "text/html;profile=mcp-app", UI: &surface.ResourceUI{}}},
 		ResourceTemplates: []*surface.ResourceTemplate{{URITemplate: "desk://t/{id}", Name: "t", Variables: []surface.Argument{{Name: "id", Required: true, Type: "integer"}}}},
 		Prompts:           []*surface.Prompt{{Name: "triage", Arguments: []surface.Argument{{Name: "status", Type: "string", Enum: []string{"open", "closed"}}}}},
-		Skills:            []*surface.Skill{{Name: "triage", Description: "Triage."}},
+		Skills: []*surface.Skill{{URI: "skill://triage/SKILL.md", Name: "triage", Description: "Triage.", Files: []string{"SKILL.md", "a.md"}},
+			{URI: "skill://x/daily/SKILL.md", Name: "daily", Dynamic: true, Files: []string{"SKILL.md"}}},
 	}
 	data := encodeSurface(s)
 	var indented bytes.Buffer

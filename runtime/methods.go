@@ -62,10 +62,11 @@ const (
 	resources
 	prompts
 	completions
+	skills
 )
 
 func (f feature) String() string {
-	return [...]string{"", "tools", "resources", "prompts", "completions"}[f]
+	return [...]string{"", "tools", "resources", "prompts", "completions", "skills"}[f]
 }
 
 // methodTable lists every method of the protocol the server answers.
@@ -90,6 +91,11 @@ var methodTable = []*method{
 	{name: wire.MethodComplete, answer: (*session).complete, revisions: allRevisions, feature: completions, handler: true},
 
 	{name: wire.MethodListen, answer: (*session).listen, revisions: requestRevision, handler: true},
+
+	// The skills extension (see skills.go).
+	{name: wire.MethodSkillsList, answer: (*session).listSkills, revisions: allRevisions, feature: skills, cacheable: true},
+	{name: wire.MethodSkillsGet, answer: (*session).getSkill, revisions: allRevisions, feature: skills, cacheable: true},
+	{name: wire.MethodDirectoryRead, answer: (*session).readDirectory, revisions: allRevisions, feature: skills, handler: true},
 
 	// The tasks extension (see task.go). The client must declare it in
 	// each request, which each method checks first.
@@ -194,15 +200,18 @@ func (s *Server) offers(f feature) bool {
 			}
 		}
 		return false
+	case skills:
+		return s.skills.len() > 0
 	}
 	return true
 }
 
 // appendCapabilities writes what the server offers, for initialize and
 // server/discover alike: only the features it has, each with list changes
-// notified, and logging; the MCP Apps extension when a tool links a view;
-// per request (server/discover), the tasks extension too, which only
-// requests of that revision can use.
+// notified, and logging; the MCP Apps extension when a tool links a view,
+// and the skills extension when the server has skills; per request
+// (server/discover), the tasks extension too, which only requests of that
+// revision can use.
 func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	b = append(b, `{"logging":{}`...)
 	if s.offers(tools) {
@@ -217,12 +226,15 @@ func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	if s.offers(completions) {
 		b = append(b, `,"completions":{}`...)
 	}
-	var exts []string
+	var exts []string // each "name":settings
 	if perRequest && s.hasTaskTools() {
-		exts = append(exts, wire.ExtTasks)
+		exts = append(exts, `"`+wire.ExtTasks+`":{}`)
 	}
 	if s.hasAppTools() {
-		exts = append(exts, wire.ExtUI)
+		exts = append(exts, `"`+wire.ExtUI+`":{}`)
+	}
+	if s.offers(skills) {
+		exts = append(exts, skillsExtension)
 	}
 	for i, ext := range exts {
 		if i == 0 {
@@ -230,7 +242,7 @@ func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 		} else {
 			b = append(b, ',')
 		}
-		b = append(append(append(b, '"'), ext...), `":{}`...)
+		b = append(b, ext...)
 	}
 	if exts != nil {
 		b = append(b, '}')

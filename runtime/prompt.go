@@ -173,15 +173,17 @@ func (r *PromptResult) check() error {
 	return nil
 }
 
-// listPrompts answers prompts/list.
-func (ss *session) listPrompts(*call) response {
-	return listResult(&ss.srv.prompts, "prompt", 0, "prompts", func(b []byte, p *Prompt) ([]byte, error) {
+// listPrompts answers prompts/list: the whole list encoded once per set
+// of prompts, or a page (see PageSize).
+func (ss *session) listPrompts(c *call) response {
+	entry := func(b []byte, p *Prompt) ([]byte, error) {
 		b, err := p.appendJSON(b)
 		if err != nil {
 			return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
 		}
 		return b, nil
-	})
+	}
+	return listPage(c, &ss.srv.prompts, "prompt", 0, "prompts", nil, func(p *Prompt) string { return p.Name }, entry)
 }
 
 // promptOf returns the prompt that the member name of params names, once

@@ -257,11 +257,14 @@ func (s *Server) ResourceUpdated(uri string) {
 }
 
 // findResource returns the handler of uri, the request for it and the
-// scopes reading it needs: a Resource with that URI, else the first
-// template that matches it.
+// scopes reading it needs: a Resource with that URI, else a skill's file,
+// else the first template that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest, []string) {
 	if r, ok := s.resources.Get(uri); ok {
 		return r.handler(), &ResourceRequest{URI: uri}, r.Scopes
+	}
+	if h := s.findSkillFile(uri); h != nil {
+		return h, &ResourceRequest{URI: uri}, nil
 	}
 	for _, t := range s.templates.All() {
 		if vars, ok := t.template.Match(uri); ok {

@@ -83,6 +83,12 @@ type Server struct {
 	// after the ones added with AddResource.
 	ListResources ResourceLister
 
+	// PageSize, if positive, is the most items one page of tools/list,
+	// prompts/list, skills/list and resources/directory/read holds; the
+	// page's nextCursor, which the client sends back, gives the next.
+	// Zero means every item on one page.
+	PageSize int
+
 	// ListCache is the cache hint that clients of revision 2026-07-28 get
 	// with the lists of tools, prompts, resources and templates, and with
 	// server/discover. The zero value says the lists go stale at once and
@@ -113,6 +119,7 @@ type Server struct {
 	resources registry.Registry[*Resource]
 	templates registry.Registry[*ResourceTemplate]
 	prompts   registry.Registry[*Prompt]
+	skills    skillSet // see skills.go
 	fanout    fanout
 
 	trees jsonvalue.TreePool // for parsing messages
@@ -134,7 +141,8 @@ var errKeyless = errors.New("Server.Store is set, but Server.StateKey is empty: 
 
 // Check reports what keeps s from serving, as it is set up: a Store
 // without a StateKey, whose task records and bus messages no other
-// replica could open. Serve, ServeStdio and ListenAndServeHTTP return its
+// replica could open; a skill whose files are not those its manifest
+// lists (see AddSkill). Serve, ServeStdio and ListenAndServeHTTP return its
 // error before serving anything, and HTTPHandler and NewConn, which
 // return none, panic with it (as HTTPHandler does for an Authorization no
 // request could satisfy); call it first to have the error instead.
@@ -142,7 +150,7 @@ func (s *Server) Check() error {
 	if s.Store != nil && len(s.StateKey) == 0 {
 		return fmt.Errorf("runtime: %w", errKeyless)
 	}
-	return nil
+	return s.checkSkills()
 }
 
 // mustCheck panics with Check's error, for what cannot return one.

@@ -267,8 +267,9 @@ func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
 	return t
 }
 
-// listTools answers tools/list: the list is encoded once per set of tools
-// and revision kind (see Tool.OutputSchema).
+// listTools answers tools/list: the whole list is encoded once per set of
+// tools and revision kind (see Tool.OutputSchema), a page (see PageSize)
+// on each request.
 func (ss *session) listTools(c *call) response {
 	variant, apps := 0, c.rendersApps()
 	if c.perRequest() {
@@ -277,8 +278,9 @@ func (ss *session) listTools(c *call) response {
 	if apps {
 		variant += 2
 	}
-	return listResult(&ss.srv.tools, "tool", variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
-		if !apps && t.modelHidden() {
+	shown := func(t *Tool) bool { return apps || !t.modelHidden() }
+	entry := func(b []byte, t *Tool) ([]byte, error) {
+		if !shown(t) {
 			return b, nil
 		}
 		b, err := t.appendListEntry(b, c.perRequest(), apps)
@@ -286,7 +288,8 @@ func (ss *session) listTools(c *call) response {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
 		return b, nil
-	})
+	}
+	return listPage(c, &ss.srv.tools, "tool", variant, "tools", shown, func(t *Tool) string { return t.Name }, entry)
 }
 
 // appendListEntry writes the tool as tools/list describes it to a client

@@ -205,7 +205,7 @@ func describe(r *gen.Result, wd string, sizes bool, state string) string {
 	for _, kind := range []struct {
 		name  string
 		names []string
-	}{{"tool", r.Tools}, {"resource", r.Resources}, {"prompt", r.Prompts}} {
+	}{{"tool", r.Tools}, {"resource", r.Resources}, {"prompt", r.Prompts}, {"skill", r.Skills}} {
 		switch len(kind.names) {
 		case 0:
 		case 1:

@@ -87,3 +87,26 @@ func TestReadmeBreaking(t *testing.T) {
 		t.Errorf("%s: status %d, want 1 and the report against origin/main; stdout:\n%s\nstderr:\n%s", lines[1], status, out, errOut)
 	}
 }
+
+// TestReadmeSkills builds the README's skills example as written, with a
+// skill in its folder, and asks the server for its skills.
+func TestReadmeSkills(t *testing.T) {
+	blocks := readmeBlocks(t, "### Skills")
+	if len(blocks) != 1 {
+		t.Fatalf("the section has %d code blocks, want the program", len(blocks))
+	}
+	dir := testmodule.New(t, "example.com/guide", map[string]string{
+		"main.go":                     blocks[0],
+		"skills/code-review/SKILL.md": "---\nname: code-review\ndescription: Review a change.\n---\nSee steps.md.\n",
+		"skills/code-review/steps.md": "1. Read.\n",
+	})
+	if status, _, errOut := mcpgen(t, dir); status != 0 {
+		t.Fatalf("mcpgen: status %d\n%s", status, errOut)
+	}
+	cmd := exec.Command("go", "-C", dir, "run", ".")
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{"uri":"skill://code-review/SKILL.md"}}` + "\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"uri":"skill://code-review/steps.md","digest":"sha256:`) {
+		t.Fatalf("the README's skills server: %v\n%s", err, out)
+	}
+}

@@ -6,13 +6,14 @@ import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"io/fs"
 	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
 const _ = mcpimpl.SupportPackageIsVersion3
 
-// A compile error here means that a tool, resource or prompt function's signature changed
+// A compile error here means that a tool, resource, prompt or skill function's signature changed
 // after this file was generated: re-run go generate.
 var (
 	_ func(context.Context, SamplingInput) (string, error)               = mcpimpl.RerunGoGenerate(Sampling)
@@ -57,6 +58,7 @@ var (
 	_ func(context.Context, EmbeddedArgs) (*runtime.PromptResult, error) = mcpimpl.RerunGoGenerate(PromptWithEmbeddedResource)
 	_ func(context.Context) (*runtime.PromptResult, error)               = mcpimpl.RerunGoGenerate(PromptWithImage)
 	_ func(context.Context) (string, error)                              = mcpimpl.RerunGoGenerate(InputRequiredPrompt)
+	_ func(context.Context) (fs.FS, error)                               = mcpimpl.RerunGoGenerate(Today)
 )
 
 // A compile error here means that a struct whose fields the schemas were
@@ -141,10 +143,12 @@ func _() {
 // test_error_handling, test_tool_with_progress, json_schema_2020_12_tool,
 // greet, slow_compute, failing_job, protocol_error_job, confirm_delete,
 // multi_input; the resources test://static-text, test://static-binary,
-// test://template/{id}/data, test://watched-resource; and the prompts
+// test://template/{id}/data, test://watched-resource; the prompts
 // test_simple_prompt, test_prompt_with_arguments,
 // test_prompt_with_embedded_resource, test_prompt_with_image,
-// test_input_required_result_prompt.
+// test_input_required_result_prompt; and the skills
+// skill://code-review/SKILL.md, skill://release-notes/SKILL.md,
+// skill://status/today/SKILL.md, skill://team/billing/refunds/SKILL.md.
 func NewServer(changes *Changes) *runtime.Server {
 	s := &runtime.Server{
 		Name:    "mcpgen-conformance",
@@ -154,7 +158,7 @@ func NewServer(changes *Changes) *runtime.Server {
 	return s
 }
 
-// Register adds the tools, resources and prompts of this package to s.
+// Register adds the tools, resources, prompts and skills of this package to s.
 func Register(s *runtime.Server, changes *Changes) {
 	s.AddTool(&runtime.Tool{
 		Name:        "test_sampling",
@@ -500,6 +504,47 @@ func Register(s *runtime.Server, changes *Changes) {
 		Handler: mcpimpl.Get(func(ctx context.Context, _ struct{}) (string, error) {
 			return InputRequiredPrompt(ctx)
 		}, mcpimpl.NoInput, mcpimpl.UserMessage),
+	})
+	s.AddSkill(&runtime.Skill{
+		Path:        "code-review",
+		Frontmatter: codeReviewFrontmatter,
+		Files: []runtime.SkillFile{
+			{Path: "SKILL.md", Size: 465, Digest: "sha256:3d82f3d3323fd50464ed9cf6f5477d340369eb25ae8b0c55ea393f4e7a2c2119"},
+			{Path: "checklists/go.md", Size: 164, Digest: "sha256:ef1e422c7a3cd7ff984cb4ae1158bc24695be5b2dc25df5fec38a8ff7cb03258"},
+			{Path: "checklists/security.md", Size: 125, Digest: "sha256:6c395633bb4db5aab64ac0bd20237802c2c30557d4b546c3123236abd9cd89d0"},
+			{Path: "scripts/diffstat.sh", Size: 89, Digest: "sha256:2977c559b8b81c8dc4f36b6e3ee5bcd26f4c18e9cce74baa3a07d7f11f18f47a"},
+		},
+		FS:  skillFiles,
+		Dir: "skills/code-review",
+	})
+	s.AddSkill(&runtime.Skill{
+		Path:        "release-notes",
+		Frontmatter: releaseNotesFrontmatter,
+		Files: []runtime.SkillFile{
+			{Path: "SKILL.md", Size: 235, Digest: "sha256:c6b412d8eb22bcfffedce7a3663f8709e5a846b31f97f0ace4e9d8d12a144b19"},
+			{Path: "template.md", Size: 54, Digest: "sha256:ce155c4af5cf202b4998669eb8eb077bf88f92deac2f2aa9de2dc1ed4970ede3"},
+		},
+		FS:  skillFiles,
+		Dir: "skills/release-notes",
+	})
+	s.AddSkill(&runtime.Skill{
+		Path:        "status/today",
+		Frontmatter: statusTodayFrontmatter,
+		Files: []runtime.SkillFile{
+			{Path: "SKILL.md", Size: 154, Digest: "sha256:ee06f2301b1d009290ab87c0f1b623ee33c285fe86c6bbd936a81c9314ba0934"},
+		},
+		FS:      skillFiles,
+		Dir:     "skills/status/today",
+		Dynamic: Today,
+	})
+	s.AddSkill(&runtime.Skill{
+		Path:        "team/billing/refunds",
+		Frontmatter: teamBillingRefundsFrontmatter,
+		Files: []runtime.SkillFile{
+			{Path: "SKILL.md", Size: 172, Digest: "sha256:3ce7871ec0bc11390aeec7410411eadf6aa566c96d29bb983003c77825290502"},
+		},
+		FS:  skillFiles,
+		Dir: "skills/team/billing/refunds",
 	})
 }
 
@@ -1101,4 +1146,33 @@ const profileFormSchema = `{
   },
   "type": "object",
   "description": "Profile is a form with a default for every kind of field (SEP-1034)."
+}`
+
+// codeReviewFrontmatter is the frontmatter of skills/code-review/SKILL.md, as skills/list sends it.
+const codeReviewFrontmatter = `{
+  "name": "code-review",
+  "description": "Review a Go change for correctness, tests and security. Use it when asked to review a diff or a pull request.",
+  "license": "Apache-2.0",
+  "metadata": {
+    "author": "mcpgen",
+    "version": "1.0"
+  }
+}`
+
+// releaseNotesFrontmatter is the frontmatter of skills/release-notes/SKILL.md, as skills/list sends it.
+const releaseNotesFrontmatter = `{
+  "name": "release-notes",
+  "description": "Write the release notes of a version from its merged changes, in the template's form."
+}`
+
+// statusTodayFrontmatter is the frontmatter of skills/status/today/SKILL.md, as skills/list sends it.
+const statusTodayFrontmatter = `{
+  "name": "today",
+  "description": "Report the server's status today; its report.md is computed when read."
+}`
+
+// teamBillingRefundsFrontmatter is the frontmatter of skills/team/billing/refunds/SKILL.md, as skills/list sends it.
+const teamBillingRefundsFrontmatter = `{
+  "name": "refunds",
+  "description": "Process a customer's refund request per the billing team's policy."
 }`

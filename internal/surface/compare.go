@@ -17,7 +17,7 @@ type Change struct {
 	// compare.go and schema.go).
 	Kind string `json:"kind"`
 	// Subject is what changed: "server", "tool NAME", "resource URI",
-	// "template URI", "prompt NAME", "skill NAME".
+	// "template URI", "prompt NAME", "skill URI".
 	Subject string `json:"subject"`
 	// Member is the part of the subject that changed, if not the whole:
 	// "input.owner.email", "output.tags[]", "argument id", "variable id",
@@ -63,7 +63,7 @@ func Compare(old, new *Surface) []Change {
 	compareLists(c, "resource", old.Resources, new.Resources, func(r *Resource) string { return r.URI }, resourceSimilar, c.resource)
 	compareLists(c, "template", old.ResourceTemplates, new.ResourceTemplates, func(r *ResourceTemplate) string { return r.URITemplate }, templateSimilar, c.template)
 	compareLists(c, "prompt", old.Prompts, new.Prompts, func(p *Prompt) string { return p.Name }, promptSimilar, c.prompt)
-	compareLists(c, "skill", old.Skills, new.Skills, func(s *Skill) string { return s.Name }, func(a, b *Skill) bool { return a.Description != "" && a.Description == b.Description }, func(string, *Skill, *Skill) {})
+	compareLists(c, "skill", old.Skills, new.Skills, func(s *Skill) string { return s.URI }, func(a, b *Skill) bool { return a.Description != "" && a.Description == b.Description }, c.skill)
 	return c.changes
 }
 
@@ -182,6 +182,8 @@ func kindPlace(kind, name string) string {
 		return TemplatePlace(name)
 	case "prompt":
 		return PromptPlace(name)
+	case "skill":
+		return SkillPlace(name)
 	}
 	return ServerPlace
 }
@@ -194,12 +196,32 @@ func removedWhy(kind string) string {
 		return "a client that reads it gets resource not found"
 	case "prompt":
 		return "a client that asks for it gets an unknown-prompt error"
+	case "skill":
+		return "a host that loads it by its URI gets invalid params from skills/get, and resource not found reading its files"
 	}
 	return "clients that use it find it gone"
 }
 
 func renamedWhy(kind string) string {
 	return "clients know it by its old name: " + removedWhy(kind)
+}
+
+// skill compares a skill's description and files: a file removed is gone
+// for a host that reads it, which a SKILL.md may tell it to.
+func (c *comparison) skill(subject string, old, new *Skill) {
+	place, oldPlace := SkillPlace(new.URI), SkillPlace(old.URI)
+	c.texts(subject, "", place, oldPlace, [][3]string{{"description", old.Description, new.Description}})
+	for _, f := range old.Files {
+		if !new.Dynamic && !slices.Contains(new.Files, f) {
+			c.add(Change{Breaking: true, Kind: KindMemberRemoved, Subject: subject, Member: "file " + f, What: "removed",
+				Why: "a host that reads it, as the skill's text may tell it to, gets resource not found", Place: place, OldPlace: oldPlace})
+		}
+	}
+	for _, f := range new.Files {
+		if !slices.Contains(old.Files, f) {
+			c.add(Change{Kind: KindMemberAdded, Subject: subject, Member: "file " + f, What: "added", Why: "hosts re-approve a skill whose files changed; nothing that worked fails", Place: place, OldPlace: oldPlace})
+		}
+	}
 }
 
 func (c *comparison) tool(subject string, old, new *Tool) {

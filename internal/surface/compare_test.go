@@ -271,7 +271,15 @@ func TestCompareSubjects(t *testing.T) {
 			}),
 			[]string{"breaking member-added prompt p argument lang", "breaking member-removed prompt p argument old", "breaking member-required prompt p argument n",
 				"breaking enum-value-removed prompt p argument style", "compatible enum-value-added prompt p argument style", "compatible member-added prompt p argument tone"}},
-		{"skill removed", srv(func(s *Surface) { s.Skills = []*Skill{{Name: "a"}} }), srv(func(s *Surface) {}), []string{"breaking removed skill a"}},
+		{"skill removed", srv(func(s *Surface) { s.Skills = []*Skill{{URI: "skill://a/SKILL.md", Name: "a"}} }), srv(func(s *Surface) {}), []string{"breaking removed skill skill://a/SKILL.md"}},
+		{"skill files",
+			srv(func(s *Surface) {
+				s.Skills = []*Skill{{URI: "skill://a/SKILL.md", Name: "a", Description: "A.", Files: []string{"SKILL.md", "old.md", "kept.md"}}}
+			}),
+			srv(func(s *Surface) {
+				s.Skills = []*Skill{{URI: "skill://a/SKILL.md", Name: "a", Description: "A!", Files: []string{"SKILL.md", "kept.md", "new.md"}}}
+			}),
+			[]string{"breaking member-removed skill skill://a/SKILL.md file old.md", "compatible member-added skill skill://a/SKILL.md file new.md", "compatible description skill skill://a/SKILL.md description"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := summary(Compare(c.old, c.new))

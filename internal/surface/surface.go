@@ -3,8 +3,8 @@
 //
 // A Surface is the server's name and version, its tools with their input
 // and output schemas, annotations, icons, scopes and links to MCP App
-// views, its resources (the views' CSP among them), resource templates and
-// prompts, and (later) its skills. The generator writes it,
+// views, its resources (the views' CSP among them), resource templates,
+// prompts and skills. The generator writes it,
 // sorted and deterministic, as mcp_surface.json beside the generated file
 // of a package with //mcp:server surface; Parse reads it back. Compare
 // lists the changes between two surfaces, each classified as breaking for
@@ -42,9 +42,7 @@ type Surface struct {
 	Resources         []*Resource         `json:"resources,omitempty"`
 	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts           []*Prompt           `json:"prompts,omitempty"`
-	// Skills is the place of the server's skills, which the generator
-	// does not serve yet: a snapshot has none, and Compare compares them
-	// by name already.
+	// Skills are the server's skills, sorted by URI.
 	Skills []*Skill `json:"skills,omitempty"`
 }
 
@@ -146,11 +144,16 @@ type Argument struct {
 	Enum        []string `json:"enum,omitempty"`
 }
 
-// A Skill is the place of a skill the server offers; nothing fills it
-// yet.
+// A Skill is a skill as skills/list shows it: the URI of its SKILL.md,
+// its name and description (from the frontmatter), and its files, by
+// their paths in its folder, or none for a dynamic skill, whose files
+// are computed when read.
 type Skill struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	URI         string   `json:"uri"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Dynamic     bool     `json:"dynamic,omitempty"`
+	Files       []string `json:"files,omitempty"`
 }
 
 // Parse reads a snapshot.

@@ -47,6 +47,9 @@ func TemplatePlace(uri string) string { return "template " + uri }
 // VariablePlace is the place of a template's variable.
 func VariablePlace(uri, name string) string { return "template " + uri + " variable " + name }
 
+// SkillPlace is the place of a skill: its SKILL.md.
+func SkillPlace(uri string) string { return "skill " + uri }
+
 // PromptPlace is the place of a prompt's directive.
 func PromptPlace(prompt string) string { return "prompt " + prompt }
 

@@ -39,6 +39,7 @@ var (
 	claudePath = flag.String("claude", "", "`path` of the Claude Code CLI for -prompt (default: claude in PATH)")
 	keptTasks  = flag.Int("kept-tasks", 0, "the most tasks one client keeps, ended ones included, until their records expire (runtime.TaskOptions.MaxKeptPerClient; 0: 1024); over HTTP, clients without a token are their address, and behind a proxy all are the proxy's")
 	keptBytes  = flag.Int("kept-task-bytes", 0, "the most bytes of task records, results included, one client keeps (runtime.TaskOptions.MaxKeptBytesPerClient; 0: 16 MiB)")
+	pageSize   = flag.Int("page-size", 0, "the most items a page of tools/list, prompts/list, skills/list and resources/directory/read holds (runtime.Server.PageSize; 0: all on one page)")
 )
 
 // StateKeyEnv names the environment variable that holds the key, in hex,
@@ -93,6 +94,7 @@ func Main(s *runtime.Server, opts ...Option) {
 	flag.Parse()
 	s.Tasks.MaxKeptPerClient = cmp.Or(*keptTasks, s.Tasks.MaxKeptPerClient)
 	s.Tasks.MaxKeptBytesPerClient = cmp.Or(*keptBytes, s.Tasks.MaxKeptBytesPerClient)
+	s.PageSize = cmp.Or(*pageSize, s.PageSize)
 	if *stateless && *httpAddr == "" {
 		fmt.Fprintf(os.Stderr, "%s: -stateless needs -http\n", s.Name)
 		os.Exit(2)

@@ -120,11 +120,12 @@ func (r *Registry[T]) List(variant int, encode func(items []T) ([]byte, error)) 
 	return b, nil
 }
 
-// maxNamedInError bounds the keys an "unknown …" message lists.
-const maxNamedInError = 32
+// MaxNamedInError bounds the keys an "unknown …" message lists (the
+// runtime's of skills too).
+const MaxNamedInError = 32
 
 // Unknown is the message for a key that names no item of the kind (such
-// as "tool"): what is there, in order, the first maxNamedInError of them.
+// as "tool"): what is there, in order, the first MaxNamedInError of them.
 func (r *Registry[T]) Unknown(kind, key string) string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -136,7 +137,7 @@ func (r *Registry[T]) Unknown(kind, key string) string {
 	}
 	fmt.Fprintf(&b, "available %ss: ", kind)
 	for i, k := range r.keys {
-		if i == maxNamedInError {
+		if i == MaxNamedInError {
 			fmt.Fprintf(&b, " and %d more", len(r.keys)-i)
 			break
 		}

@@ -44,13 +44,13 @@ func TestRegistry(t *testing.T) {
 }
 
 // TestUnknown: the message for an unknown key names what there is, at
-// most maxNamedInError of them.
+// most MaxNamedInError of them.
 func TestUnknown(t *testing.T) {
 	var r Registry[int]
 	if got := r.Unknown("tool", "x"); got != `unknown tool "x"; this server has no tools` {
 		t.Errorf("empty: %s", got)
 	}
-	for i := range maxNamedInError + 3 {
+	for i := range MaxNamedInError + 3 {
 		r.Add(fmt.Sprint("t", i), i)
 	}
 	got := r.Unknown("tool", "x")
