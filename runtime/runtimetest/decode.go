@@ -65,11 +65,8 @@ func decodeContents(raw json.RawMessage) (runtime.ResourceContents, error) {
 		return runtime.ResourceContents{}, fmt.Errorf("resource contents: %w", err)
 	}
 	rc := runtime.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, UI: c.Meta.UI}
-	if c.Blob != nil {
+	if c.Blob != nil { // "" decodes to an empty, non-nil slice: a blob still
 		rc.Blob = *c.Blob
-		if rc.Blob == nil {
-			rc.Blob = []byte{} // an empty blob is still a blob
-		}
 	}
 	return rc, nil
 }

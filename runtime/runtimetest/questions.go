@@ -50,10 +50,9 @@ func (c *Client) receive(msg []byte) {
 			c.mu.Unlock()
 			cancel()
 		}()
-		reply := c.reply(ctx, &m)
-		if ctx.Err() == nil { // a withdrawn question is answered no more
-			c.conn.Handle(ctx, reply)
-		}
+		// The answer to a question withdrawn meanwhile answers nothing:
+		// the server drops it.
+		c.conn.Handle(ctx, c.reply(ctx, &m))
 	})
 }
 
