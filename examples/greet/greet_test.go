@@ -1,6 +1,7 @@
 package greet_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -24,5 +25,27 @@ func TestGreet(t *testing.T) {
 				t.Errorf("greet without a name: %q, %v", runtimetest.Text(res), err)
 			}
 		})
+	}
+}
+
+// TestREADMETesting: the README's example of a test is TestGreet, line
+// for line, so that it compiles and runs.
+func TestREADMETesting(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### Testing your tools\n")
+	_, block, ok2 := strings.Cut(section, "```go\n")
+	block, _, ok3 := strings.Cut(block, "```\n")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal(`README.md has no Go block in a section "### Testing your tools"`)
+	}
+	src, err := os.ReadFile("greet_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), block) {
+		t.Errorf("the README's Go block is not in greet_test.go:\n%s", block)
 	}
 }

@@ -29,6 +29,16 @@ const (
 
 // Options configure a Client. The zero value is a client of
 // SessionRevision that can answer no question.
+//
+// Each function that answers a question runs with the context of the
+// call that led to it under RequestRevision, and under a session
+// revision with one that ends when the Client is closed or the server
+// withdraws the question. An error it returns answers the question with
+// a JSON-RPC error under a session revision (a *runtime.ClientError
+// gives its code and message, any other error -32603 and its text),
+// which the handler gets as a *runtime.ClientError; under
+// RequestRevision, where an answer cannot be an error, the call fails
+// with it.
 type Options struct {
 	// Revision is the protocol revision the client speaks:
 	// SessionRevision (when empty), an older revision that begins with
@@ -50,15 +60,6 @@ type Options struct {
 	// (roots/list): set q.Roots.
 	Roots func(ctx context.Context, q *runtime.RootsQuestion) error
 }
-
-// Each function of Options runs with the context of the call that led to
-// the question under RequestRevision, and with one that ends when the
-// Client is closed or the server withdraws the question under a session
-// revision. An error it returns answers the question with a JSON-RPC
-// error under a session revision (a *runtime.ClientError gives its code
-// and message, any other error -32603 and its text), which the handler
-// gets as a *runtime.ClientError; under RequestRevision, which cannot
-// carry an error as an answer, the call fails with it.
 
 // A Client is a client of one *runtime.Server, connected in process
 // through a runtime.Conn. Its methods may be called from several

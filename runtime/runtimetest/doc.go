@@ -10,7 +10,8 @@
 //
 //	func TestCreateTicket(t *testing.T) {
 //		c := runtimetest.NewClient(t, tickets.NewServer(), nil)
-//		res, err := c.CallTool(t.Context(), "create_ticket", tickets.CreateTicketInput{Title: "Crash", Kind: tickets.Bug})
+//		in := tickets.CreateTicketInput{Title: "Crash", Description: "It crashes.", Kind: tickets.Bug}
+//		res, err := c.CallTool(t.Context(), "create_ticket", in)
 //		if err != nil {
 //			t.Fatal(err)
 //		}
