@@ -289,9 +289,10 @@ func (c *Client) request(ctx context.Context, method string, params map[string]a
 }
 
 // list sends the list request method, and again with each nextCursor,
-// and returns the items of every page, which each page holds under key.
-func (c *Client) list(ctx context.Context, method, key string) ([]json.RawMessage, error) {
-	var items []json.RawMessage
+// and returns the items of every page, which each page holds under key,
+// decoded with decode.
+func list[T any](ctx context.Context, c *Client, method, key string, decode func(json.RawMessage) (T, error)) ([]T, error) {
+	var items []T
 	seen := map[string]bool{}
 	params := map[string]any{}
 	for {
@@ -303,7 +304,13 @@ func (c *Client) list(ctx context.Context, method, key string) ([]json.RawMessag
 		if err := json.Unmarshal(page[key], &these); err != nil {
 			return nil, fmt.Errorf("runtimetest: the result of %s has no list %q: %w", method, key, err)
 		}
-		items = append(items, these...)
+		for _, raw := range these {
+			item, err := decode(raw)
+			if err != nil {
+				return nil, fmt.Errorf("runtimetest: %s: item %d: %w", method, len(items), err)
+			}
+			items = append(items, item)
+		}
 		var next string
 		if raw, ok := page["nextCursor"]; ok {
 			if err := json.Unmarshal(raw, &next); err != nil {

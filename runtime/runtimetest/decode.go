@@ -253,16 +253,3 @@ func decodeTemplate(raw json.RawMessage) (*runtime.ResourceTemplate, error) {
 	}
 	return &runtime.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType, Annotations: t.Annotations, Icons: t.Icons, Meta: t.Meta}, nil
 }
-
-// decodeList decodes each item of a list with decode.
-func decodeList[T any](items []json.RawMessage, what string, decode func(json.RawMessage) (T, error)) ([]T, error) {
-	out := make([]T, 0, len(items))
-	for i, raw := range items {
-		v, err := decode(raw)
-		if err != nil {
-			return nil, fmt.Errorf("runtimetest: %s %d: %w", what, i, err)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}

@@ -19,11 +19,7 @@ import (
 // an object's comes with the schema a client of that revision gets, the
 // value wrapped in an object's "result".
 func (c *Client) ListTools(ctx context.Context) ([]*runtime.Tool, error) {
-	items, err := c.list(ctx, "tools/list", "tools")
-	if err != nil {
-		return nil, err
-	}
-	return decodeList(items, "tool", decodeTool)
+	return list(ctx, c, "tools/list", "tools", decodeTool)
 }
 
 // CallTool calls the tool name (tools/call) with args, encoded with
@@ -44,25 +40,13 @@ func (c *Client) CallTool(ctx context.Context, name string, args any) (*runtime.
 		}
 		params["arguments"] = json.RawMessage(b)
 	}
-	var raw json.RawMessage
-	if err := c.request(ctx, "tools/call", params, &raw); err != nil {
-		return nil, fmt.Errorf("runtimetest: calling %s: %w", name, err)
-	}
-	res, err := toolResult(raw)
-	if err != nil {
-		return nil, fmt.Errorf("runtimetest: the result of %s: %w", name, err)
-	}
-	return res, nil
+	return fetch(ctx, c, "tools/call", params, "calling "+name, toolResult)
 }
 
 // ListPrompts returns the prompts the server lists (prompts/list), as
 // runtime.Prompts without handlers.
 func (c *Client) ListPrompts(ctx context.Context) ([]*runtime.Prompt, error) {
-	items, err := c.list(ctx, "prompts/list", "prompts")
-	if err != nil {
-		return nil, err
-	}
-	return decodeList(items, "prompt", decodePrompt)
+	return list(ctx, c, "prompts/list", "prompts", decodePrompt)
 }
 
 // GetPrompt fills the prompt name with args (prompts/get). Its handler
@@ -72,36 +56,20 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 	if args != nil {
 		params["arguments"] = args
 	}
-	var raw json.RawMessage
-	if err := c.request(ctx, "prompts/get", params, &raw); err != nil {
-		return nil, fmt.Errorf("runtimetest: getting the prompt %s: %w", name, err)
-	}
-	res, err := promptResult(raw)
-	if err != nil {
-		return nil, fmt.Errorf("runtimetest: the prompt %s: %w", name, err)
-	}
-	return res, nil
+	return fetch(ctx, c, "prompts/get", params, "getting the prompt "+name, promptResult)
 }
 
 // ListResources returns the resources the server lists (resources/list),
 // as runtime.Resources without handlers.
 func (c *Client) ListResources(ctx context.Context) ([]*runtime.Resource, error) {
-	items, err := c.list(ctx, "resources/list", "resources")
-	if err != nil {
-		return nil, err
-	}
-	return decodeList(items, "resource", decodeResource)
+	return list(ctx, c, "resources/list", "resources", decodeResource)
 }
 
 // ListResourceTemplates returns the resource templates the server lists
 // (resources/templates/list), as runtime.ResourceTemplates without
 // handlers.
 func (c *Client) ListResourceTemplates(ctx context.Context) ([]*runtime.ResourceTemplate, error) {
-	items, err := c.list(ctx, "resources/templates/list", "resourceTemplates")
-	if err != nil {
-		return nil, err
-	}
-	return decodeList(items, "resource template", decodeTemplate)
+	return list(ctx, c, "resources/templates/list", "resourceTemplates", decodeTemplate)
 }
 
 // ReadResource reads the resource uri (resources/read). Its handler may
@@ -110,13 +78,20 @@ func (c *Client) ListResourceTemplates(ctx context.Context) ([]*runtime.Resource
 // revision. A URI that names nothing is a *runtime.ProtocolError: -32002
 // under a session revision, -32602 under RequestRevision.
 func (c *Client) ReadResource(ctx context.Context, uri string) (*runtime.ResourceResult, error) {
+	return fetch(ctx, c, "resources/read", map[string]any{"uri": uri}, "reading "+uri, resourceResult)
+}
+
+// fetch sends the request method with params and decodes its result with
+// decode; what says what the request does, for its errors.
+func fetch[T any](ctx context.Context, c *Client, method string, params map[string]any, what string, decode func(json.RawMessage) (T, error)) (T, error) {
+	var zero T
 	var raw json.RawMessage
-	if err := c.request(ctx, "resources/read", map[string]any{"uri": uri}, &raw); err != nil {
-		return nil, fmt.Errorf("runtimetest: reading %s: %w", uri, err)
+	if err := c.request(ctx, method, params, &raw); err != nil {
+		return zero, fmt.Errorf("runtimetest: %s: %w", what, err)
 	}
-	res, err := resourceResult(raw)
+	res, err := decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("runtimetest: the contents of %s: %w", uri, err)
+		return zero, fmt.Errorf("runtimetest: %s: the result: %w", what, err)
 	}
 	return res, nil
 }
@@ -172,7 +147,9 @@ func Text(res *runtime.ToolResult) string {
 
 // Structured decodes the structured content of a tool's result into v,
 // with encoding/json. A result without any is an error that says so,
-// with the result's text (which, for a failed call, says why).
+// with the result's text (which, for a failed call, says why). Under a
+// session revision, a tool whose output schema is not an object's sends
+// its value wrapped as {"result": …}, which v then receives.
 func Structured(res *runtime.ToolResult, v any) error {
 	raw, ok := res.StructuredContent.(json.RawMessage)
 	if !ok || raw == nil {
