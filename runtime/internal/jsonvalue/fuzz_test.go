@@ -43,6 +43,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse accepted %q, in which encoding/json sees %v repeated", data, names)
 			}
 			checkTree(t, data, v)
+			if n := len(v.t.nodes); n > len(data)/2+1 {
+				t.Fatalf("%d nodes for %d bytes, more than Tree.reserve assumes: %q", n, len(data), data)
+			}
 		}
 
 		// The same bytes as the content of a string literal.

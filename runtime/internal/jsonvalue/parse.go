@@ -44,9 +44,7 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 	}
 	t.data = data
 	t.nodes = t.nodes[:0]
-	if need := countNodes(data); cap(t.nodes) < need {
-		t.nodes = make([]node, 0, need)
-	}
+	t.reserve(data)
 	p := parser{t: t, data: data}
 	p.skipSpace()
 	if err := p.value(0); err != nil {
@@ -60,6 +58,33 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 		return Value{}, p.dup // only for input that is JSON otherwise
 	}
 	return Value{t, 0}, nil
+}
+
+// spareNodes bounds the nodes a tree reserves beyond what its input
+// needs (12 KiB of them).
+const spareNodes = 1 << 10
+
+// reserve makes room for the nodes of data, so that the tree is allocated
+// once. Counting them costs a pass over the input; a tree reused for
+// messages of similar sizes, as a server's are, skips it: no input of n
+// bytes has more than n/2+1 nodes (each node but the last takes two bytes
+// at least: a container its brackets, a scalar or a member name a
+// separator after it), so a tree of that many is large enough unread.
+// A tree grows to that size, when it is at most spareNodes, instead of
+// to the exact count.
+func (t *Tree) reserve(data []byte) {
+	most := len(data)/2 + 1
+	if cap(t.nodes) >= most {
+		return
+	}
+	need := countNodes(data)
+	if cap(t.nodes) >= need {
+		return
+	}
+	if most <= spareNodes {
+		need = most
+	}
+	t.nodes = make([]node, 0, need)
 }
 
 // countNodes returns how many nodes data needs, exactly for valid JSON,
@@ -340,9 +365,14 @@ func (t *Tree) duplicate(key uint32) error {
 // control characters as RFC 8259 requires.
 func (p *parser) skipString() error {
 	p.pos++ // opening quote
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+	for {
+		for p.pos < len(p.data) && verbatim[p.data[p.pos]] {
+			p.pos++
+		}
+		if p.pos >= len(p.data) {
+			return p.errorf("unexpected end of input in string")
+		}
+		switch c := p.data[p.pos]; {
 		case c == '"':
 			p.pos++
 			return nil
@@ -362,14 +392,20 @@ func (p *parser) skipString() error {
 			default:
 				return p.errorf("invalid escape %s in string", p.describe())
 			}
-		case c < 0x20:
+		default: // c < 0x20
 			return p.errorf("control character %s in string", p.describe())
-		default:
-			p.pos++
 		}
 	}
-	return p.errorf("unexpected end of input in string")
 }
+
+// verbatim marks the bytes that stand for themselves inside a string
+// literal: all but the quote, the backslash and the control characters.
+var verbatim = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex4(b []byte) bool {
 	for _, c := range b[:4] {
