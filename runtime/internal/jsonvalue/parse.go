@@ -44,6 +44,7 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 	}
 	t.data = data
 	t.nodes = t.nodes[:0]
+	t.escaped = t.escaped[:0]
 	t.reserve(data)
 	p := parser{t: t, data: data}
 	p.skipSpace()
@@ -171,8 +172,12 @@ func (p *parser) value(depth int) error {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		if err := p.skipString(); err != nil {
+		plain, err := p.skipString()
+		if err != nil {
 			return err
+		}
+		if !plain {
+			p.t.escaped = append(p.t.escaped, uint32(len(p.t.nodes)))
 		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		if err := p.skipNumber(); err != nil {
@@ -223,8 +228,12 @@ func (p *parser) object(depth int) error {
 			return p.errorf("expected object key, found %s", p.describe())
 		}
 		keyStart := p.pos
-		if err := p.skipString(); err != nil {
+		plain, err := p.skipString()
+		if err != nil {
 			return err
+		}
+		if !plain {
+			p.t.escaped = append(p.t.escaped, uint32(len(p.t.nodes)))
 		}
 		p.add(keyStart)
 		p.skipSpace()
@@ -351,7 +360,7 @@ func (t *Tree) sameName(a, b uint32) bool {
 	if string(sa) == string(sb) {
 		return true
 	}
-	if plain(sa[1:len(sa)-1]) && plain(sb[1:len(sb)-1]) {
+	if t.plainAt(a) && t.plainAt(b) {
 		return false
 	}
 	return t.name(a) == t.name(b)
@@ -362,46 +371,52 @@ func (t *Tree) duplicate(key uint32) error {
 }
 
 // skipString consumes a string literal, checking escapes and rejecting raw
-// control characters as RFC 8259 requires.
-func (p *parser) skipString() error {
+// control characters as RFC 8259 requires. It reports whether the
+// literal's content is plain: no escape, only ASCII (see plain).
+func (p *parser) skipString() (plain bool, err error) {
 	p.pos++ // opening quote
+	plain = true
 	for {
 		for p.pos < len(p.data) && verbatim[p.data[p.pos]] {
 			p.pos++
 		}
 		if p.pos >= len(p.data) {
-			return p.errorf("unexpected end of input in string")
+			return false, p.errorf("unexpected end of input in string")
 		}
 		switch c := p.data[p.pos]; {
 		case c == '"':
 			p.pos++
-			return nil
+			return plain, nil
+		case c >= 0x80:
+			plain = false
+			p.pos++
 		case c == '\\':
+			plain = false
 			p.pos++
 			if p.pos >= len(p.data) {
-				return p.errorf("unexpected end of input in string escape")
+				return false, p.errorf("unexpected end of input in string escape")
 			}
 			switch p.data[p.pos] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				p.pos++
 			case 'u':
 				if len(p.data)-p.pos < 5 || !isHex4(p.data[p.pos+1:p.pos+5]) {
-					return p.errorf("invalid \\u escape in string")
+					return false, p.errorf("invalid \\u escape in string")
 				}
 				p.pos += 5
 			default:
-				return p.errorf("invalid escape %s in string", p.describe())
+				return false, p.errorf("invalid escape %s in string", p.describe())
 			}
 		default: // c < 0x20
-			return p.errorf("control character %s in string", p.describe())
+			return false, p.errorf("control character %s in string", p.describe())
 		}
 	}
 }
 
-// verbatim marks the bytes that stand for themselves inside a string
-// literal: all but the quote, the backslash and the control characters.
+// verbatim marks the bytes that stand for themselves inside a plain
+// string literal: printable ASCII but the quote and the backslash.
 var verbatim = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
+	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
