@@ -66,9 +66,22 @@ func (lr *Reader) Next() (line []byte, size int, err error) {
 		if size > lr.Limit {
 			line = nil
 		}
-		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
+		return trimSpace(line), size, err
 	}
 }
+
+// trimSpace trims JSON's whitespace, and only it, from both ends of b.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // NextFor is Next for a reader whose answers go to w. What w held back is
 // written before the reader waits for input, and w holds the answer to the
