@@ -270,6 +270,8 @@ type httpHandler struct {
 	opts HTTPOptions
 	now  func() time.Time // replaced in tests
 
+	buffers bufferPool // for encoding responses
+
 	mu        sync.Mutex
 	sessions  map[string]*httpSession
 	lastSweep time.Time
@@ -316,7 +318,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // post answers a POST, which carries one JSON-RPC message.
 func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.Request) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSON(ct) {
 		h.reject(w, r, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest, "the body must be a JSON-RPC message with Content-Type: application/json")
 		return
 	}
@@ -400,7 +402,7 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, &m, hold, nil)
+		h.serve(ctx, w, r, &session{srv: h.srv, client: clientOf(ctx, r), transport: "http", single: true}, &m, hold, nil)
 		return
 	}
 	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
@@ -459,7 +461,10 @@ func (h *httpHandler) serve(ctx context.Context, w http.ResponseWriter, r *http.
 	if resp.err != nil && resp.err.scopes != nil {
 		w.Header().Set("WWW-Authenticate", h.challengeValue("insufficient_scope", resp.err.message, h.neededScopes(TokenInfoFromContext(ctx), resp.err.scopes)))
 	}
-	rw.finish(c.encode(make([]byte, 0, resp.size()+len(c.id())), &resp), resp.status(c.perRequest()))
+	buf := h.buffers.get(resp.size() + len(c.id()))
+	*buf = c.encode(*buf, &resp)
+	rw.finish(*buf, resp.status(c.perRequest()))
+	h.buffers.put(buf)
 }
 
 // checkRequestRevision checks, in the order the specification gives,
@@ -515,6 +520,13 @@ func clientOf(ctx context.Context, r *http.Request) string {
 	return "addr:" + host
 }
 
+// isJSON reports whether a Content-Type is application/json, with
+// parameters or in another case (the exact value needs no parsing).
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json"
+}
+
 // errServerFull is why a body stops being read: the server holds as many
 // bytes as it may.
 var errServerFull = errors.New("the server holds as many messages as it may")
@@ -530,7 +542,8 @@ var errServerFull = errors.New("the server holds as many messages as it may")
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, limit int, hold *heldRequest) ([]byte, error) {
 	rc := http.NewResponseController(w)
 	deadline := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
-	body := &admittedReader{r: http.MaxBytesReader(w, r.Body, int64(limit)), hold: hold}
+	body := &hold.body
+	*body = admittedReader{r: http.MaxBytesReader(w, r.Body, int64(limit)), hold: hold}
 	size := 512
 	if r.ContentLength > 0 {
 		size = int(min(r.ContentLength, 64<<10)) // announced, not yet sent: no more up front
@@ -594,6 +607,7 @@ type heldRequest struct {
 	adm  *admission // nil once given back
 	msg  ticket
 	call bool
+	body admittedReader // the reader of the body, which counts it in msg
 }
 
 // free gives back what r holds, once; c is unused.

@@ -32,7 +32,7 @@ type httpSession struct {
 // sessionFor returns !ok it has answered the request.
 func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return &session{srv: h.srv, client: clientOf(ctx, r), transport: "http"}, nil, false, true
+		return &session{srv: h.srv, client: clientOf(ctx, r), transport: "http", single: true}, nil, false, true
 	}
 	id := r.Header.Get(wire.HeaderSessionID)
 	switch {

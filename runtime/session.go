@@ -36,6 +36,10 @@ type session struct {
 	// transport is "stdio", "http" or "conn"; id is the Streamable HTTP
 	// session's id, if the session is one. Both are for middleware.
 	transport, id string
+	// single says that the session serves one request and is then
+	// dropped (a POST without sessions): nothing can name its call, so
+	// start registers none.
+	single bool
 
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID
@@ -201,7 +205,7 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message, watch bool) (*
 		c.meta.level.Store(level)
 	}
 	c.ctx.init(ctx, c, watch)
-	if c.method.runsHandler() {
+	if c.method.runsHandler() && !ss.single {
 		// The key shares the request's bytes, which live as long as the
 		// call; finish removes it before they can go.
 		id := c.id()

@@ -91,8 +91,9 @@ func (s *Server) maxMessageSize() int {
 
 // stdioConn is one stdio connection.
 type stdioConn struct {
-	ss  *session
-	out *lineio.Writer
+	ss      *session
+	out     *lineio.Writer
+	buffers bufferPool // for encoding answers
 
 	mu      sync.Mutex
 	closing bool
@@ -267,7 +268,10 @@ func (c *stdioConn) answer(cl *call) {
 	defer c.calls.Done()
 	resp := c.ss.run(cl)
 	if !cl.cancelled.Load() {
-		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
+		buf := c.buffers.get(resp.size() + len(cl.id()))
+		*buf = cl.encode(*buf, &resp)
+		c.out.Send(*buf)
+		c.buffers.put(buf)
 	}
 	cl.detach()
 	c.ss.srv.freeTree(cl.tree)
