@@ -66,26 +66,24 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 const spareNodes = 1 << 10
 
 // reserve makes room for the nodes of data, so that the tree is allocated
-// once. Counting them costs a pass over the input; a tree reused for
-// messages of similar sizes, as a server's are, skips it: no input of n
-// bytes has more than n/2+1 nodes (each node but the last takes two bytes
-// at least: a container its brackets, a scalar or a member name a
-// separator after it), so a tree of that many is large enough unread.
-// A tree grows to that size, when it is at most spareNodes, instead of
-// to the exact count.
+// once. No input of n bytes has more than n/2+1 nodes (each node but the
+// last takes two bytes at least: a container its brackets, a scalar or a
+// member name a separator after it), so a tree with room for that many
+// parses data unread; up to spareNodes, that is what it reserves, so that
+// a tree reused for messages of similar sizes, as a server's are, never
+// counts. Past it, counting them (a pass over the input) spares the
+// memory.
 func (t *Tree) reserve(data []byte) {
 	most := len(data)/2 + 1
-	if cap(t.nodes) >= most {
-		return
+	switch {
+	case cap(t.nodes) >= most:
+	case most <= spareNodes:
+		t.nodes = make([]node, 0, most)
+	default:
+		if need := countNodes(data); cap(t.nodes) < need {
+			t.nodes = make([]node, 0, need)
+		}
 	}
-	need := countNodes(data)
-	if cap(t.nodes) >= need {
-		return
-	}
-	if most <= spareNodes {
-		need = most
-	}
-	t.nodes = make([]node, 0, need)
 }
 
 // countNodes returns how many nodes data needs, exactly for valid JSON,

@@ -45,10 +45,10 @@ func TestDuplicateNames(t *testing.T) {
 	}
 }
 
-// TestCountNodes: the tree is sized once, exactly for valid JSON, and
-// up to n/2+1 nodes for n bytes of input when that is at most spareNodes,
-// which holds every input of that size: a tree reused for another such
-// message does not count its nodes again.
+// TestCountNodes: the tree is sized once, for n bytes of input to
+// n/2+1 nodes when that is at most spareNodes, which holds every input of
+// that size, else exactly for valid JSON; a tree reused for a message of
+// the same size or less needs no new nodes.
 func TestCountNodes(t *testing.T) {
 	large := "[" + strings.Repeat("0,", spareNodes) + "0]"
 	for _, in := range []string{`0`, `[0,0,0]`, `{"a":[1,true,null,"x\"y"],"b":{}}`, `[-1.5e+3, "a,b", false]`, ` {"k" : "v"} `, `{"":0,"":{}}`, `[[[[]]]]`, large} {
