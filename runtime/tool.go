@@ -90,6 +90,8 @@ type Tool struct {
 	// recent is how long the handler's recent calls took, in nanoseconds,
 	// a moving average; 0 until a call has ended. See quick.
 	recent atomic.Int64
+	// calls counts the handler's calls, for run to time some of them.
+	calls atomic.Uint32
 }
 
 // A ToolHandler runs one tool call. A returned error becomes a result with
@@ -433,13 +435,23 @@ func (e *ProtocolError) response() response {
 	return errorResponse(e.Code, "%s", e.Message)
 }
 
-// run runs the handler, timing it (see quick).
+// run runs the handler, timing the first call and one in timedCalls after
+// it (see quick): reading the clock costs as much as a quick handler's
+// own work, and a moving average needs samples, not every call. A quick
+// tool whose call turns slow is caught at once anyway, by the reader's
+// budget (see markSlow).
 func (t *Tool) run(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+	if t.calls.Add(1)%timedCalls != 1 {
+		return t.Handler(ctx, req)
+	}
 	start := time.Now()
 	res, err := t.Handler(ctx, req)
 	t.observe(time.Since(start))
 	return res, err
 }
+
+// timedCalls is how many calls of a tool run times one of.
+const timedCalls = 8
 
 // conform makes a successful structured result honour the tool's output
 // schema (see Tool.OutputSchema).
