@@ -332,6 +332,9 @@ func missingScopes(ti *TokenInfo, need []string) []string {
 // URI, with the scheme and host in any case and without regard to a
 // trailing slash, as the specification's canonical URIs allow.
 func sameResource(aud, resource string) bool {
+	if aud == resource {
+		return true // the usual case, without parsing either
+	}
 	a, err1 := url.Parse(aud)
 	b, err2 := url.Parse(resource)
 	if err1 != nil || err2 != nil || a.Opaque != "" || b.Opaque != "" {
