@@ -91,7 +91,9 @@ type TokenInfo struct {
 	// Expiry is when the token expires; zero means it does not say.
 	Expiry time.Time
 	// Claims holds every claim of the token, or every member of its
-	// introspection response, as decoded JSON.
+	// introspection response, as decoded JSON. A verifier may share it
+	// between the requests that carry the same token: read it, do not
+	// change it.
 	Claims map[string]any
 }
 
@@ -353,13 +355,21 @@ func isBearerToken(s string) bool {
 	}
 	s = strings.TrimRight(s, "=")
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
+		if !b64tokenByte[s[i]] {
 			return false
 		}
 	}
 	return s != ""
 }
+
+// b64tokenByte marks the bytes of a b64token but its trailing =: a token
+// of a kilobyte is checked with one lookup a byte.
+var b64tokenByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", byte(c)) >= 0
+	}
+	return t
+}()
 
 // allow checks that the token of c, if it has one, holds the scopes the
 // operation needs; it answers the request instead when it does not (see
