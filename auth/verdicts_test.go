@@ -34,8 +34,9 @@ func tokenOf(t *testing.T, f *fakeIssuer, now time.Time, jti string) string {
 }
 
 // TestVerdictCache: a token verified once is accepted again without its
-// signature being checked, and each caller gets a TokenInfo of its own;
-// with CacheTTL negative every use checks the signature.
+// signature being checked, and each caller gets a TokenInfo and lists of
+// its own (the claims are shared, and read only); with CacheTTL negative
+// every use checks the signature.
 func TestVerdictCache(t *testing.T) {
 	f := newFakeIssuer(t)
 	clk := newClock()
@@ -43,13 +44,13 @@ func TestVerdictCache(t *testing.T) {
 
 	v := newVerifier(t, auth.JWTConfig{Issuer: f.issuer()}, clk)
 	first := mustVerify(t, v, tok)
-	first.Scopes[0], first.Audience, first.Claims["scope"] = "admin", nil, "admin"
+	first.Scopes[0], first.Audience, first.Subject = "admin", nil, "root"
 	for range 10 {
 		ti := mustVerify(t, v, tok)
-		if len(ti.Scopes) != 1 || ti.Scopes[0] != "notes:read" || len(ti.Audience) != 1 || ti.Claims["scope"] != "notes:read" {
+		if len(ti.Scopes) != 1 || ti.Scopes[0] != "notes:read" || len(ti.Audience) != 1 || ti.Audience[0] != "http://127.0.0.1/mcp" || ti.Subject != "user-1" {
 			t.Fatalf("a caller's changes reached the cache: %+v", ti)
 		}
-		ti.Scopes, ti.Claims["scope"] = append(ti.Scopes, "admin"), "admin"
+		ti.Scopes, ti.Audience[0] = append(ti.Scopes, "admin"), "elsewhere"
 	}
 	checksAre(t, v, 1, "11 uses of one token")
 	if n, _ := v.CacheStats(); n != 1 {
