@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/invopop/jsonschema"
 )
 
@@ -267,52 +267,44 @@ func fieldTitle(goName string) string {
 //		)
 //	}
 func (e *emitter) loadEnv(td *typeDirective) {
-	g := e.g
-	name := g.obj(td.named.Obj())
+	f := e.f
+	name := td.named.Obj().Name()
 	recv := receiverName(name)
 	var envs []string
-	for _, f := range td.config {
-		envs = append(envs, f.env)
+	for _, fl := range td.config {
+		envs = append(envs, fl.env)
 	}
 	vars := "the environment variable that the install files pass the configuration in, " + envs[0]
 	if len(envs) > 1 {
 		vars = "the environment variables that the install files pass the configuration in, " + strings.Join(envs[:len(envs)-1], ", ") + " and " + envs[len(envs)-1]
 	}
-	g.P()
-	for _, line := range wrap("LoadEnv sets "+recv+" from "+vars+", read with getenv (os.Getenv), and checks it against its schema: a required variable that is not set, or a value that does not fit, is an error that names the variable. A variable that is not set leaves its field alone, or sets its default.", 70) {
-		g.P("// ", line)
-	}
-	g.P("func (", recv, " *", name, ") LoadEnv(getenv func(string) string) error {")
-	g.P("\treturn ", g.impl("LoadEnv"), "(getenv, ", td.constName, ", ", recv, ", ", e.dec.ref(td.named), ",")
-	for _, f := range td.config {
+	recvType := e.objCode(td.named.Obj())
+	loadEnv := e.impl("LoadEnv")
+	args := []jen.Code{jen.Id("getenv"), jen.Id(td.constName), jen.Id(recv), e.dec.ref(td.named)}
+	for _, fl := range td.config {
 		kind := "ConfigString"
 		switch {
-		case f.duration:
+		case fl.duration:
 			kind = "ConfigDuration"
-		case f.kind == "number":
+		case fl.kind == "number":
 			kind = "ConfigNumber"
-		case f.kind == "boolean":
+		case fl.kind == "boolean":
 			kind = "ConfigBool"
 		}
-		fields := []element{{"Name", strconv.Quote(f.name)}, {"Env", strconv.Quote(f.env)}, {"Kind", g.impl(kind)}}
-		if d := defaultText(f.def); d != "" {
-			fields = append(fields, element{"Default", strconv.Quote(d)})
+		configVar := e.impl("ConfigVar")
+		fields := []jen.Code{field("Name", jen.Lit(fl.name)), field("Env", jen.Lit(fl.env)), field("Kind", e.impl(kind))}
+		if d := defaultText(fl.def); d != "" {
+			fields = append(fields, field("Default", jen.Lit(d)))
 		}
-		if f.sensitive {
-			fields = append(fields, element{"Secret", "true"}) // never quoted in LoadEnv's errors
+		if fl.sensitive {
+			fields = append(fields, field("Secret", jen.True())) // never quoted in LoadEnv's errors
 		}
-		g.P("\t\t", g.impl("ConfigVar"), "{", inlineElements(fields), "},")
+		args = append(args, jen.Line().Add(configVar).Values(fields...)) // one variable a line
 	}
-	g.P("\t)")
-	g.P("}")
-}
-
-// inlineElements writes the elements of a one-line composite literal:
-// Name: "dir", Env: "NOTES_DIR".
-func inlineElements(es []element) string {
-	parts := make([]string, len(es))
-	for i, el := range es {
-		parts[i] = el.key + ": " + el.value
-	}
-	return strings.Join(parts, ", ")
+	args = append(args, jen.Line())
+	f.Line()
+	comments(f.Group, wrap("LoadEnv sets "+recv+" from "+vars+", read with getenv (os.Getenv), and checks it against its schema: a required variable that is not set, or a value that does not fit, is an error that names the variable. A variable that is not set leaves its field alone, or sets its default.", 70)...)
+	f.Func().Params(jen.Id(recv).Op("*").Add(recvType)).Id("LoadEnv").Params(jen.Id("getenv").Func().Params(jen.String()).String()).Error().Block(
+		jen.Return(loadEnv.Call(args...)),
+	)
 }

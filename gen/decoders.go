@@ -3,7 +3,9 @@ package gen
 import (
 	"cmp"
 	"go/types"
-	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // Decoders: generated functions that store a tool's validated arguments
@@ -21,20 +23,19 @@ type decoderSet struct {
 	fast  map[*types.Named]bool // generated's answers
 }
 
-// inputDecoder returns the decoder Handle takes for a tool's input, as
-// Go source.
-func (d *decoderSet) inputDecoder(t *tool) string {
+// inputDecoder returns the decoder Handle takes for a tool's input.
+func (d *decoderSet) inputDecoder(t *tool) jen.Code {
 	switch {
 	case t.input == nil:
-		return d.e.g.impl("NoArguments")
+		return d.e.impl("NoArguments")
 	case isPointer(t.input):
 		elem := types.Unalias(t.input).(*types.Pointer).Elem()
 		if d.functionName(elem) == "DecodeJSON" {
 			// encoding/json allocates the pointer itself; PointerTo would
 			// need DecodeJSON instantiated, as nothing else tells its T.
-			return d.e.g.impl("DecodeJSON")
+			return d.e.impl("DecodeJSON")
 		}
-		return d.e.g.impl("PointerTo") + "(" + d.ref(elem) + ")"
+		return d.e.impl("PointerTo").Call(d.ref(elem))
 	default:
 		return d.ref(t.input)
 	}
@@ -66,7 +67,10 @@ func namedStruct(t types.Type) *types.Named {
 // generated reports whether n gets a decoder of its own: a struct of the
 // package being generated (the fields of another package's struct may have
 // types that cannot be named here), whose members encoding/json would
-// decode by its simple rules.
+// decode by its simple rules, and which the file guards (its guard names
+// the same type as the decoder's parameter, so that the decoders, which
+// are rendered apart, need no import the rest of the file does not have:
+// render.go).
 func (d *decoderSet) generated(n *types.Named) bool {
 	ok, known := d.fast[n]
 	if !known {
@@ -77,27 +81,26 @@ func (d *decoderSet) generated(n *types.Named) bool {
 }
 
 func (d *decoderSet) decodable(n *types.Named) bool {
-	return n.Obj().Pkg() == d.e.m.pkg && d.fastStruct(n)
+	return n.Obj().Pkg() == d.e.m.pkg && d.e.guarded(n) && d.fastStruct(n)
 }
 
 // ref is the decoder of t as written in a decoder: decodeX, or
 // mcpimpl.DecodeY.
-func (d *decoderSet) ref(t types.Type) string {
+func (d *decoderSet) ref(t types.Type) *jen.Statement {
 	name := d.functionName(t)
 	if n := namedStruct(t); n != nil && d.names[n] == name {
-		return name
+		return jen.Id(name)
 	}
-	return d.e.g.impl(name)
+	return d.e.impl(name)
 }
 
 // call is the Go expression decoding v into dst, for a field of type t.
-func (d *decoderSet) call(t types.Type, v, dst string) string {
-	elem := d.ref
+func (d *decoderSet) call(t types.Type, v, dst jen.Code) jen.Code {
 	if !d.hasCustomDecoding(t) {
 		switch u := types.Unalias(t).(type) {
 		case *types.Slice:
 			if !isByte(u.Elem()) {
-				return d.e.g.impl("DecodeSlice") + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return d.e.impl("DecodeSlice").Call(v, dst, d.ref(u.Elem()))
 			}
 		case *types.Map:
 			if k, ok := u.Key().Underlying().(*types.Basic); ok && k.Info()&types.IsString != 0 {
@@ -105,13 +108,13 @@ func (d *decoderSet) call(t types.Type, v, dst string) string {
 				if m := d.e.m.ix.jsonMethods.decodeMethod(u.Key()); m != nil && m.text {
 					decode = "DecodeTextMap" // encoding/json prefers UnmarshalText to the string
 				}
-				return d.e.g.impl(decode) + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+				return d.e.impl(decode).Call(v, dst, d.ref(u.Elem()))
 			}
 		case *types.Pointer:
-			return d.e.g.impl("DecodePointer") + "(" + v + ", " + dst + ", " + elem(u.Elem()) + ")"
+			return d.e.impl("DecodePointer").Call(v, dst, d.ref(u.Elem()))
 		}
 	}
-	return d.ref(t) + "(" + v + ", " + dst + ")"
+	return d.ref(t).Call(v, dst)
 }
 
 func basicDecoder(b *types.Basic) string {
@@ -194,7 +197,7 @@ func (d *decoderSet) name(n *types.Named) string {
 			}
 		}
 	}
-	name := d.e.g.declare("decode" + sanitizeDefName(types.TypeString(n, func(*types.Package) string { return "" })))
+	name := d.e.scope.declare("decode" + identifier(types.TypeString(n, func(*types.Package) string { return "" })))
 	d.names[n] = name
 	d.order = append(d.order, n)
 	return name
@@ -219,42 +222,56 @@ func (d *decoderSet) name(n *types.Named) string {
 //		return nil
 //	}
 func (d *decoderSet) write() {
-	g := d.e.g
+	f := d.e.decoders
 	for i := 0; i < len(d.order); i++ { // writing may add more
 		n := d.order[i]
 		name := d.names[n]
 		st := n.Underlying().(*types.Struct)
-		g.P()
-		g.P("// ", name, " stores validated arguments in in, without reflection.")
-		g.P("func ", name, "(v ", g.impl("Value"), ", in *", g.typ(n, 0), ") error {")
-		var cases []string
+		params := jen.Params(jen.Id("v").Add(d.e.impl("Value")), jen.Id("in").Op("*").Add(d.e.typeCode(n)))
+		var cases []jen.Code
 		for j := range st.NumFields() {
-			f := st.Field(j)
+			fl := st.Field(j)
 			tags := parseTags(st.Tag(j))
-			if !f.Exported() || tags.skip {
+			if !fl.Exported() || tags.skip {
 				continue
 			}
-			cases = append(cases,
-				"\t\tcase "+strconv.Quote(cmp.Or(tags.name, f.Name()))+":",
-				"\t\t\terr = "+d.call(f.Type(), "f", "&in."+f.Name()))
+			cases = append(cases, jen.Case(jen.Lit(cmp.Or(tags.name, fl.Name()))).Block(
+				jen.Id("err").Op("=").Add(d.call(fl.Type(), jen.Id("f"), jen.Op("&").Id("in").Dot(fl.Name()))),
+			))
 		}
-		if cases == nil { // no members: the schema admits none
-			g.P("\treturn nil")
-			g.P("}")
-			continue
+		body := []jen.Code{jen.Return(jen.Nil())} // no members: the schema admits none
+		if cases != nil {
+			body = []jen.Code{
+				jen.For(jen.List(jen.Id("name"), jen.Id("f")).Op(":=").Range().Id("v").Dot("Members").Call()).Block(
+					jen.Var().Id("err").Error(),
+					jen.Switch(jen.Id("name")).Block(cases...),
+					jen.If(jen.Id("err").Op("!=").Nil()).Block(
+						jen.Return(d.e.impl("FieldError").Call(jen.Id("name"), jen.Id("err"))),
+					),
+				),
+				jen.Return(jen.Nil()),
+			}
 		}
-		g.P("\tfor name, f := range v.Members() {")
-		g.P("\t\tvar err error")
-		g.P("\t\tswitch name {")
-		for _, c := range cases {
-			g.P(c)
+		if i > 0 {
+			f.Line()
 		}
-		g.P("\t\t}")
-		g.P("\t\tif err != nil {")
-		g.P("\t\t\treturn ", g.impl("FieldError"), "(name, err)")
-		g.P("\t\t}")
-		g.P("\t}")
-		g.P("\treturn nil")
-		g.P("}")
+		f.Comment(name + " stores validated arguments in in, without reflection.")
+		f.Func().Id(name).Add(params).Error().Block(body...)
 	}
+}
+
+// identifier makes a type's name, with its type arguments, part of a Go
+// identifier: each run of what an identifier cannot hold (brackets,
+// spaces, the quotes and dashes of a struct type's tags) becomes one
+// underscore. Box[[]time.Duration] is Box_time_Duration.
+func identifier(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			b.WriteRune(r)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	return strings.Trim(b.String(), "_")
 }

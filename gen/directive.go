@@ -147,6 +147,10 @@ type toolOptions struct {
 	task     string
 	taskPoll time.Duration
 	taskTTL  time.Duration
+	// icons are its icon= options (icons.go), and app its link to an MCP
+	// App's view, ui= and visibility= (apps.go).
+	icons []iconOption
+	app   toolAppOptions
 }
 
 // boolOption describes a directive option that is a flag.
@@ -163,7 +167,7 @@ var toolBoolOptions = []boolOption{
 }
 
 // toolOptionNames lists every option, for error messages.
-const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, scopes, task, pollInterval, ttl"
+const toolOptionNames = "name, title, readOnly, destructive, idempotent, openWorld, searchHint, alwaysLoad, timeout, scopes, task, pollInterval, ttl, icon, ui, visibility"
 
 // parseToolDirective reads the options of //mcp:tool. Option names are
 // matched without regard to case.
@@ -236,6 +240,10 @@ func (p *pass) parseToolDirective(d ast.Directive) (toolOptions, bool) {
 			o.timeout = t
 		case key == "scopes":
 			o.scopes, ok = p.scopesOption("tool", a, ok)
+		case key == "icon":
+			ok = p.iconOption("tool", a, &o.icons) && ok
+		case key == "ui" || key == "visibility":
+			ok = p.toolAppOption(&o.app, key, a) && ok
 		case key == "task":
 			switch v := strings.ToLower(a.value); v {
 			case "optional", "required":
@@ -292,7 +300,7 @@ func isBoolOption(word string) bool {
 // take a value: a tool name that resembles one is probably a mistake.
 var (
 	flagOptions  = []string{"readOnly", "destructive", "idempotent", "openWorld", "alwaysLoad"}
-	valueOptions = []string{"name", "title", "searchHint", "timeout", "scopes", "task", "pollInterval", "ttl"}
+	valueOptions = []string{"name", "title", "searchHint", "timeout", "scopes", "task", "pollInterval", "ttl", "icon", "ui", "visibility"}
 )
 
 // checkBareToolName warns about a tool name, the first word of
@@ -497,15 +505,18 @@ func (o *primitiveOptions) set(key string, a arg) bool {
 // resourceOptions are the settings of one //mcp:resource directive.
 type resourceOptions struct {
 	primitiveOptions
-	uri      string
-	uriPos   token.Pos
-	mimeType string
-	size     int64
-	audience []string
-	priority *float64
+	uri         string
+	uriPos      token.Pos
+	mimeType    string
+	mimeTypePos token.Pos
+	size        int64
+	audience    []string
+	priority    *float64
+	// app is how an MCP App's view asks to be shown (apps.go).
+	app appResourceOptions
 }
 
-const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete, scopes"
+const resourceOptionNames = "name, title, description, mimeType, size, audience, priority, complete, scopes, " + appResourceOptionNames
 
 // parseResourceDirective reads //mcp:resource URI [option...].
 func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
@@ -534,7 +545,9 @@ func (p *pass) parseResourceDirective(d ast.Directive) (resourceOptions, bool) {
 		case key == "scopes":
 			o.scopes, ok = p.scopesOption("resource", a, ok)
 		case key == "mimetype":
-			o.mimeType = a.value
+			o.mimeType, o.mimeTypePos = a.value, a.valPos
+		case isAppResourceOption(key):
+			ok = p.appResourceOption(&o.app, key, a) && ok
 		case key == "size":
 			n, err := strconv.ParseInt(a.value, 10, 64)
 			if err != nil || n <= 0 {

@@ -6,23 +6,27 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // emit writes the generated file of a package whose schemas are built.
-// Everything it writes goes through a genFile, in gofmt's layout.
-func emit(m *model) []byte {
+// Every declaration, statement, name and type in it is jennifer code;
+// jennifer imports each package where one of its names is written, and
+// formats the file (render.go). An error is a defect of the emitter: code
+// that does not parse.
+func emit(m *model) ([]byte, error) {
 	e := newEmitter(m)
-	g := e.g
-	g.body.Grow(len(m.tools) * 3 << 10) // a typical tool's code
-	g.P()
-	g.P("// The code below needs this version of the mcpimpl package or a later one.")
-	g.P("const _ = ", g.impl("SupportPackageIsVersion3"))
+	f := e.f
+	f.HeaderComment(Header)
+	f.Comment("The code below needs this version of the mcpimpl package or a later one.")
+	f.Const().Id("_").Op("=").Add(e.impl(m.supportVersion()))
 	if len(m.handlers()) > 0 {
 		e.signatureGuards()
 	}
 	e.structGuards()
 	e.enumGuard()
-	if len(m.handlers()) > 0 {
+	if len(m.tools)+len(m.resources)+len(m.prompts) > 0 {
 		e.newServer()
 		e.register()
 		e.argDecoders()
@@ -30,16 +34,20 @@ func emit(m *model) []byte {
 	e.typeMethods()
 	e.dec.write()
 	e.schemaConsts()
-	return g.content()
+	return e.render()
 }
 
 // An emitter writes one generated file.
 type emitter struct {
-	m      *model
-	g      *genFile
-	dec    *decoderSet
-	locals locals
-	consts map[*tool][2]string // input and output schema constant names
+	m *model
+	// f is the file's code, decoders its decoders and consts its schema
+	// constants, rendered apart and joined in this order (render.go).
+	f, decoders, consts *jen.File
+	scope               *scope
+	named               map[string]bool // import paths whose name qual has chosen
+	dec                 *decoderSet
+	locals              locals
+	schemaNames         map[*tool][2]string // input and output schema constant names
 	// argDecoderNames are the names of the decoders of resources'
 	// variables and prompts' arguments, by resource or prompt.
 	argDecoderNames map[string]string
@@ -52,7 +60,15 @@ type locals struct {
 }
 
 func newEmitter(m *model) *emitter {
-	e := &emitter{m: m, consts: map[*tool][2]string{}, argDecoderNames: map[string]string{}}
+	e := &emitter{
+		m:               m,
+		f:               jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
+		decoders:        jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
+		consts:          jen.NewFilePathName(m.pkg.Path(), m.pkg.Name()),
+		named:           map[string]bool{},
+		schemaNames:     map[*tool][2]string{},
+		argDecoderNames: map[string]string{},
+	}
 	e.locals = e.pickLocals()
 	l := e.locals
 	// Every name a generated function gives a variable, so that no import
@@ -64,15 +80,15 @@ func newEmitter(m *model) *emitter {
 	for _, td := range m.typeDirs {
 		reserved = append(reserved, receiverName(td.named.Obj().Name()))
 	}
-	e.g = newGenFile(m.pkg, m.taken, reserved)
+	e.scope = newScope(m.taken, reserved)
 	e.dec = &decoderSet{e: e, names: map[*types.Named]string{}, fast: map[*types.Named]bool{}}
 	for _, t := range m.tools {
 		base := lowerCamel(t.name)
-		in, out := e.g.declare(base+"InputSchema"), ""
+		in, out := e.scope.declare(base+"InputSchema"), ""
 		if t.hasOutputSchema() {
-			out = e.g.declare(base + "OutputSchema")
+			out = e.scope.declare(base + "OutputSchema")
 		}
-		e.consts[t] = [2]string{in, out}
+		e.schemaNames[t] = [2]string{in, out}
 	}
 	for _, td := range m.typeDirs {
 		suffix := "OutputSchema"
@@ -82,7 +98,7 @@ func newEmitter(m *model) *emitter {
 		case directiveConfig:
 			suffix = "ConfigSchema"
 		}
-		td.constName = e.g.declare(lowerCamel(snakeCase(td.named.Obj().Name())) + suffix)
+		td.constName = e.scope.declare(lowerCamel(snakeCase(td.named.Obj().Name())) + suffix)
 	}
 	return e
 }
@@ -107,17 +123,17 @@ func (e *emitter) isReceiverParam(name string) bool {
 }
 
 // receiverParams are the receivers Register and NewServer take:
-// ", store *Store".
-func (e *emitter) receiverParams() string {
-	var b strings.Builder
+// store *Store.
+func (e *emitter) receiverParams() []jen.Code {
+	var ps []jen.Code
 	for _, r := range e.m.receivers {
-		b.WriteString(", " + r.param + " ")
+		p := jen.Id(r.param)
 		if r.pointer {
-			b.WriteByte('*')
+			p.Op("*")
 		}
-		b.WriteString(e.g.obj(r.named.Obj()))
+		ps = append(ps, p.Add(e.objCode(r.named.Obj())))
 	}
-	return b.String()
+	return ps
 }
 
 // newServer writes:
@@ -133,31 +149,25 @@ func (e *emitter) receiverParams() string {
 //		return s
 //	}
 func (e *emitter) newServer() {
-	m, g, s := e.m, e.g, e.locals.server
+	m, f, s := e.m, e.f, e.locals.server
 	so := m.server
-	fields := []element{{"Name", strconv.Quote(m.serverName())}}
-	for _, f := range []struct{ key, value string }{{"Version", so.version}, {"Title", so.title}, {"Instructions", so.instructions}} {
-		if f.value != "" {
-			fields = append(fields, element{f.key, strconv.Quote(f.value)})
+	fields := []jen.Code{field("Name", jen.Lit(m.serverName()))}
+	for _, fl := range []struct{ key, value string }{{"Version", so.version}, {"Title", so.title}, {"Instructions", so.instructions}} {
+		if fl.value != "" {
+			fields = append(fields, field(fl.key, jen.Lit(fl.value)))
 		}
 	}
-	args := s
+	args := []jen.Code{jen.Id(s)}
 	for _, r := range m.receivers {
-		args += ", " + r.param
+		args = append(args, jen.Id(r.param))
 	}
-	g.P()
-	for _, line := range e.newServerDoc() {
-		g.P("// ", line)
-	}
-	g.P("func NewServer(", strings.TrimPrefix(e.receiverParams(), ", "), ") *", g.rt("Server"), " {")
-	g.P("\t", s, " := &", g.rt("Server"), "{")
-	var b strings.Builder
-	writeElements(&b, "\t\t", fields)
-	g.body.WriteString(b.String())
-	g.P("\t}")
-	g.P("\tRegister(", args, ")")
-	g.P("\treturn ", s)
-	g.P("}")
+	f.Line()
+	comments(f.Group, e.newServerDoc()...)
+	f.Func().Id("NewServer").Params(e.receiverParams()...).Op("*").Add(e.rt("Server")).Block(
+		jen.Id(s).Op(":=").Op("&").Add(e.rt("Server")).Add(elements(fields...)),
+		jen.Id("Register").Call(args...),
+		jen.Return(jen.Id(s)),
+	)
 }
 
 func (e *emitter) toolList() string {
@@ -181,49 +191,52 @@ func (e *emitter) toolList() string {
 //		})
 //	}
 func (e *emitter) register() {
-	g, s := e.g, e.locals.server
-	g.P()
-	g.P("// Register adds the ", e.m.kinds("tools", "resources", "prompts", " and "), " of this package to ", s, ".")
-	g.P("func Register(", s, " *", g.rt("Server"), e.receiverParams(), ") {")
-	var b strings.Builder
+	f, s := e.f, e.locals.server
+	params := append([]jen.Code{jen.Id(s).Op("*").Add(e.rt("Server"))}, e.receiverParams()...)
+	var body []jen.Code
 	for _, t := range e.m.tools {
-		b.WriteString("\t" + s + ".AddTool(&" + g.rt("Tool") + "{\n")
-		writeElements(&b, "\t\t", e.toolFields(t))
-		b.WriteString("\t})\n")
+		body = append(body, jen.Id(s).Dot("AddTool").Call(jen.Op("&").Add(e.rt("Tool")).Add(elements(e.toolFields(t)...))))
 	}
-	e.registerResources(&b)
-	e.registerPrompts(&b)
-	g.body.WriteString(b.String())
-	g.P("}")
+	body = append(body, e.registerResources()...)
+	body = append(body, e.registerPrompts()...)
+	f.Line()
+	f.Comment("Register adds the " + e.m.kinds("tools", "resources", "prompts", " and ") + " of this package to " + s + ".")
+	f.Func().Id("Register").Params(params...).Block(body...)
 }
 
 // toolFields are the fields of one runtime.Tool literal, in the order a
 // reader expects: what the tool is, then how it runs.
-func (e *emitter) toolFields(t *tool) []element {
-	fs := []element{{"Name", strconv.Quote(t.name)}}
+func (e *emitter) toolFields(t *tool) []jen.Code {
+	fs := []jen.Code{field("Name", jen.Lit(t.name))}
 	if t.opts.title != "" {
-		fs = append(fs, element{"Title", strconv.Quote(t.opts.title)})
+		fs = append(fs, field("Title", jen.Lit(t.opts.title)))
 	}
 	if t.description != "" {
-		fs = append(fs, element{"Description", strconv.Quote(t.description)})
+		fs = append(fs, field("Description", jen.Lit(t.description)))
 	}
-	consts := e.consts[t]
-	fs = append(fs, element{"InputSchema", consts[0]})
+	consts := e.schemaNames[t]
+	fs = append(fs, field("InputSchema", jen.Id(consts[0])))
 	if consts[1] != "" {
-		fs = append(fs, element{"OutputSchema", consts[1]})
+		fs = append(fs, field("OutputSchema", jen.Id(consts[1])))
 	}
-	if ann := e.annotations(t); ann != "" {
-		fs = append(fs, element{"Annotations", ann})
+	if ann := e.annotations(t); ann != nil {
+		fs = append(fs, field("Annotations", ann))
+	}
+	if icons := e.icons(t.opts.icons); icons != nil {
+		fs = append(fs, field("Icons", icons))
+	}
+	if ui := e.uiToolMeta(t); ui != nil {
+		fs = append(fs, field("UI", ui))
 	}
 	if t.opts.searchHint != "" {
-		fs = append(fs, element{"SearchHint", strconv.Quote(t.opts.searchHint)})
+		fs = append(fs, field("SearchHint", jen.Lit(t.opts.searchHint)))
 	}
 	if t.opts.alwaysLoad {
-		fs = append(fs, element{"AlwaysLoad", "true"})
+		fs = append(fs, field("AlwaysLoad", jen.True()))
 	}
 	if t.opts.task != "" {
 		support := map[string]string{"optional": "TaskOptional", "required": "TaskRequired"}[t.opts.task]
-		fs = append(fs, element{"Task", e.g.rt(support)})
+		fs = append(fs, field("Task", e.rt(support)))
 	}
 	for _, d := range []struct {
 		field string
@@ -231,19 +244,33 @@ func (e *emitter) toolFields(t *tool) []element {
 	}{{"Timeout", t.opts.timeout}, {"TaskTTL", t.opts.taskTTL}, {"TaskPollInterval", t.opts.taskPoll}} {
 		if d.v > 0 {
 			n, unit := durationUnit(d.v)
-			fs = append(fs, element{d.field, strconv.FormatInt(n, 10) + " * " + e.g.time(unit)})
+			fs = append(fs, field(d.field, jen.Lit(int(n)).Op("*").Add(e.time(unit))))
 		}
 	}
 	if t.opts.scopes != nil {
-		fs = append(fs, element{"Scopes", "[]string{" + quoteAll(t.opts.scopes) + "}"})
+		fs = append(fs, field("Scopes", stringsLit(t.opts.scopes)))
 	}
-	return append(fs, element{"Handler", e.handler(t)})
+	return append(fs, field("Handler", e.handler(t)))
 }
 
-// annotations is &runtime.ToolAnnotations{ReadOnlyHint: new(true), …}, or ""
+// stringsLit is []string{"a", "b"}.
+func stringsLit(ss []string) jen.Code {
+	return jen.Index().String().Values(stringLits(ss)...)
+}
+
+// stringLits is each string as a literal.
+func stringLits(ss []string) []jen.Code {
+	q := make([]jen.Code, len(ss))
+	for i, s := range ss {
+		q[i] = jen.Lit(s)
+	}
+	return q
+}
+
+// annotations is &runtime.ToolAnnotations{ReadOnlyHint: new(true), …}, or nil
 // when the directive sets no hint.
-func (e *emitter) annotations(t *tool) string {
-	var fs []string
+func (e *emitter) annotations(t *tool) jen.Code {
+	var fs []jen.Code
 	for _, h := range []struct {
 		name string
 		v    *bool
@@ -254,13 +281,13 @@ func (e *emitter) annotations(t *tool) string {
 		{"OpenWorldHint", t.opts.openWorld},
 	} {
 		if h.v != nil {
-			fs = append(fs, h.name+": new("+strconv.FormatBool(*h.v)+")")
+			fs = append(fs, field(h.name, jen.New(jen.Lit(*h.v))))
 		}
 	}
 	if fs == nil {
-		return ""
+		return nil
 	}
-	return "&" + e.g.rt("ToolAnnotations") + "{" + strings.Join(fs, ", ") + "}"
+	return jen.Op("&").Add(e.rt("ToolAnnotations")).Values(fs...)
 }
 
 // handler is the tool's handler: mcpimpl.Handle adapts a function of the
@@ -270,21 +297,21 @@ func (e *emitter) annotations(t *tool) string {
 //
 // A function of another shape (no context, no input, no Out) is first
 // adapted to that one by a function literal.
-func (e *emitter) handler(t *tool) string {
+func (e *emitter) handler(t *tool) jen.Code {
 	fn := e.funcRef(&t.handlerFunc)
 	if !t.hasCtx || t.input == nil || t.out == outNone || t.out == outResult && !isPointer(t.output) {
-		fn = e.adapter(&t.handlerFunc, t.out, fn, 2)
+		fn = e.adapter(&t.handlerFunc, t.out, fn)
 	}
-	return e.g.impl("Handle") + "(" + fn + ", " + e.dec.inputDecoder(t) + ", " + e.g.impl(converters[t.out]) + ")"
+	return e.impl("Handle").Call(fn, e.dec.inputDecoder(t), e.impl(converters[t.out]))
 }
 
 // funcRef is how Register refers to a handler's function: Name, or
 // param.Name for a method.
-func (e *emitter) funcRef(h *handlerFunc) string {
+func (e *emitter) funcRef(h *handlerFunc) jen.Code {
 	if h.recv != nil {
-		return h.recv.param + "." + h.fn.Name()
+		return jen.Id(h.recv.param).Dot(h.fn.Name())
 	}
-	return e.g.obj(h.fn)
+	return e.objCode(h.fn)
 }
 
 // converters name the mcpimpl function that turns each kind of Out into a
@@ -298,38 +325,42 @@ var converters = map[outKind]string{
 }
 
 // adapter is a function literal of the shape mcpimpl.Handle takes that
-// calls fn, written on a line indented at depth indent:
+// calls fn:
 //
 //	func(ctx context.Context, _ struct{}) (struct{}, error) {
 //		return struct{}{}, Ping(ctx)
 //	}
-func (e *emitter) adapter(h *handlerFunc, out outKind, fn string, indent int) string {
-	l, g := e.locals, e.g
-	ctx, in, inType := "_", "_", "struct{}"
-	var args []string
+func (e *emitter) adapter(h *handlerFunc, out outKind, fn jen.Code) jen.Code {
+	l := e.locals
+	ctx, in := jen.Id("_"), jen.Id("_")
+	inType := jen.Struct()
+	var args []jen.Code
 	if h.hasCtx {
-		ctx = l.ctx
-		args = append(args, l.ctx)
+		ctx = jen.Id(l.ctx)
+		args = append(args, jen.Id(l.ctx))
 	}
 	if h.input != nil {
-		in, inType = l.in, g.typ(h.input, indent)
-		args = append(args, l.in)
+		in, inType = jen.Id(l.in), jen.Add(e.typeCode(h.input))
+		args = append(args, jen.Id(l.in))
 	}
-	call := fn + "(" + strings.Join(args, ", ") + ")"
-	var outType, body string
+	call := jen.Add(fn).Call(args...)
+	var outType jen.Code
+	var body []jen.Code
 	switch {
 	case out == outNone:
-		outType = "struct{}"
-		body = "return struct{}{}, " + call
+		outType = jen.Struct()
+		body = []jen.Code{jen.Return(jen.Struct().Values(), call)}
 	case out == outResult && !isPointer(h.output):
-		outType = "*" + g.rt("ToolResult")
-		body = l.out + ", " + l.err + " := " + call + "\n" + tabs(indent+1) + "return &" + l.out + ", " + l.err
+		outType = jen.Op("*").Add(e.rt("ToolResult"))
+		body = []jen.Code{
+			jen.List(jen.Id(l.out), jen.Id(l.err)).Op(":=").Add(call),
+			jen.Return(jen.Op("&").Id(l.out), jen.Id(l.err)),
+		}
 	default:
-		outType = g.typ(h.output, indent)
-		body = "return " + call
+		outType = e.typeCode(h.output)
+		body = []jen.Code{jen.Return(call)}
 	}
-	return "func(" + ctx + " " + g.context("Context") + ", " + in + " " + inType + ") (" + outType + ", error) {\n" +
-		tabs(indent+1) + body + "\n" + tabs(indent) + "}"
+	return jen.Func().Params(ctx.Add(e.context("Context")), in.Add(inType)).Params(outType, jen.Error()).Block(body...)
 }
 
 func isPointer(t types.Type) bool {
@@ -337,7 +368,8 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
-// schemaConsts writes each schema as a readable constant:
+// schemaConsts writes each schema as a readable constant, into the
+// constants' file:
 //
 //	// createTicketInputSchema is the JSON Schema of the arguments of create_ticket.
 //	const createTicketInputSchema = `{
@@ -345,16 +377,23 @@ func isPointer(t types.Type) bool {
 //	  …
 //	}`
 func (e *emitter) schemaConsts() {
-	size := 0
-	for _, t := range e.m.tools {
-		size += len(t.inputSchema) + len(t.outputSchema) + 256
+	cf := e.consts
+	cf.NoFormat = true // unless a schema must be quoted lines (render.go)
+	first := true
+	add := func(name, doc, value string) {
+		cf.NoFormat = cf.NoFormat && canBeRaw(value)
+		if !first {
+			cf.Empty() // an empty line: cf.Line() adds a newline to the one before each item
+		}
+		first = false
+		cf.Comment(name + " " + doc)
+		cf.Const().Id(name).Op("=").Add(schemaLit(value))
 	}
-	e.g.body.Grow(size)
 	for _, t := range e.m.tools {
-		consts := e.consts[t]
-		e.writeConst(consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
+		consts := e.schemaNames[t]
+		add(consts[0], "is the JSON Schema of the arguments of "+t.name+".", t.inputSchema)
 		if consts[1] != "" {
-			e.writeConst(consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
+			add(consts[1], "is the JSON Schema of the structured results of "+t.name+".", t.outputSchema)
 		}
 	}
 	for _, td := range e.m.typeDirs {
@@ -365,28 +404,8 @@ func (e *emitter) schemaConsts() {
 		case directiveConfig:
 			what = "is the schema that LoadEnv checks a " + td.named.Obj().Name() + " against."
 		}
-		e.writeConst(td.constName, what, td.schema)
+		add(td.constName, what, td.schema)
 	}
-}
-
-func (e *emitter) writeConst(name, doc, value string) {
-	e.g.P()
-	e.g.P("// ", name, " ", doc)
-	e.g.P("const ", name, " = ", stringLit(value))
-}
-
-// stringLit writes s as a raw string literal when it can be one, so the
-// schema reads as JSON; otherwise as quoted lines joined with +, indented
-// as gofmt indents them.
-func stringLit(s string) string {
-	if !strings.ContainsAny(s, "`\r") {
-		return "`" + s + "`"
-	}
-	lines := strings.SplitAfter(s, "\n")
-	for i, line := range lines {
-		lines[i] = strconv.Quote(line)
-	}
-	return strings.Join(lines, " +\n\t")
 }
 
 // lowerCamel turns a tool name into a Go identifier: create_ticket →

@@ -1,8 +1,9 @@
 package gen
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // registerPrompts writes one AddPrompt per prompt:
@@ -14,51 +15,48 @@ import (
 //		},
 //		Handler: mcpimpl.Get(Summarize, decodeSummarizeArgs, mcpimpl.UserMessage),
 //	})
-func (e *emitter) registerPrompts(b *strings.Builder) {
-	g := e.g
+func (e *emitter) registerPrompts() []jen.Code {
+	var calls []jen.Code
 	for _, p := range e.m.prompts {
-		fs := []element{{"Name", strconv.Quote(p.name)}}
+		fs := []jen.Code{field("Name", jen.Lit(p.name))}
 		if p.opts.title != "" {
-			fs = append(fs, element{"Title", strconv.Quote(p.opts.title)})
+			fs = append(fs, field("Title", jen.Lit(p.opts.title)))
 		}
 		if p.description != "" {
-			fs = append(fs, element{"Description", strconv.Quote(p.description)})
+			fs = append(fs, field("Description", jen.Lit(p.description)))
 		}
 		if len(p.args) > 0 {
-			var list strings.Builder
-			list.WriteString("[]" + g.rt("PromptArgument") + "{\n")
+			list := jen.Index().Add(e.rt("PromptArgument"))
+			var args []jen.Code
 			for _, a := range p.args {
-				list.WriteString("\t\t\t{Name: " + strconv.Quote(a.name))
+				arg := []jen.Code{field("Name", jen.Lit(a.name))}
 				desc := a.description
 				if a.enum != nil { // prompt arguments have no schema to say it
 					desc = strings.TrimSpace(desc + " One of: " + strings.Join(a.enum, ", ") + ".")
 				}
 				if desc != "" {
-					list.WriteString(", Description: " + strconv.Quote(desc))
+					arg = append(arg, field("Description", jen.Lit(desc)))
 				}
 				if a.required {
-					list.WriteString(", Required: true")
+					arg = append(arg, field("Required", jen.True()))
 				}
-				list.WriteString("},\n")
+				args = append(args, jen.Values(arg...))
 			}
-			list.WriteString("\t\t}")
-			fs = append(fs, element{"Arguments", list.String()})
+			fs = append(fs, field("Arguments", list.Add(elements(args...))))
 		}
-		decode := g.impl("NoInput")
+		decode := e.impl("NoInput")
 		if p.input != nil {
-			decode = e.argDecoderName(p.name, "Args")
+			decode = jen.Id(e.argDecoderName(p.name, "Args"))
 		}
 		if p.opts.scopes != nil {
-			fs = append(fs, element{"Scopes", "[]string{" + quoteAll(p.opts.scopes) + "}"})
+			fs = append(fs, field("Scopes", stringsLit(p.opts.scopes)))
 		}
 		fn := e.handlerRef(&p.handlerFunc)
-		fs = append(fs, element{"Handler", g.impl("Get") + "(" + fn + ", " + decode + ", " + g.impl(p.messages) + ")"})
+		fs = append(fs, field("Handler", e.impl("Get").Call(fn, decode, e.impl(p.messages))))
 		if completes(p.args, p.opts.complete) {
-			fs = append(fs, element{"Complete", e.completer(&p.handlerFunc, p.args, p.opts.complete, p.completeMethod)})
+			fs = append(fs, field("Complete", e.completer(&p.handlerFunc, p.args, p.opts.complete, p.completeMethod)))
 		}
-
-		b.WriteString("\t" + e.locals.server + ".AddPrompt(&" + g.rt("Prompt") + "{\n")
-		writeElements(b, "\t\t", fs)
-		b.WriteString("\t})\n")
+		calls = append(calls, jen.Id(e.locals.server).Dot("AddPrompt").Call(jen.Op("&").Add(e.rt("Prompt")).Add(elements(fs...))))
 	}
+	return calls
 }

@@ -2,9 +2,9 @@ package gen
 
 import (
 	"go/types"
-	"strconv"
-	"strings"
 	"unicode"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // registerResources writes one AddResource or AddResourceTemplate per
@@ -16,105 +16,105 @@ import (
 //		MIMEType:    "text/markdown",
 //		Handler:     mcpimpl.Read(Note, decodeNoteVars, mcpimpl.TextContents, "text/markdown"),
 //	})
-func (e *emitter) registerResources(b *strings.Builder) {
-	g := e.g
+func (e *emitter) registerResources() []jen.Code {
+	var calls []jen.Code
 	for _, r := range e.m.resources {
 		kind, uriField := "Resource", "URI"
 		if r.vars != nil {
 			kind, uriField = "ResourceTemplate", "URITemplate"
 		}
-		fs := []element{{uriField, strconv.Quote(r.opts.uri)}, {"Name", strconv.Quote(r.name)}}
+		fs := []jen.Code{field(uriField, jen.Lit(r.opts.uri)), field("Name", jen.Lit(r.name))}
 		if r.opts.title != "" {
-			fs = append(fs, element{"Title", strconv.Quote(r.opts.title)})
+			fs = append(fs, field("Title", jen.Lit(r.opts.title)))
 		}
 		if r.description != "" {
-			fs = append(fs, element{"Description", strconv.Quote(r.description)})
+			fs = append(fs, field("Description", jen.Lit(r.description)))
 		}
 		if r.mimeType != "" {
-			fs = append(fs, element{"MIMEType", strconv.Quote(r.mimeType)})
+			fs = append(fs, field("MIMEType", e.mimeTypeLit(r.mimeType)))
 		}
 		if r.opts.size > 0 && r.vars == nil {
-			fs = append(fs, element{"Size", strconv.FormatInt(r.opts.size, 10)})
+			fs = append(fs, field("Size", jen.Lit(int(r.opts.size))))
 		}
-		if ann := e.resourceAnnotations(r.opts); ann != "" {
-			fs = append(fs, element{"Annotations", ann})
+		if ann := e.resourceAnnotations(r.opts); ann != nil {
+			fs = append(fs, field("Annotations", ann))
 		}
-		decode := g.impl("NoInput")
-		if r.input != nil {
-			decode = e.argDecoderName(r.name, "Vars")
+		if ui := e.uiResourceMeta(r); ui != nil {
+			fs = append(fs, field("UI", ui))
 		}
 		if r.opts.scopes != nil {
-			fs = append(fs, element{"Scopes", "[]string{" + quoteAll(r.opts.scopes) + "}"})
+			fs = append(fs, field("Scopes", stringsLit(r.opts.scopes)))
 		}
-		fn := e.handlerRef(&r.handlerFunc)
-		fs = append(fs, element{"Handler", g.impl("Read") + "(" + fn + ", " + decode + ", " + g.impl(r.contents) + ", " + strconv.Quote(r.mimeType) + ")"})
+		fs = append(fs, field("Handler", e.resourceHandler(r)))
 		if completes(r.args, r.opts.complete) {
-			fs = append(fs, element{"Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)})
+			fs = append(fs, field("Complete", e.completer(&r.handlerFunc, r.args, r.opts.complete, r.completeMethod)))
 		}
-
-		b.WriteString("\t" + e.locals.server + ".Add" + kind + "(&" + g.rt(kind) + "{\n")
-		writeElements(b, "\t\t", fs)
-		b.WriteString("\t})\n")
+		calls = append(calls, jen.Id(e.locals.server).Dot("Add"+kind).Call(jen.Op("&").Add(e.rt(kind)).Add(elements(fs...))))
 	}
+	return calls
 }
 
-// resourceAnnotations is &runtime.ResourceAnnotations{…}, or "" when the
+// resourceHandler reads r: mcpimpl.Read adapts a function, and a
+// variable's value is served as it is (embeddedHandler).
+func (e *emitter) resourceHandler(r *resource) jen.Code {
+	if r.embedded != nil {
+		return e.embeddedHandler(r)
+	}
+	decode := e.impl("NoInput")
+	if r.input != nil {
+		decode = jen.Id(e.argDecoderName(r.name, "Vars"))
+	}
+	return e.impl("Read").Call(e.handlerRef(&r.handlerFunc), decode, e.impl(r.contents), e.mimeTypeLit(r.mimeType))
+}
+
+// resourceAnnotations is &runtime.ResourceAnnotations{…}, or nil when the
 // directive sets none.
-func (e *emitter) resourceAnnotations(o resourceOptions) string {
-	var fs []string
+func (e *emitter) resourceAnnotations(o resourceOptions) jen.Code {
+	var fs []jen.Code
 	if o.audience != nil {
-		fs = append(fs, "Audience: []string{"+quoteAll(o.audience)+"}")
+		fs = append(fs, field("Audience", stringsLit(o.audience)))
 	}
 	if o.priority != nil {
-		fs = append(fs, "Priority: new("+strconv.FormatFloat(*o.priority, 'g', -1, 64)+")")
+		fs = append(fs, field("Priority", jen.New(jen.Lit(*o.priority))))
 	}
 	if fs == nil {
-		return ""
+		return nil
 	}
-	return "&" + e.g.rt("ResourceAnnotations") + "{" + strings.Join(fs, ", ") + "}"
-}
-
-func quoteAll(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
+	return jen.Op("&").Add(e.rt("ResourceAnnotations")).Values(fs...)
 }
 
 // handlerRef is the function a resource or prompt runs, adapted to the
 // shape func(context.Context, In) (Out, error) when it has another.
-func (e *emitter) handlerRef(h *handlerFunc) string {
+func (e *emitter) handlerRef(h *handlerFunc) jen.Code {
 	fn := e.funcRef(h)
 	if !h.hasCtx || h.input == nil {
-		fn = e.adapter(h, outValue, fn, 2)
+		fn = e.adapter(h, outValue, fn)
 	}
 	return fn
 }
 
 // completer is the Complete handler of a template or prompt: the
 // constants of its arguments' types, and the directive's completer.
-func (e *emitter) completer(h *handlerFunc, args []argField, fn string, method bool) string {
+func (e *emitter) completer(h *handlerFunc, args []argField, name string, method bool) jen.Code {
+	var fn jen.Code
 	switch {
-	case fn == "":
-		fn = "nil"
+	case name == "":
+		fn = jen.Nil()
 	case method:
-		fn = h.recv.param + "." + fn
+		fn = jen.Id(h.recv.param).Dot(name)
 	default:
-		fn = e.g.obj(e.m.pkg.Scope().Lookup(fn))
+		fn = e.objCode(e.m.pkg.Scope().Lookup(name))
 	}
 	if !hasEnum(args) {
-		return e.g.impl("Complete") + "(nil, " + fn + ")"
+		return e.impl("Complete").Call(jen.Nil(), fn)
 	}
-	var b strings.Builder
-	b.WriteString(e.g.impl("Complete") + "(map[string][]string{\n")
+	var values []jen.Code
 	for _, a := range args {
 		if a.enum != nil {
-			b.WriteString("\t\t\t" + strconv.Quote(a.name) + ": {" + quoteAll(a.enum) + "},\n")
+			values = append(values, jen.Lit(a.name).Op(":").Values(stringLits(a.enum)...))
 		}
 	}
-	b.WriteString("\t\t}, " + fn + ")")
-	return b.String()
+	return e.impl("Complete").Call(jen.Map(jen.String()).Index().String().Add(elements(values...)), fn)
 }
 
 // argDecoderName returns the name of the decoder of a resource's
@@ -125,7 +125,7 @@ func (e *emitter) argDecoderName(name, suffix string) string {
 		return n
 	}
 	camel := lowerCamel(name)
-	n := e.g.declare("decode" + string(unicode.ToUpper(rune(camel[0]))) + camel[1:] + suffix)
+	n := e.scope.declare("decode" + string(unicode.ToUpper(rune(camel[0]))) + camel[1:] + suffix)
 	e.argDecoderNames[key] = n
 	return n
 }
@@ -153,7 +153,6 @@ func (e *emitter) argDecoders() {
 }
 
 func (e *emitter) argDecoder(name, param, doc string, in types.Type, args []argField) {
-	g := e.g
 	free := func(n string) string {
 		for e.m.taken(n) || n == param {
 			n += "_"
@@ -161,51 +160,50 @@ func (e *emitter) argDecoder(name, param, doc string, in types.Type, args []argF
 		return n
 	}
 	inV, errV, sV, okV, vV := free("in"), free("err"), free("s"), free("ok"), free("v")
-	inType := g.typ(in, 0)
-	g.P()
-	g.P("// ", name, " ", doc)
-	g.P("func ", name, "(", param, " map[string]string) (", inType, ", error) {")
+	inType := e.typeCode(in)
+	var body []jen.Code
 	if p, ok := types.Unalias(in).(*types.Pointer); ok {
-		g.P("\t", inV, " := new(", g.typ(p.Elem(), 1), ")")
+		body = append(body, jen.Id(inV).Op(":=").New(e.typeCode(p.Elem())))
 	} else {
-		g.P("\tvar ", inV, " ", g.typ(in, 1))
+		body = append(body, jen.Var().Id(inV).Add(e.typeCode(in)))
 	}
 	for _, a := range args {
-		lookup := param + "[" + strconv.Quote(a.name) + "]"
-		dst := inV + "." + a.field
+		lookup := jen.Id(param).Index(jen.Lit(a.name))
+		dst := jen.Id(inV).Dot(a.field)
 		if a.conv == convString {
-			g.P("\t", dst, " = ", e.convert(a.typ, "string", lookup))
+			body = append(body, dst.Op("=").Add(e.convert(a.typ, "string", lookup)))
 			continue
 		}
-		var parse, result string
+		var parse jen.Code
+		var result string
 		switch a.conv {
 		case convEnum:
-			parse, result = g.impl("OneOf")+"("+strconv.Quote(a.name)+", "+sV+", "+quoteAll(a.enum)+")", "string"
+			parse, result = e.impl("OneOf").Call(append([]jen.Code{jen.Lit(a.name), jen.Id(sV)}, stringLits(a.enum)...)...), "string"
 		case convInt:
-			parse, result = g.impl("ParseInt")+"("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "int64"
+			parse, result = e.impl("ParseInt").Call(jen.Lit(a.name), jen.Id(sV), jen.Lit(a.bits)), "int64"
 		case convUint:
-			parse, result = g.impl("ParseUint")+"("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "uint64"
+			parse, result = e.impl("ParseUint").Call(jen.Lit(a.name), jen.Id(sV), jen.Lit(a.bits)), "uint64"
 		case convFloat:
-			parse, result = g.impl("ParseFloat")+"("+strconv.Quote(a.name)+", "+sV+", "+strconv.Itoa(a.bits)+")", "float64"
+			parse, result = e.impl("ParseFloat").Call(jen.Lit(a.name), jen.Id(sV), jen.Lit(a.bits)), "float64"
 		case convBool:
-			parse, result = g.impl("ParseBool")+"("+strconv.Quote(a.name)+", "+sV+")", "bool"
+			parse, result = e.impl("ParseBool").Call(jen.Lit(a.name), jen.Id(sV)), "bool"
 		}
-		g.P("\tif ", sV, ", ", okV, " := ", lookup, "; ", okV, " {")
-		g.P("\t\t", vV, ", ", errV, " := ", parse)
-		g.P("\t\tif ", errV, " != nil {")
-		g.P("\t\t\treturn ", inV, ", ", errV)
-		g.P("\t\t}")
-		g.P("\t\t", dst, " = ", e.convert(a.typ, result, vV))
-		g.P("\t}")
+		body = append(body, jen.If(jen.List(jen.Id(sV), jen.Id(okV)).Op(":=").Add(lookup), jen.Id(okV)).Block(
+			jen.List(jen.Id(vV), jen.Id(errV)).Op(":=").Add(parse),
+			jen.If(jen.Id(errV).Op("!=").Nil()).Block(jen.Return(jen.Id(inV), jen.Id(errV))),
+			dst.Op("=").Add(e.convert(a.typ, result, jen.Id(vV))),
+		))
 	}
-	g.P("\treturn ", inV, ", nil")
-	g.P("}")
+	body = append(body, jen.Return(jen.Id(inV), jen.Nil()))
+	e.f.Line()
+	e.f.Comment(name + " " + doc)
+	e.f.Func().Id(name).Params(jen.Id(param).Map(jen.String()).String()).Params(inType, jen.Error()).Block(body...)
 }
 
 // convert converts expr, of the predeclared type have, to t.
-func (e *emitter) convert(t types.Type, have, expr string) string {
+func (e *emitter) convert(t types.Type, have string, expr jen.Code) jen.Code {
 	if b, ok := types.Unalias(t).(*types.Basic); ok && b.Name() == have {
 		return expr
 	}
-	return e.g.typ(t, 2) + "(" + expr + ")"
+	return jen.Add(e.typeCode(t)).Parens(expr)
 }

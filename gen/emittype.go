@@ -3,6 +3,8 @@ package gen
 import (
 	"strings"
 	"unicode"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // typeMethods writes the methods of the //mcp:form and //mcp:output types:
@@ -17,32 +19,32 @@ import (
 //		return mcpimpl.Unmarshal(data, c, decodeContact)
 //	}
 func (e *emitter) typeMethods() {
-	g := e.g
+	f := e.f
 	for _, td := range e.m.typeDirs {
 		if td.kind == directiveConfig {
 			e.loadEnv(td)
 			continue
 		}
-		name := g.obj(td.named.Obj())
-		g.P()
+		name := td.named.Obj().Name()
+		f.Line()
 		if td.kind == directiveForm {
-			g.P("// MCPSchema returns the form that runtime.ElicitForm asks the user to")
-			g.P("// fill for a ", name, ".")
+			f.Comment("MCPSchema returns the form that runtime.ElicitForm asks the user to")
+			f.Comment("fill for a " + name + ".")
 		} else {
-			g.P("// MCPSchema returns the JSON Schema of ", name, ", which claude.Options.OutputType")
-			g.P("// asks the model's answer to follow.")
+			f.Comment("MCPSchema returns the JSON Schema of " + name + ", which claude.Options.OutputType")
+			f.Comment("asks the model's answer to follow.")
 		}
-		g.P("func (*", name, ") MCPSchema() string { return ", td.constName, " }")
+		f.Func().Params(jen.Op("*").Add(e.objCode(td.named.Obj()))).Id("MCPSchema").Params().String().Add(oneLine(jen.Return(jen.Id(td.constName))))
 		if td.kind != directiveForm {
 			continue
 		}
 		recv := receiverName(name)
-		g.P()
-		g.P("// UnmarshalMCP decodes the user's answer, which the runtime has checked")
-		g.P("// against the form, into ", recv, ".")
-		g.P("func (", recv, " *", name, ") UnmarshalMCP(data []byte) error {")
-		g.P("\treturn ", g.impl("Unmarshal"), "(data, ", recv, ", ", e.dec.ref(td.named), ")")
-		g.P("}")
+		f.Line()
+		f.Comment("UnmarshalMCP decodes the user's answer, which the runtime has checked")
+		f.Comment("against the form, into " + recv + ".")
+		f.Func().Params(jen.Id(recv).Op("*").Add(e.objCode(td.named.Obj()))).Id("UnmarshalMCP").Params(jen.Id("data").Index().Byte()).Error().Block(
+			jen.Return(e.impl("Unmarshal").Call(jen.Id("data"), jen.Id(recv), e.dec.ref(td.named))),
+		)
 	}
 }
 

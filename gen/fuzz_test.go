@@ -18,8 +18,8 @@ import (
 
 // fuzzSource is the package FuzzDirectives generates, with its directive
 // placed in one of several places and a tag on one field. It has a
-// function, a method, a type and a package clause for a directive to be
-// on, and the kinds of fields and constants options refer to.
+// function, a method, a type, a variable and a package clause for a
+// directive to be on, and the kinds of fields and constants options refer to.
 const fuzzSource = `// Package p is fuzzed.
 //
 //PKGDIRECTIVE
@@ -67,6 +67,11 @@ func F(ctx context.Context, in In) (string, error) { return "", nil }
 //
 //METHODDIRECTIVE
 func (r *R) M(ctx context.Context, in PIn) (string, error) { return "", nil }
+
+// V is a variable.
+//
+//VARDIRECTIVE
+var V = "<!doctype html>"
 
 // Complete completes.
 func Complete(ctx context.Context, req *runtime.CompleteRequest) (*runtime.CompleteResult, error) {
@@ -134,6 +139,10 @@ func FuzzDirectives(f *testing.F) {
 		{0, "tool \"unterminated", "json:\"x\" jsonschema:\"enum=a\\\\,b,default=c\""},
 		{0, "tool x=", `json:"x" jsonschema:"required,nullable,title=,description=d"`},
 		{0, "tool", `json:",inline" jsonschema_description:"d"`},
+		{0, "tool ui=ui://v visibility=app icon=\"https://e.example/i.png 48x48 dark\" icon=data:image/png;base64,AA", `json:"x"`},
+		{4, "resource ui://v connectDomains=https://a.example,wss://b.example permissions=camera domain=x.example prefersBorder=true", `json:"x"`},
+		{1, "resource ui://v/{topic} frameDomains=https://x.example/p mimeType=text/html", `json:"x"`},
+		{4, "resource app://x mimeType=text/html;profile=mcp-app baseUriDomains=*", `json:"x"`},
 	} {
 		f.Add(seed.place, seed.directive, seed.tag)
 	}
@@ -157,9 +166,9 @@ func FuzzDirectives(f *testing.F) {
 			return r
 		}, tag)
 		src := fuzzSource
-		for i, marker := range []string{"FUNCDIRECTIVE", "METHODDIRECTIVE", "TYPEDIRECTIVE", "PKGDIRECTIVE"} {
+		for i, marker := range []string{"FUNCDIRECTIVE", "METHODDIRECTIVE", "TYPEDIRECTIVE", "PKGDIRECTIVE", "VARDIRECTIVE"} {
 			text := "placeholder"
-			if int(place)%4 == i {
+			if int(place)%5 == i {
 				text = "mcp:" + directive
 			}
 			src = strings.Replace(src, marker, text, 1)

@@ -13,17 +13,21 @@
 // they change only compatibly. Everything else is unexported, and the
 // generated code's support package, runtime/mcpimpl, is not for callers.
 //
-// A package goes through the stages as a pass (pass.go): load (load.go)
-// → model (model.go, directive.go, naming.go, tool.go, resource.go,
-// prompt.go, arguments.go, typedirective.go, config.go, install.go) →
-// schemas (schema.go, tags.go, docs.go, index.go, schemajson.go) → emit
-// (emit.go, guards.go, decoders.go, emitresource.go, emitprompt.go,
-// emittype.go), which writes through one printer (genfile.go, gotype.go,
-// layout.go); a package with //mcp:install also gets its install files
-// (installfiles.go), and one with //mcp:server surface the snapshot of
-// what clients see (surface.go, written by surfacejson.go; surfacepos.go
-// finds where each part of it is declared, for mcpgen -breaking). Generate runs it in memory;
-// Result.Write puts a result on disk.
+// A package goes through the stages as a pass (pass.go): load (load.go,
+// with golang.org/x/tools/go/packages) → model (model.go, directive.go,
+// naming.go, tool.go, resource.go, prompt.go, arguments.go,
+// typedirective.go, config.go, install.go) → schemas (schema.go, tags.go,
+// docs.go, index.go, schemajson.go; github.com/invopop/jsonschema's Schema
+// is their model and serializer) → emit (emit.go, guards.go, decoders.go,
+// emitresource.go, emitprompt.go, emittype.go), which writes every line of
+// the generated file as github.com/dave/jennifer code (imports.go names
+// the imports, gotype.go writes types, jencode.go what jennifer has no one
+// call for) and renders it (render.go); a package with //mcp:install also
+// gets its install files (installfiles.go), and one with //mcp:server
+// surface the snapshot of what clients see (surface.go, written by
+// surfacejson.go; surfacepos.go finds where each part of it is declared,
+// for mcpgen -breaking). Generate runs it in memory; Result.Write puts a
+// result on disk.
 package gen
 
 import (
@@ -295,6 +299,19 @@ func Generate(ctx context.Context, cfg Config) ([]*Result, error) {
 	return results, nil
 }
 
+// internalError makes res the report of a defect of mcpgen, never of the
+// user's package: no files, and an error diagnostic that says so and
+// holds what to look at.
+func internalError(res *Result, p *pass, what string) {
+	res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
+	res.Surface, res.SurfaceFile, res.SurfacePositions = nil, nil, nil
+	res.Diagnostics = append(p.sorted(), Diagnostic{
+		Pos:      token.Position{Filename: p.lp.output},
+		Severity: Error,
+		Message:  "internal error in mcpgen (a bug: please report it with this message): " + what,
+	})
+}
+
 // generatePackage runs model, schemas and emit for one package. A panic
 // is a defect of mcpgen, never of the user's package: it becomes an error
 // diagnostic that says so, so that one package cannot stop the others'
@@ -304,13 +321,7 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 	res = &Result{PkgPath: lp.pkg.PkgPath, OutputPath: lp.output}
 	defer func() {
 		if v := recover(); v != nil {
-			res.Content, res.Install, res.Idle, res.Stale = nil, nil, false, false
-			res.Surface, res.SurfaceFile, res.SurfacePositions = nil, nil, nil
-			res.Diagnostics = append(p.sorted(), Diagnostic{
-				Pos:      token.Position{Filename: lp.output},
-				Severity: Error,
-				Message:  fmt.Sprintf("internal error in mcpgen (a bug: please report it with this message): %v\n%s", v, debug.Stack()),
-			})
+			internalError(res, p, fmt.Sprintf("%v\n%s", v, debug.Stack()))
 		}
 	}()
 	var install *installInfo
@@ -335,7 +346,12 @@ func generatePackage(lp *loadedPackage) (res *Result) {
 		}
 		return res
 	}
-	res.Content = emit(m)
+	content, err := emit(m)
+	if err != nil {
+		internalError(res, p, err.Error())
+		return res
+	}
+	res.Content = content
 	for _, t := range m.tools {
 		res.Tools = append(res.Tools, t.name)
 		res.ToolsListSize += t.listedSize()

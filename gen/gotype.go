@@ -2,213 +2,160 @@ package gen
 
 import (
 	"go/types"
-	"strconv"
-	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
-// typ writes t as Go source in the generated file, in gofmt's layout for a
-// type that starts on a line indented at depth indent: a struct or an
-// interface with members spans lines, its members one level deeper. It is
-// the file's only writer of types; the names in them go through obj, so
-// their packages are imported.
-func (g *genFile) typ(t types.Type, indent int) string {
-	var b strings.Builder
-	g.writeType(&b, t, indent)
-	return b.String()
-}
-
-func (g *genFile) writeType(b *strings.Builder, t types.Type, indent int) {
+// typeCode is t as jennifer code: the generated file's only writer of
+// types. The names in them go through objCode, so the file imports their
+// packages; gofmt, which jennifer runs, lays out structs and interfaces.
+func (e *emitter) typeCode(t types.Type) jen.Code {
 	switch t := t.(type) {
 	case *types.Basic:
 		if t.Kind() == types.UnsafePointer {
-			b.WriteString(g.qual("unsafe", "unsafe", "Pointer"))
-			return
+			return e.qual("unsafe", "unsafe", "Pointer")
 		}
-		b.WriteString(t.Name())
+		return jen.Id(t.Name())
 	case *types.Named:
-		b.WriteString(g.obj(t.Obj()))
-		g.writeTypeArgs(b, t.TypeArgs(), indent)
+		return e.objCode(t.Obj()).Add(e.typeArgs(t.TypeArgs()))
 	case *types.Alias:
-		b.WriteString(g.obj(t.Obj()))
-		g.writeTypeArgs(b, t.TypeArgs(), indent)
+		return e.objCode(t.Obj()).Add(e.typeArgs(t.TypeArgs()))
 	case *types.TypeParam:
-		b.WriteString(t.Obj().Name())
+		return jen.Id(t.Obj().Name())
 	case *types.Pointer:
-		b.WriteByte('*')
-		g.writeType(b, t.Elem(), indent)
+		return jen.Op("*").Add(e.typeCode(t.Elem()))
 	case *types.Slice:
-		b.WriteString("[]")
-		g.writeType(b, t.Elem(), indent)
+		return jen.Index().Add(e.typeCode(t.Elem()))
 	case *types.Array:
-		b.WriteString("[" + strconv.FormatInt(t.Len(), 10) + "]")
-		g.writeType(b, t.Elem(), indent)
+		return jen.Index(jen.Lit(int(t.Len()))).Add(e.typeCode(t.Elem()))
 	case *types.Map:
-		b.WriteString("map[")
-		g.writeType(b, t.Key(), indent)
-		b.WriteByte(']')
-		g.writeType(b, t.Elem(), indent)
+		return jen.Map(e.typeCode(t.Key())).Add(e.typeCode(t.Elem()))
 	case *types.Chan:
-		g.writeChan(b, t, indent)
+		return e.chanCode(t)
 	case *types.Signature:
-		b.WriteString("func")
-		g.writeSignature(b, t, indent)
+		return jen.Func().Add(e.signatureCode(t))
 	case *types.Struct:
-		g.writeStruct(b, t, indent)
+		return e.structCode(t)
 	case *types.Interface:
-		g.writeInterface(b, t, indent)
+		return e.interfaceCode(t)
 	case *types.Union:
+		terms := make([]jen.Code, t.Len())
 		for i := range t.Len() {
-			if i > 0 {
-				b.WriteString(" | ")
-			}
+			term := jen.Null()
 			if t.Term(i).Tilde() {
-				b.WriteByte('~')
+				term = jen.Op("~")
 			}
-			g.writeType(b, t.Term(i).Type(), indent)
+			terms[i] = term.Add(e.typeCode(t.Term(i).Type()))
 		}
+		return jen.Union(terms...)
 	default:
 		panic("gen: cannot write type " + t.String()) // a tuple: not a type of Go source
 	}
 }
 
-func (g *genFile) writeTypeArgs(b *strings.Builder, args *types.TypeList, indent int) {
+// objCode is the name of a package-level object (a type, a function, a
+// constant) as the file refers to it: bare when the package or the
+// universe declares it, qualified otherwise.
+func (e *emitter) objCode(o types.Object) *jen.Statement {
+	if o.Pkg() == nil || o.Pkg() == e.m.pkg {
+		return jen.Id(o.Name()) // error, any, comparable; or the package's own
+	}
+	return e.qual(o.Pkg().Path(), o.Pkg().Name(), o.Name())
+}
+
+func (e *emitter) typeArgs(args *types.TypeList) jen.Code {
 	if args.Len() == 0 {
-		return
+		return jen.Null()
 	}
-	b.WriteByte('[')
+	codes := make([]jen.Code, args.Len())
 	for i := range args.Len() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		g.writeType(b, args.At(i), indent)
+		codes[i] = e.typeCode(args.At(i))
 	}
-	b.WriteByte(']')
+	return jen.Types(codes...)
 }
 
-func (g *genFile) writeChan(b *strings.Builder, t *types.Chan, indent int) {
-	parens := false
+func (e *emitter) chanCode(t *types.Chan) jen.Code {
+	elem := e.typeCode(t.Elem())
 	switch t.Dir() {
-	case types.SendRecv:
-		b.WriteString("chan ")
-		// chan (<-chan T) is not chan<- (chan T): keep the parentheses.
-		if c, ok := t.Elem().(*types.Chan); ok && c.Dir() == types.RecvOnly {
-			parens = true
-		}
 	case types.SendOnly:
-		b.WriteString("chan<- ")
+		return jen.Chan().Op("<-").Add(elem)
 	case types.RecvOnly:
-		b.WriteString("<-chan ")
+		return jen.Op("<-").Chan().Add(elem)
 	}
-	if parens {
-		b.WriteByte('(')
+	// chan (<-chan T) is not chan<- (chan T): keep the parentheses.
+	if c, ok := t.Elem().(*types.Chan); ok && c.Dir() == types.RecvOnly {
+		return jen.Chan().Parens(elem)
 	}
-	g.writeType(b, t.Elem(), indent)
-	if parens {
-		b.WriteByte(')')
-	}
+	return jen.Chan().Add(elem)
 }
 
-// writeSignature writes the parameters and results of a function type,
-// without the func keyword: (A, B) (C, error).
-func (g *genFile) writeSignature(b *strings.Builder, sig *types.Signature, indent int) {
+// signatureCode is the parameters and results of a function type, without
+// the func keyword: (A, B) (C, error).
+func (e *emitter) signatureCode(sig *types.Signature) *jen.Statement {
 	params := make([]types.Type, sig.Params().Len())
 	for i := range params {
 		params[i] = sig.Params().At(i).Type()
 	}
-	g.writeFuncType(b, params, sig.Variadic(), sig.Results(), indent)
+	return e.funcTypeCode(params, sig.Variadic(), sig.Results())
 }
 
-// writeFuncType writes a parameter list of the given types, and results.
-func (g *genFile) writeFuncType(b *strings.Builder, params []types.Type, variadic bool, results *types.Tuple, indent int) {
-	b.WriteByte('(')
+// funcTypeCode is a parameter list of the given types, and results.
+func (e *emitter) funcTypeCode(params []types.Type, variadic bool, results *types.Tuple) *jen.Statement {
+	ps := make([]jen.Code, len(params))
 	for i, pt := range params {
-		if i > 0 {
-			b.WriteString(", ")
-		}
 		if variadic && i == len(params)-1 {
-			b.WriteString("...")
-			pt = pt.(*types.Slice).Elem()
+			ps[i] = jen.Op("...").Add(e.typeCode(pt.(*types.Slice).Elem()))
+			continue
 		}
-		g.writeType(b, pt, indent)
+		ps[i] = e.typeCode(pt)
 	}
-	b.WriteByte(')')
+	code := jen.Params(ps...)
 	switch results.Len() {
 	case 0:
 	case 1:
-		b.WriteByte(' ')
-		g.writeType(b, results.At(0).Type(), indent)
+		code.Add(e.typeCode(results.At(0).Type()))
 	default:
-		b.WriteString(" (")
-		for i := range results.Len() {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			g.writeType(b, results.At(i).Type(), indent)
+		rs := make([]jen.Code, results.Len())
+		for i := range rs {
+			rs[i] = e.typeCode(results.At(i).Type())
 		}
-		b.WriteByte(')')
+		code.Params(rs...)
 	}
+	return code
 }
 
-// writeStruct writes a struct type: struct{} when empty, else one field
-// per line, with names, types and tags in columns as gofmt aligns them.
-func (g *genFile) writeStruct(b *strings.Builder, st *types.Struct, indent int) {
-	if st.NumFields() == 0 {
-		b.WriteString("struct{}")
-		return
-	}
-	lines := make([]cellLine, st.NumFields())
+// structCode is a struct type, its fields one per line with their tags
+// as written.
+func (e *emitter) structCode(st *types.Struct) jen.Code {
+	fields := make([]jen.Code, st.NumFields())
 	for i := range st.NumFields() {
 		f := st.Field(i)
-		typ := g.typ(f.Type(), indent+1)
-		tag := ""
+		field := jen.Null()
+		if !f.Embedded() {
+			field = jen.Id(f.Name())
+		}
+		field.Add(e.typeCode(f.Type()))
 		if st.Tag(i) != "" {
-			tag = tagLiteral(st.Tag(i))
+			field.Add(tagLit(st.Tag(i)))
 		}
-		switch {
-		case f.Embedded() && tag == "":
-			lines[i] = cellLine{rest: typ}
-		case f.Embedded():
-			lines[i] = cellLine{cells: []string{typ}, rest: tag}
-		case tag == "":
-			lines[i] = cellLine{cells: []string{f.Name()}, rest: typ}
-		case strings.Contains(typ, "\n"):
-			lines[i] = cellLine{cells: []string{f.Name()}, rest: typ + " " + tag}
-		default:
-			lines[i] = cellLine{cells: []string{f.Name(), typ}, rest: tag}
-		}
+		fields[i] = field
 	}
-	b.WriteString("struct {\n")
-	writeAligned(b, tabs(indent+1), lines)
-	b.WriteString(tabs(indent) + "}")
+	return jen.Struct(fields...)
 }
 
-// tagLiteral writes a struct tag as a raw string literal, or a quoted one
-// when it holds what a raw string cannot (a backquote, a carriage return).
-func tagLiteral(tag string) string {
-	if strings.ContainsAny(tag, "`\r") {
-		return strconv.Quote(tag)
-	}
-	return "`" + tag + "`"
-}
-
-// writeInterface writes an interface type: any when empty, else one
-// method or embedded type per line.
-func (g *genFile) writeInterface(b *strings.Builder, it *types.Interface, indent int) {
+// interfaceCode is an interface type: any when empty, else one method or
+// embedded type per line.
+func (e *emitter) interfaceCode(it *types.Interface) jen.Code {
 	if it.NumEmbeddeds() == 0 && it.NumExplicitMethods() == 0 {
-		b.WriteString("any")
-		return
+		return jen.Any()
 	}
-	b.WriteString("interface {\n")
+	var members []jen.Code
 	for i := range it.NumEmbeddeds() {
-		b.WriteString(tabs(indent + 1))
-		g.writeType(b, it.EmbeddedType(i), indent+1)
-		b.WriteByte('\n')
+		members = append(members, e.typeCode(it.EmbeddedType(i)))
 	}
 	for i := range it.NumExplicitMethods() {
 		m := it.ExplicitMethod(i)
-		b.WriteString(tabs(indent+1) + m.Name())
-		g.writeSignature(b, m.Type().(*types.Signature), indent+1)
-		b.WriteByte('\n')
+		members = append(members, jen.Id(m.Name()).Add(e.signatureCode(m.Type().(*types.Signature))))
 	}
-	b.WriteString(tabs(indent) + "}")
+	return jen.Interface(members...)
 }

@@ -5,8 +5,9 @@ import (
 	"go/constant"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // The guards: code that stops compiling, next to a comment that says to
@@ -26,46 +27,33 @@ import (
 //		_ func(context.Context, CreateTicketInput) (string, error) = mcpimpl.RerunGoGenerate(CreateTicket)
 //	)
 func (e *emitter) signatureGuards() {
-	g := e.g
-	var lines []cellLine
+	var guards []jen.Code
 	for _, h := range e.m.handlers() {
 		sig := h.fn.Type().(*types.Signature)
 		var params []types.Type
-		fn := g.obj(h.fn)
+		fn := e.objCode(h.fn)
 		if h.recv != nil { // a method expression: the receiver comes first
 			params = append(params, sig.Recv().Type())
-			fn = "(" + g.typ(sig.Recv().Type(), 1) + ")." + h.fn.Name()
+			fn = jen.Parens(e.typeCode(sig.Recv().Type())).Dot(h.fn.Name())
 		}
 		for i := range sig.Params().Len() {
 			params = append(params, sig.Params().At(i).Type())
 		}
-		var b strings.Builder
-		b.WriteString("func")
-		g.writeFuncType(&b, params, false, sig.Results(), 1)
-		fn = g.impl("RerunGoGenerate") + "(" + fn + ")"
-		if typ := b.String(); strings.Contains(typ, "\n") {
-			lines = append(lines, cellLine{cells: []string{"_"}, rest: typ + " = " + fn})
-		} else {
-			lines = append(lines, cellLine{cells: []string{"_", typ}, rest: "= " + fn})
-		}
+		typ := jen.Func().Add(e.funcTypeCode(params, false, sig.Results()))
+		guards = append(guards, jen.Id("_").Add(typ).Op("=").Add(e.impl("RerunGoGenerate")).Call(fn))
 	}
-	e.varBlock(lines,
+	e.varBlock(guards,
 		"A compile error here means that a "+e.m.kinds("tool", "resource", "prompt", " or ")+" function's signature changed",
 		"after this file was generated: re-run go generate.")
 }
 
-// varBlock writes a var block of guards, its lines aligned, after a
-// comment.
-func (e *emitter) varBlock(lines []cellLine, comment ...string) {
-	e.g.P()
+// varBlock writes a var block of guards after a comment.
+func (e *emitter) varBlock(guards []jen.Code, comment ...string) {
+	e.f.Line()
 	for _, c := range comment {
-		e.g.P("// ", c)
+		e.f.Comment(c)
 	}
-	e.g.P("var (")
-	var b strings.Builder
-	writeAligned(&b, "\t", lines)
-	e.g.body.WriteString(b.String())
-	e.g.P(")")
+	e.f.Var().Defs(guards...)
 }
 
 // structGuards writes, for each struct of the package whose fields the
@@ -86,20 +74,26 @@ func (e *emitter) varBlock(lines []cellLine, comment ...string) {
 // A struct of another package is not guarded: its fields may have types
 // that cannot be named here.
 func (e *emitter) structGuards() {
-	g := e.g
-	var lines []cellLine
+	var guards []jen.Code
 	for _, n := range e.inSourceOrder(e.m.ix.described) {
 		if n.Obj().Pkg() != e.m.pkg {
 			continue
 		}
 		st := n.Underlying().(*types.Struct)
-		lines = append(lines, cellLine{cells: []string{"_", g.typ(n, 1)}, rest: "= " + g.impl("RerunGoGenerate") + "(" + g.typ(st, 1) + "{})"})
+		guards = append(guards, jen.Id("_").Add(e.typeCode(n)).Op("=").Add(e.impl("RerunGoGenerate")).Call(jen.Add(e.typeCode(st)).Values()))
 	}
-	if lines != nil {
-		e.varBlock(lines,
+	if guards != nil {
+		e.varBlock(guards,
 			"A compile error here means that a struct whose fields the schemas were",
 			"derived from changed after this file was generated: re-run go generate.")
 	}
+}
+
+// guarded reports whether structGuards writes a guard for n: n is a
+// struct of the package whose fields a schema or a decoder was derived
+// from.
+func (e *emitter) guarded(n *types.Named) bool {
+	return n.Obj().Pkg() == e.m.pkg && slices.ContainsFunc(e.m.ix.described, func(o *types.Named) bool { return types.Identical(o, n) })
 }
 
 // enumGuard writes a function that stops compiling when a constant whose
@@ -120,32 +114,38 @@ func (e *emitter) structGuards() {
 // A constant added to a type is not caught at compile time; mcpgen -check
 // catches it.
 func (e *emitter) enumGuard() {
-	g := e.g
-	var terms []string
+	terms := jen.Null()
+	found := false
 	for _, n := range e.inSourceOrder(e.m.ix.listed) {
 		for _, c := range e.m.ix.enums.consts(n) {
 			if c.Pkg() != e.m.pkg && !c.Exported() {
 				continue // cannot be named here
 			}
-			switch c.Val().Kind() {
-			case constant.String:
-				terms = append(terms, g.obj(c)+" == "+strconv.Quote(constant.StringVal(c.Val())))
-			case constant.Int:
-				terms = append(terms, g.obj(c)+" == "+c.Val().ExactString())
+			if k := c.Val().Kind(); k != constant.String && k != constant.Int {
+				continue
 			}
+			if found {
+				terms.Op("&&").Line()
+			}
+			terms.Add(e.objCode(c)).Op("==").Add(constLit(c.Val()))
+			found = true
 		}
 	}
-	if terms == nil {
+	if !found {
 		return
 	}
-	g.P()
-	g.P("// A compile error here (\"duplicate key false in map literal\") means")
-	g.P("// that a constant listed by a schema or a completion changed value")
-	g.P("// after this file was generated: re-run go generate.")
-	g.P("func _() {")
-	g.P("\tconst asGenerated = ", strings.Join(terms, " &&\n\t\t"))
-	g.P("\t_ = map[bool]int{false: 0, asGenerated: 1}")
-	g.P("}")
+	f := e.f
+	f.Line()
+	f.Comment(`A compile error here ("duplicate key false in map literal") means`)
+	f.Comment("that a constant listed by a schema or a completion changed value")
+	f.Comment("after this file was generated: re-run go generate.")
+	f.Func().Id("_").Params().Block(
+		jen.Const().Id("asGenerated").Op("=").Add(terms),
+		jen.Id("_").Op("=").Map(jen.Bool()).Int().Values(
+			jen.False().Op(":").Lit(0),
+			jen.Id("asGenerated").Op(":").Lit(1),
+		),
+	)
 }
 
 // inSourceOrder returns types sorted by file name and offset of their

@@ -112,7 +112,11 @@ func (ix *index) hasMethod(n *types.Named, name string) bool {
 // named types' constants are units and flags (time.Second, os.ModeDir),
 // not enums.
 func isStandard(pkg *types.Package) bool {
-	return pkg == nil || isStandardPath(pkg.Path())
+	if pkg == nil {
+		return true
+	}
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return !strings.Contains(first, ".") // a path whose first element has no dot
 }
 
 // enumIndex finds the constants of named types, scanning each package's

@@ -278,3 +278,12 @@ func stub(p *packages.Package, path string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// quoteAll quotes each string, joined by commas: "a", "b".
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -100,10 +100,12 @@ func (p *pass) buildModel() *model {
 	m := &model{pass: p}
 	found := false
 	var funcs, resourceFuncs, promptFuncs []*ast.FuncDecl
+	var vars []resourceVar         // //mcp:resource variables
 	var schemaDirs []fileDirective // //mcp:schema in package doc comments
 	for _, f := range p.files {
 		attached := map[*ast.Comment]bool{}
 		m.typeDirs = append(m.typeDirs, p.typeDirectives(f, attached)...)
+		vars = append(vars, resourceVars(f, attached)...)
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Doc == nil {
@@ -161,7 +163,7 @@ func (p *pass) buildModel() *model {
 		}
 		found = p.strayDirectives(f, attached) || found
 	}
-	if len(funcs)+len(resourceFuncs)+len(promptFuncs)+len(m.typeDirs) == 0 && !found {
+	if len(funcs)+len(resourceFuncs)+len(vars)+len(promptFuncs)+len(m.typeDirs) == 0 && !found {
 		return nil
 	}
 	if p.lp.broken {
@@ -177,7 +179,8 @@ func (p *pass) buildModel() *model {
 	}
 	p.ix = newIndex(newDocIndex(p.fset, p.files, p.lp.goFiles), newEnumIndex(p.fset, p.pkg, p.files))
 	m.addTools(funcs)
-	m.addResources(resourceFuncs)
+	m.addResources(resourceFuncs, vars)
+	m.checkAppLinks()
 	m.addPrompts(promptFuncs)
 	p.checkFormCalls(m.typeDirs)
 	for _, td := range m.typeDirs {
@@ -219,8 +222,10 @@ func (p *pass) strayDirectives(f *ast.File, attached map[*ast.Comment]bool) bool
 			}
 			found = true
 			switch d.Name {
-			case directiveTool, directiveResource, directivePrompt:
+			case directiveTool, directivePrompt:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a function or method declaration", d.Name)
+			case directiveResource:
+				p.errorf(c.Slash, "//mcp:resource must be in the doc comment of a function or method declaration, or of a string or []byte variable")
 			case directiveForm, directiveOutput, directiveConfig:
 				p.errorf(c.Slash, "//mcp:%s must be in the doc comment of a type declaration", d.Name)
 			case directiveSchema:
@@ -264,9 +269,9 @@ func (m *model) addTools(funcs []*ast.FuncDecl) {
 	}
 }
 
-// addResources checks the //mcp:resource functions and adds those without
-// mistakes to the model.
-func (m *model) addResources(funcs []*ast.FuncDecl) {
+// addResources checks the //mcp:resource functions and variables and adds
+// those without mistakes to the model.
+func (m *model) addResources(funcs []*ast.FuncDecl, vars []resourceVar) {
 	p := m.pass
 	uris := map[string]token.Pos{}
 	for _, fd := range funcs {
@@ -286,6 +291,11 @@ func (m *model) addResources(funcs []*ast.FuncDecl) {
 			}
 		}
 		m.resources = append(m.resources, r)
+	}
+	for _, rv := range vars {
+		if r := p.buildVarResource(rv); r != nil && p.checkDuplicate(uris, r.opts.uri, "resource URI", r.opts.uriPos) {
+			m.resources = append(m.resources, r)
+		}
 	}
 }
 
@@ -329,14 +339,16 @@ func defaultServerName(pkgPath string) string {
 }
 
 // handlers are the functions behind the package's tools, resources and
-// prompts, in that order.
+// prompts, in that order (a variable's resource has none).
 func (m *model) handlers() []*handlerFunc {
 	var hs []*handlerFunc
 	for _, t := range m.tools {
 		hs = append(hs, &t.handlerFunc)
 	}
 	for _, r := range m.resources {
-		hs = append(hs, &r.handlerFunc)
+		if r.embedded == nil {
+			hs = append(hs, &r.handlerFunc)
+		}
 	}
 	for _, p := range m.prompts {
 		hs = append(hs, &p.handlerFunc)

@@ -21,8 +21,11 @@ type resource struct {
 	description string
 	vars        []uriVar   // the template's variables; nil for a fixed URI
 	args        []argField // the input's fields, each bound to a variable
-	contents    string     // the mcpimpl function that turns Out into contents
+	contents    string     // the mcpimpl function that turns Out (or the variable) into contents
 	mimeType    string     // the option, or the default for Out
+	// embedded is the variable whose value a //mcp:resource variable
+	// serves (embedres.go), nil for a function.
+	embedded *types.Var
 	// completeMethod says that opts.complete is a method of the receiver.
 	completeMethod bool
 }
@@ -94,7 +97,7 @@ func (p *pass) buildResource(fd *ast.FuncDecl) *resource {
 	if !p.checkSignature("resource", r.name, &r.handlerFunc, fd) {
 		return nil
 	}
-	if !p.classifyResourceOutput(r, fd) {
+	if !p.classifyResourceOutput(r, fd) || !p.checkView(r, fd.Type.Results.Pos()) {
 		return nil
 	}
 	if r.input == nil {

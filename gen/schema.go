@@ -327,10 +327,16 @@ func (b *schemaBuilder) schema(t types.Type, path string, pos token.Pos) *jsonsc
 // elem is the schema of a value held by a pointer, a slice, an array or a
 // map, which is addressable or not as addr says (see schemaBuilder.addr).
 func (b *schemaBuilder) elem(t types.Type, path string, pos token.Pos, addr bool) *jsonschema.Schema {
+	return b.addressable(addr, func() *jsonschema.Schema { return b.held(t, path, pos) })
+}
+
+// addressable returns schema(), built with the addressability of the value set to
+// addr.
+func (b *schemaBuilder) addressable(addr bool, schema func() *jsonschema.Schema) *jsonschema.Schema {
 	outer := b.addr
 	b.addr = addr
 	defer func() { b.addr = outer }()
-	return b.held(t, path, pos)
+	return schema()
 }
 
 // bytes reports whether a slice of elem is a base64 string in the JSON:
@@ -484,7 +490,7 @@ func (b *schemaBuilder) namedSchema(n *types.Named, path string, pos token.Pos) 
 			if b.encoded {
 				report, when = b.warnf, "unless the handler sets it"
 			}
-			report(cmp.Or(b.localPos(m.nilVia), pos), "%s: %s's %s is promoted from the embedded pointer %s, which is nil %s, and the call panics: embed %s by value, or give %s a %s of its own", path, typeString(n, b.pkg), m.fn.Name(), typeString(m.nilVia.Type(), b.pkg), when, typeString(derefType(m.nilVia.Type()), b.pkg), typeString(n, b.pkg), m.fn.Name())
+			report(cmp.Or(b.localPos(m.nilVia), pos), "%s: %s's %s is promoted from the embedded pointer %s, which is nil %s, and the call panics: embed %s by value, or give %s its own %s", path, typeString(n, b.pkg), m.fn.Name(), typeString(m.nilVia.Type(), b.pkg), when, typeString(derefType(m.nilVia.Type()), b.pkg), typeString(n, b.pkg), m.fn.Name())
 		}
 		if s := knownSchema(m); s != nil {
 			return s, true
@@ -853,7 +859,14 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 			}
 			continue
 		}
-		prop := b.schema(f.v.Type(), fpath, fpos)
+		var prop *jsonschema.Schema
+		if b.encoded && f.viaPointer {
+			// Promoted through an embedded pointer: the field is reached
+			// through it, and so addressable.
+			prop = b.addressable(true, func() *jsonschema.Schema { return b.schema(f.v.Type(), fpath, fpos) })
+		} else {
+			prop = b.schema(f.v.Type(), fpath, fpos)
+		}
 		if f.tags.quoted {
 			prop = quotedSchema(f.v.Type(), prop)
 		}
@@ -880,6 +893,7 @@ func (b *schemaBuilder) structSchema(st *types.Struct, named *types.Named, path 
 		}
 		b.describe(prop, f, astField)
 		b.checkInstances(prop, fpath, tagPos(tagField, "", fpos))
+		b.checkMethodDefault(prop, f.v.Type(), fpath, tagPos(tagField, "default=", fpos))
 		required := f.required() && !b.madeOptional(f)
 		if b.encoded {
 			// What json.Marshal always writes: every field without
@@ -1344,6 +1358,30 @@ func durationKeywords(t types.Type, kws []keyVal) []keyVal {
 func isDuration(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// checkMethodDefault reports a default on a member whose type reads
+// itself through its own method: the schema says little of what the
+// method takes (any string, for UnmarshalText), and mcpgen cannot run
+// the method at generate time, so the default, given to every call that
+// leaves the member out, could fail them all. The standard library's
+// types whose schema is exact (time.Time's date-time, big.Int's integer)
+// and json.RawMessage are fine.
+func (b *schemaBuilder) checkMethodDefault(s *jsonschema.Schema, t types.Type, path string, pos token.Pos) {
+	if s.Default == nil || b.encoded {
+		return
+	}
+	m := b.ix.jsonMethods.decodeMethod(derefType(t))
+	if m == nil {
+		return
+	}
+	if owner := m.owner(); owner != nil {
+		switch typeKey(owner) {
+		case "time.Time", "math/big.Int", "encoding/json.RawMessage":
+			return
+		}
+	}
+	b.errorf(pos, "%s: %s reads itself with its own %s, which mcpgen cannot run to check the default; every call that leaves the member out would be refused if it is not a value the method takes: drop the default, and set it in the handler", path, typeString(derefType(t), b.pkg), m.fn.Name())
 }
 
 // checkInstances reports a default or an example of a field that its own

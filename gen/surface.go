@@ -42,6 +42,7 @@ func (m *model) surface() *surface.Surface {
 		if t.outputSchema != "" {
 			st.OutputSchema = surface.Schema(t.outputSchema)
 		}
+		st.Icons, st.UI = surfaceIcons(t.opts.icons), surfaceToolUI(t.opts.app)
 		if o := t.opts; o.readOnly != nil || o.destruct != nil || o.idempotent != nil || o.openWorld != nil {
 			st.Annotations = &surface.Annotations{ReadOnlyHint: o.readOnly, DestructiveHint: o.destruct, IdempotentHint: o.idempotent, OpenWorldHint: o.openWorld}
 		}
@@ -51,7 +52,7 @@ func (m *model) surface() *surface.Surface {
 		if r.vars == nil {
 			s.Resources = append(s.Resources, &surface.Resource{
 				URI: r.opts.uri, Name: r.name, Title: r.opts.title, Description: r.description,
-				MIMEType: r.mimeType, Scopes: sortedScopes(r.opts.scopes),
+				MIMEType: r.mimeType, Scopes: sortedScopes(r.opts.scopes), UI: surfaceResourceUI(r),
 			})
 			continue
 		}

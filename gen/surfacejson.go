@@ -46,6 +46,7 @@ func encodeSurface(s *surface.Surface) []byte {
 			r := s.Resources[i]
 			ro := w.open(depth)
 			ro.resource("uri", r.URI, r.Name, r.Title, r.Description, r.MIMEType, r.Scopes)
+			ro.resourceUI(r.UI)
 			ro.close()
 		})
 	}
@@ -110,6 +111,15 @@ func (w *schemaWriter) surfaceTool(t *surface.Tool, depth int) {
 		o.key("alwaysLoad")
 		w.b.WriteString("true")
 	}
+	o.icons(t.Icons)
+	if t.UI != nil {
+		o.key("ui")
+		uo := w.open(depth + 1)
+		uo.key("resourceUri")
+		w.str(t.UI.ResourceURI)
+		uo.strings("visibility", t.UI.Visibility)
+		uo.close()
+	}
 	o.key("inputSchema")
 	w.indented(string(t.InputSchema), depth+1)
 	if t.OutputSchema != "" {
@@ -130,6 +140,41 @@ func (o *object) resource(uriKey, uri, name, title, description, mimeType string
 	o.text("description", description)
 	o.text("mimeType", mimeType)
 	o.strings("scopes", scopes)
+}
+
+// icons writes a tool's icons, unless it has none.
+func (o *object) icons(icons []surface.Icon) {
+	if len(icons) == 0 {
+		return
+	}
+	o.key("icons")
+	w := o.w
+	w.elements(len(icons), o.depth+1, func(i, depth int) {
+		io := w.open(depth)
+		io.key("src")
+		w.str(icons[i].Src)
+		io.text("mimeType", icons[i].MIMEType)
+		io.strings("sizes", icons[i].Sizes)
+		io.text("theme", icons[i].Theme)
+		io.close()
+	})
+}
+
+// resourceUI writes a view's _meta.ui, unless the resource is no view.
+func (o *object) resourceUI(ui *surface.ResourceUI) {
+	if ui == nil {
+		return
+	}
+	o.key("ui")
+	uo := o.w.open(o.depth + 1)
+	uo.strings("connectDomains", ui.ConnectDomains)
+	uo.strings("resourceDomains", ui.ResourceDomains)
+	uo.strings("frameDomains", ui.FrameDomains)
+	uo.strings("baseUriDomains", ui.BaseURIDomains)
+	uo.strings("permissions", ui.Permissions)
+	uo.text("domain", ui.Domain)
+	uo.flag("prefersBorder", ui.PrefersBorder)
+	uo.close()
 }
 
 // arguments writes a prompt's arguments or a template's variables.

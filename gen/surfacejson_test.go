@@ -21,10 +21,15 @@ func TestEncodeSurface(t *testing.T) {
 		Tools: []*surface.Tool{{
 			Name: "search", Description: "Finds & shows.", Annotations: &surface.Annotations{ReadOnlyHint: &yes},
 			Scopes: []string{"a", "b"}, TaskSupport: "optional", SearchHint: "find", AlwaysLoad: true,
+			Icons:        []surface.Icon{{Src: "https://desk.example/i.png", MIMEType: "image/png", Sizes: []string{"48x48", "any"}, Theme: "dark"}, {Src: "https://desk.example/j.svg"}},
+			UI:           &surface.ToolUI{ResourceURI: "ui://desk/board", Visibility: []string{"model", "app"}},
 			InputSchema:  "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"q\": {\n      \"type\": \"string\"\n    }\n  }\n}",
 			OutputSchema: "{\n  \"type\": \"array\"\n}",
 		}},
-		Resources:         []*surface.Resource{{URI: "desk://board", Name: "board", MIMEType: "text/markdown", Scopes: []string{"r"}}},
+		Resources: []*surface.Resource{{URI: "desk://board", Name: "board", MIMEType: "text/markdown", Scopes: []string{"r"}}, {
+			URI: "ui://desk/board", Name: "view", MIMEType: "text/html;profile=mcp-app",
+			UI: &surface.ResourceUI{ConnectDomains: []string{"https://api.desk.example"}, ResourceDomains: []string{"https://*.cdn.example"}, FrameDomains: []string{"https://f.example"}, BaseURIDomains: []string{"https://b.example"}, Permissions: []string{"camera"}, Domain: "x.example", PrefersBorder: &yes},
+		}, {URI: "ui://desk/empty", Name: "empty", MIMEType: "text/html;profile=mcp-app", UI: &surface.ResourceUI{}}},
 		ResourceTemplates: []*surface.ResourceTemplate{{URITemplate: "desk://t/{id}", Name: "t", Variables: []surface.Argument{{Name: "id", Required: true, Type: "integer"}}}},
 		Prompts:           []*surface.Prompt{{Name: "triage", Arguments: []surface.Argument{{Name: "status", Type: "string", Enum: []string{"open", "closed"}}}}},
 		Skills:            []*surface.Skill{{Name: "triage", Description: "Triage."}},

@@ -169,8 +169,9 @@ func (s *Server) offers(f feature) bool {
 
 // appendCapabilities writes what the server offers, for initialize and
 // server/discover alike: only the features it has, each with list changes
-// notified, and logging; per request (server/discover), the extensions
-// too, which only requests of that revision can use.
+// notified, and logging; the MCP Apps extension when a tool links a view;
+// per request (server/discover), the tasks extension too, which only
+// requests of that revision can use.
 func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	b = append(b, `{"logging":{}`...)
 	if s.offers(tools) {
@@ -185,8 +186,23 @@ func (s *Server) appendCapabilities(b []byte, perRequest bool) []byte {
 	if s.offers(completions) {
 		b = append(b, `,"completions":{}`...)
 	}
+	var exts []string
 	if perRequest && s.hasTaskTools() {
-		b = append(b, `,"extensions":{"`+wire.ExtTasks+`":{}}`...)
+		exts = append(exts, wire.ExtTasks)
+	}
+	if s.hasAppTools() {
+		exts = append(exts, wire.ExtUI)
+	}
+	for i, ext := range exts {
+		if i == 0 {
+			b = append(b, `,"extensions":{`...)
+		} else {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), ext...), `":{}`...)
+	}
+	if exts != nil {
+		b = append(b, '}')
 	}
 	return append(b, '}')
 }

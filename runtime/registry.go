@@ -19,7 +19,7 @@ type registry[T any] struct {
 	keys  []string // in items' order
 	// encoded caches what a list method made of items, per variant (see
 	// list); it is dropped on every change.
-	encoded [2][]byte
+	encoded [listVariants][]byte
 }
 
 // kind names what the registry holds, for errors.
@@ -50,7 +50,7 @@ func (r *registry[T]) add(key string, item T) error {
 	r.byKey[key] = item
 	r.items = append(r.items, item)
 	r.keys = append(r.keys, key)
-	r.encoded = [2][]byte{}
+	r.encoded = [listVariants][]byte{}
 	return nil
 }
 
@@ -70,7 +70,7 @@ func (r *registry[T]) remove(key string) bool {
 			break
 		}
 	}
-	r.encoded = [2][]byte{}
+	r.encoded = [listVariants][]byte{}
 	return true
 }
 
@@ -105,8 +105,13 @@ func (r *registry[T]) len() int {
 	return len(r.items)
 }
 
-// list returns the encoded list of variant (0 or 1), encoding it with
-// encode once per set of items.
+// listVariants is the number of variants of a list: tools/list differs
+// by the request's revision (per request or not) and by whether the
+// client renders MCP Apps.
+const listVariants = 4
+
+// list returns the encoded list of variant (0 to listVariants-1), encoding
+// it with encode once per set of items.
 func (r *registry[T]) list(variant int, encode func(items []T) ([]byte, error)) ([]byte, error) {
 	r.mu.RLock()
 	b := r.encoded[variant]
@@ -128,18 +133,17 @@ func (r *registry[T]) list(variant int, encode func(items []T) ([]byte, error)) 
 }
 
 // listResult answers a list method with the items of r as the array
-// member, each written by entry; variant tells lists that differ by the
-// request's revision apart (see list).
+// member, each written by entry, which writes nothing for an item the
+// client is not shown; variant tells lists that differ by the request
+// apart (see list).
 func listResult[T any](r *registry[T], variant int, member string, entry func(b []byte, item T) ([]byte, error)) response {
 	list, err := r.list(variant, func(items []T) ([]byte, error) {
 		b := append([]byte{'"'}, member...)
 		b = append(b, `":[`...)
-		for i, item := range items {
-			if i > 0 {
-				b = append(b, ',')
-			}
+		first := len(b)
+		for _, item := range items {
 			var err error
-			if b, err = entry(b, item); err != nil {
+			if b, err = appendItem(b, first, item, entry); err != nil {
 				return nil, err
 			}
 		}
@@ -149,6 +153,22 @@ func listResult[T any](r *registry[T], variant int, member string, entry func(b 
 		return errorResponse(jsonrpc.InternalError, "listing %ss: %v", r.kind(), err)
 	}
 	return rawResult(list)
+}
+
+// appendItem writes item with entry after the items of a list written
+// since start, with a comma between two; an entry that writes nothing
+// leaves the item out (a tool the client is not shown), comma and all.
+func appendItem[T any](b []byte, start int, item T, entry func(b []byte, item T) ([]byte, error)) ([]byte, error) {
+	at := len(b)
+	if at > start {
+		b = append(b, ',')
+	}
+	n := len(b)
+	b, err := entry(b, item)
+	if err == nil && len(b) == n {
+		b = b[:at]
+	}
+	return b, err
 }
 
 // maxNamedInError bounds the keys an "unknown …" error lists.

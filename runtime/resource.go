@@ -36,6 +36,11 @@ type Resource struct {
 	Icons       []Icon
 	// Meta holds _meta entries for resources/list.
 	Meta map[string]any
+	// UI, for an MCP App's view (a ui:// URI of type AppMIMEType), is how
+	// the client should sandbox and show it: sent as _meta.ui in
+	// resources/list and with each content of that type that
+	// resources/read returns (see UIResourceMeta).
+	UI *UIResourceMeta
 	// Handler reads the resource. A Resource in a lister's page needs
 	// none: a template, or another Resource, reads it.
 	Handler ResourceHandler
@@ -130,6 +135,10 @@ type ResourceContents struct {
 	MIMEType string
 	Text     string
 	Blob     []byte
+	// UI, for the HTML of an MCP App's view, is sent as the content's
+	// _meta.ui, where clients read how to sandbox it; reading a Resource
+	// whose UI is set fills it in (see Resource.UI).
+	UI *UIResourceMeta
 }
 
 // A ResourceNotFoundError answers a read of a URI that names no resource:
@@ -173,6 +182,9 @@ func (s *Server) addResource(r *Resource) error {
 		return fmt.Errorf("resource %s has no name", r.URI)
 	case r.Handler == nil:
 		return fmt.Errorf("resource %s has no handler", r.URI)
+	}
+	if err := r.checkUI(); err != nil {
+		return err
 	}
 	return s.resources.add(r.URI, r)
 }
@@ -243,7 +255,7 @@ func (s *Server) ResourceUpdated(uri string) {
 // template that matches it.
 func (s *Server) findResource(uri string) (ResourceHandler, *ResourceRequest, []string) {
 	if r, ok := s.resources.get(uri); ok {
-		return r.Handler, &ResourceRequest{URI: uri}, r.Scopes
+		return r.handler(), &ResourceRequest{URI: uri}, r.Scopes
 	}
 	for _, t := range s.templates.all() {
 		if vars, ok := t.template.Match(uri); ok {
@@ -264,7 +276,7 @@ func (r *Resource) appendJSON(b []byte) ([]byte, error) {
 	if r.Size > 0 {
 		b = fmt.Appendf(b, `,"size":%d`, r.Size)
 	}
-	b, err := appendDescriptors(b, r.Annotations, r.Icons, r.Meta)
+	b, err := appendDescriptors(b, r.Annotations, r.Icons, r.withUIMeta())
 	return append(b, '}'), err
 }
 
@@ -340,6 +352,9 @@ func (c ResourceContents) appendJSON(b []byte) []byte {
 	} else {
 		b = append(b, `,"text":`...)
 		b = jsonvalue.AppendString(b, c.Text)
+	}
+	if c.UI != nil {
+		b = c.UI.appendMeta(b)
 	}
 	return append(b, '}')
 }

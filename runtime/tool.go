@@ -47,6 +47,10 @@ type Tool struct {
 	OutputSchema string
 	// Annotations are hints about the tool's behaviour.
 	Annotations *ToolAnnotations
+	// Icons are images a client may show for the tool.
+	Icons []Icon
+	// UI, if set, links the tool to its MCP App view (see UIToolMeta).
+	UI *UIToolMeta
 	// SearchHint is sent as _meta["anthropic/searchHint"]: words that help
 	// Claude Code's tool search find a deferred tool.
 	SearchHint string
@@ -213,6 +217,9 @@ func (s *Server) addTool(t *Tool) error {
 	if t.Handler == nil {
 		return fmt.Errorf("tool %q has no handler", t.Name)
 	}
+	if err := t.checkUI(); err != nil {
+		return err
+	}
 	input := cmp.Or(t.InputSchema, emptyObjectSchema)
 	sc, err := schema.Compile([]byte(input))
 	if err != nil {
@@ -262,12 +269,18 @@ func (s *Server) toolNamed(v jsonvalue.Value) *Tool {
 // listTools answers tools/list: the list is encoded once per set of tools
 // and revision kind (see Tool.OutputSchema).
 func (ss *session) listTools(c *call) response {
-	variant := 0
+	variant, apps := 0, c.rendersApps()
 	if c.perRequest() {
 		variant = 1
 	}
+	if apps {
+		variant += 2
+	}
 	return listResult(&ss.srv.tools, variant, "tools", func(b []byte, t *Tool) ([]byte, error) {
-		b, err := t.appendListEntry(b, c.perRequest())
+		if !apps && t.modelHidden() {
+			return b, nil
+		}
+		b, err := t.appendListEntry(b, c.perRequest(), apps)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
@@ -276,8 +289,9 @@ func (ss *session) listTools(c *call) response {
 }
 
 // appendListEntry writes the tool as tools/list describes it to a client
-// of the per-request revision or not, its schemas compacted.
-func (t *Tool) appendListEntry(b []byte, perRequest bool) ([]byte, error) {
+// of the per-request revision or not, that renders MCP Apps or not, its
+// schemas compacted.
+func (t *Tool) appendListEntry(b []byte, perRequest, apps bool) ([]byte, error) {
 	b = append(b, `{"name":`...)
 	b = jsonvalue.AppendString(b, t.Name)
 	b = appendField(b, "title", t.Title)
@@ -302,10 +316,18 @@ func (t *Tool) appendListEntry(b []byte, perRequest bool) ([]byte, error) {
 		}
 		b = append(append(b, `,"annotations":`...), data...)
 	}
-	if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad {
+	b, err := appendDescriptors(b, nil, t.Icons, nil)
+	if err != nil {
+		return nil, err
+	}
+	link := apps && t.UI != nil
+	if len(t.Meta) > 0 || t.SearchHint != "" || t.AlwaysLoad || link {
 		meta := make(map[string]any, len(t.Meta)+2)
 		for k, v := range t.Meta {
 			meta[k] = v
+		}
+		if link {
+			t.uiMeta(meta)
 		}
 		if t.SearchHint != "" {
 			meta["anthropic/searchHint"] = t.SearchHint
@@ -346,6 +368,9 @@ func (ss *session) callTool(c *call) response {
 	}
 	if resp, ok := c.allow("tool", t.Name, t.Scopes); !ok {
 		return resp
+	}
+	if t.modelHidden() && !c.rendersApps() {
+		return appOnly(t)
 	}
 	args := params.Get("arguments")
 	if k := args.Kind(); k == jsonvalue.Absent || k == jsonvalue.Null {

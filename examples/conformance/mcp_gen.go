@@ -4,10 +4,9 @@ package main
 
 import (
 	"context"
-	"time"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -218,6 +218,7 @@ func (c *comparison) tool(subject string, old, new *Tool) {
 	if old.SearchHint != new.SearchHint || old.AlwaysLoad != new.AlwaysLoad {
 		c.add(Change{Kind: KindMeta, Subject: subject, Member: "_meta", What: "searchHint or alwaysLoad changed", Why: "hints for Claude Code's tool search; no call depends on them", Place: place, OldPlace: oldPlace})
 	}
+	c.toolApp(subject, place, oldPlace, old, new)
 	schemas := newSchemaComparison(c, subject, new.Name, old.Name)
 	schemas.compareRoot("input", old.InputSchema, new.InputSchema)
 	switch {
@@ -315,6 +316,7 @@ func (c *comparison) resource(subject string, old, new *Resource) {
 	c.texts(subject, "", place, oldPlace, [][3]string{{"name", old.Name, new.Name}, {"title", old.Title, new.Title}, {"description", old.Description, new.Description}})
 	c.mimeType(subject, place, oldPlace, old.MIMEType, new.MIMEType)
 	c.scopes(subject, place, oldPlace, old.Scopes, new.Scopes)
+	c.resourceApp(subject, place, oldPlace, old, new)
 }
 
 func (c *comparison) template(subject string, old, new *ResourceTemplate) {

@@ -2,8 +2,9 @@
 // as its snapshot file holds it, and what a change to it breaks.
 //
 // A Surface is the server's name and version, its tools with their input
-// and output schemas, annotations and scopes, its resources, resource
-// templates and prompts, and (later) its skills. The generator writes it,
+// and output schemas, annotations, icons, scopes and links to MCP App
+// views, its resources (the views' CSP among them), resource templates and
+// prompts, and (later) its skills. The generator writes it,
 // sorted and deterministic, as mcp_surface.json beside the generated file
 // of a package with //mcp:server surface; Parse reads it back. Compare
 // lists the changes between two surfaces, each classified as breaking for
@@ -69,10 +70,14 @@ type Tool struct {
 	// as tasks, empty otherwise.
 	TaskSupport string `json:"taskSupport,omitempty"`
 	// SearchHint and AlwaysLoad are sent in _meta, for Claude Code.
-	SearchHint   string `json:"searchHint,omitempty"`
-	AlwaysLoad   bool   `json:"alwaysLoad,omitempty"`
-	InputSchema  Schema `json:"inputSchema"`
-	OutputSchema Schema `json:"outputSchema,omitempty"`
+	SearchHint string `json:"searchHint,omitempty"`
+	AlwaysLoad bool   `json:"alwaysLoad,omitempty"`
+	// Icons are the images a client may show for the tool.
+	Icons []Icon `json:"icons,omitempty"`
+	// UI links the tool to its MCP App view (apps.go).
+	UI           *ToolUI `json:"ui,omitempty"`
+	InputSchema  Schema  `json:"inputSchema"`
+	OutputSchema Schema  `json:"outputSchema,omitempty"`
 }
 
 // A Schema is the text of a JSON Schema, as it is written: the generator
@@ -106,6 +111,8 @@ type Resource struct {
 	Description string   `json:"description,omitempty"`
 	MIMEType    string   `json:"mimeType,omitempty"`
 	Scopes      []string `json:"scopes,omitempty"`
+	// UI is how an MCP App's view asks to be shown (apps.go).
+	UI *ResourceUI `json:"ui,omitempty"`
 }
 
 // A ResourceTemplate is a URI template, and the variables it reads.

@@ -64,8 +64,12 @@ var inputFocuses = []focus{
 	}},
 	{name: "time.Duration", field: func(g *grammar) *fld { return &fld{t: ext("time.Duration"), tag: `json:"timeout"`} }},
 	{name: "embedded pointer to an unexported struct", field: func(g *grammar) *fld {
-		return &fld{t: ptr(named(g.unexportedStruct(2, "tools"))), embedded: true,
-			expect: []expectation{{what: "embedded pointer to an unexported struct"}}}
+		d := g.unexportedStruct(2, "tools")
+		f := &fld{t: ptr(named(d)), embedded: true}
+		if hasMembers(d) {
+			f.expect = []expectation{{what: "embedded pointer to an unexported struct", inputOnly: true}}
+		}
+		return f
 	}},
 	{name: "embedded pointer to a struct embedding time.Time", field: func(g *grammar) *fld {
 		return &fld{t: ptr(named(g.stamp())), embedded: true}

@@ -159,6 +159,9 @@ type expectation struct {
 	// declaration, for the finding.
 	tool *tool
 	decl *decl
+	// inputOnly says that only an input is wrong to hold it (an output
+	// may: encoding/json writes what it cannot read).
+	inputOnly bool
 }
 
 // A span is a range of lines of a file.
@@ -296,6 +299,21 @@ func (t *typ) decls(out map[*decl]bool) {
 	}
 }
 
+// hasMembers reports whether a struct declaration has a field that
+// encoding/json reads (exported, not json:"-") or embeds one: without
+// one, an embedded pointer to it promotes nothing, and is harmless.
+func hasMembers(d *decl) bool {
+	if d.under == nil || d.under.kind != tStruct {
+		return false
+	}
+	for _, f := range d.under.fields {
+		if f.embedded || f.name != "" && unicode.IsUpper(rune(f.name[0])) && !skipped.MatchString(f.tag) {
+			return true
+		}
+	}
+	return false
+}
+
 // schemaDecls lists the declarations t refers to whose structure a
 // schema describes: it does not go into a type that encoding/json reads
 // (writes, for an output) through its own methods, promoted ones
@@ -316,6 +334,11 @@ func (t *typ) schemaDecls(out map[*decl]bool, output bool) {
 	t.elem.schemaDecls(out, output)
 	t.key.schemaDecls(out, output)
 	for _, f := range t.fields {
+		if f.embedded && !output && f.t.kind == tPtr && f.t.elem.kind == tNamed && !unicode.IsUpper(rune(f.t.elem.decl.name[0])) {
+			// mcpgen refuses the member (tagged) or the members it would
+			// promote (untagged): encoding/json cannot set them.
+			continue
+		}
 		if f.embedded || f.name != "" && unicode.IsUpper(rune(f.name[0])) && !strings.HasPrefix(f.tag, `json:"-"`) {
 			f.t.schemaDecls(out, output)
 		}
@@ -347,7 +370,7 @@ func (t *typ) ownMethods(output bool) bool {
 		}
 		if u := t.decl.under; u != nil && u.kind == tStruct {
 			for _, f := range u.fields {
-				if f.embedded && f.tag == "" && f.t.ownMethods(output) {
+				if f.embedded && f.t.ownMethods(output) { // Go promotes methods whatever the tag
 					return true
 				}
 			}
@@ -602,8 +625,8 @@ func (g *grammar) embedded(d *decl, depth int, pkg string, used map[string]bool)
 	f := &fld{t: named(e), embedded: true}
 	if e.methods == "" && g.chance(35) {
 		f.t = ptr(f.t)
-		if strings.HasPrefix(e.label, "unexported") {
-			f.expect = append(f.expect, expectation{what: "embedded pointer to an unexported struct"})
+		if strings.HasPrefix(e.label, "unexported") && hasMembers(e) {
+			f.expect = append(f.expect, expectation{what: "embedded pointer to an unexported struct", inputOnly: true})
 		}
 	}
 	if g.chance(15) {

@@ -477,11 +477,20 @@ func (b *batch) declarations(t *tool) string {
 // expectations are the diagnostics mcpgen should report for the batch's
 // declarations that its tools reach.
 func (b *batch) expectations() []expectation {
-	reachedBy := map[*decl]*tool{}
+	reachedBy, readBy := map[*decl]*tool{}, map[*decl]*tool{}
 	for _, t := range b.tools {
 		for d := range t.schemaReaches() {
 			if reachedBy[d] == nil {
 				reachedBy[d] = t
+			}
+		}
+		if t.in != nil {
+			in := map[*decl]bool{}
+			t.in.schemaDecls(in, false)
+			for d := range in {
+				if readBy[d] == nil {
+					readBy[d] = t
+				}
 			}
 		}
 	}
@@ -497,7 +506,13 @@ func (b *batch) expectations() []expectation {
 		}
 		if d.under.kind == tStruct && !d.alias {
 			for _, f := range d.under.fields {
+				if skipped.MatchString(f.tag) {
+					continue // encoding/json leaves it out, and mcpgen does not read its tags
+				}
 				for _, e := range f.expect {
+					if e.inputOnly && readBy[d] == nil {
+						continue
+					}
 					e.at, e.tool, e.decl = []span{{d.file, f.line, f.line}}, t, d
 					out = append(out, e)
 				}
@@ -518,7 +533,7 @@ func (b *batch) expectations() []expectation {
 				continue
 			}
 			for _, f := range d.under.fields {
-				if validates.MatchString(f.tag) {
+				if validates.MatchString(f.tag) && !skipped.MatchString(f.tag) {
 					e.at = append(e.at, span{d.file, f.line, f.line}, span{d.file, d.first, d.first + 1})
 					e.decl = d
 				}
@@ -531,6 +546,9 @@ func (b *batch) expectations() []expectation {
 	}
 	return out
 }
+
+// skipped matches the tag of a field encoding/json leaves out: json:"-".
+var skipped = regexp.MustCompile(`(^|\s)json:"-"`)
 
 var validates = regexp.MustCompile(`jsonschema:"[^"]*\b(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|pattern|minLength|maxLength|minItems|maxItems|uniqueItems|enum|format)=`)
 

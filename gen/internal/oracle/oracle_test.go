@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters"
 	othershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	adaptershared "github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
+	"github.com/mcpgen/mcpgen/testdata/golden/apps"
 	"github.com/mcpgen/mcpgen/testdata/golden/backtick_doc"
 	"github.com/mcpgen/mcpgen/testdata/golden/client_tools"
 	"github.com/mcpgen/mcpgen/testdata/golden/collections"
@@ -40,6 +41,7 @@ import (
 	"github.com/mcpgen/mcpgen/testdata/golden/json_methods"
 	"github.com/mcpgen/mcpgen/testdata/golden/json_tags"
 	"github.com/mcpgen/mcpgen/testdata/golden/map_keys"
+	"github.com/mcpgen/mcpgen/testdata/golden/names_taken"
 	"github.com/mcpgen/mcpgen/testdata/golden/naming"
 	"github.com/mcpgen/mcpgen/testdata/golden/nested_defs"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package"
@@ -128,6 +130,8 @@ var oracleCases = []oracleCase{
 		"properties.timeout.default": "the same: default=30s is 30000000000 nanoseconds",
 	}},
 	{schema: "import_clash/waitInputSchema.json", typ: reflect.TypeFor[import_clash.Input]()},
+	{schema: "names_taken/waitInputSchema.json", typ: reflect.TypeFor[names_taken.Input]()},
+	{schema: "names_taken/waitOutputSchema.json", typ: reflect.TypeFor[names_taken.Output]()},
 	{schema: "tickets/createTicketInputSchema.json", typ: reflect.TypeFor[tickets.CreateTicketInput]()},
 	{schema: "shapes_plain/withCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
 	{schema: "shapes_plain/noCtxInputSchema.json", typ: reflect.TypeFor[shapes_plain.Input]()},
@@ -222,6 +226,9 @@ var oracleCases = []oracleCase{
 	{schema: "generics/countOutputSchema.json", typ: reflect.TypeFor[generics.Counted](), allow: map[string]string{
 		"properties.count.description": instanceDoc, "properties.label.description": instanceDoc,
 	}},
+	{schema: "generics/labelInputSchema.json", typ: reflect.TypeFor[generics.Tagged](), allow: map[string]string{
+		"properties.box.description": instanceDoc,
+	}},
 	{schema: "generics/waitInputSchema.json", typ: reflect.TypeFor[generics.Delays](), allow: map[string]string{
 		"properties.delays.description": instanceDoc,
 	}},
@@ -252,6 +259,11 @@ var oracleCases = []oracleCase{
 	{schema: "unexported_fields/pingInputSchema.json", typ: reflect.TypeFor[unexported_fields.Hidden]()},
 	{schema: "unexported_fields/locateInputSchema.json", typ: reflect.TypeFor[unexported_fields.Zone]()},
 	{schema: "warnings/longInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/moveTicketInputSchema.json", typ: reflect.TypeFor[apps.MoveInput]()},
+	{schema: "apps/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},
+	{schema: "apps/showBoardInputSchema.json", typ: reflect.TypeFor[apps.ShowInput]()},
+	{schema: "apps/showBoardOutputSchema.json", typ: reflect.TypeFor[apps.Board]()},
+	{schema: "apps/showStatsInputSchema.json", typ: reflect.TypeFor[struct{}]()},
 	{schema: "surface/openTicketInputSchema.json", typ: reflect.TypeFor[surface.OpenInput]()},
 	{schema: "surface/openTicketOutputSchema.json", typ: reflect.TypeFor[*surface.Ticket]()},
 	{schema: "surface/pingInputSchema.json", typ: reflect.TypeFor[struct{}]()},

@@ -16,6 +16,9 @@ type ClientCaps struct {
 	Roots                   bool
 	// Extensions lists the extensions the client declared, by name.
 	Extensions []string
+	// Apps says that the client declared ExtUI with AppMIMEType among the
+	// types it renders: it shows MCP Apps.
+	Apps bool
 }
 
 // ParseClientCaps reads a ClientCapabilities object; anything else
@@ -40,6 +43,7 @@ func ParseClientCaps(caps jsonvalue.Value) ClientCaps {
 		for name := range ext.Members() {
 			c.Extensions = append(c.Extensions, strings.Clone(name))
 		}
+		c.Apps = rendersApps(ext.Get(ExtUI))
 	}
 	return c
 }

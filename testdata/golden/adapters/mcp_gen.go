@@ -4,12 +4,11 @@ package adapters
 
 import (
 	"context"
-	"time"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	sharedpkg "github.com/mcpgen/mcpgen/testdata/golden/adapters/other/shared"
 	"github.com/mcpgen/mcpgen/testdata/golden/adapters/shared"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -4,7 +4,6 @@ package client_tools
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )

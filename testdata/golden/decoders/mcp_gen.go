@@ -5,10 +5,9 @@ package decoders
 import (
 	"context"
 	"encoding/json"
-	"time"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -4,7 +4,6 @@ package directive_mistakes
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )

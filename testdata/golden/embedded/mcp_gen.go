@@ -4,7 +4,6 @@ package embedded
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )

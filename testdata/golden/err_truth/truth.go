@@ -39,7 +39,14 @@ type Input struct {
 	internal string   `json:"internal"`
 	Store    Store    `json:"store"`
 	Tags     []string `json:"tags,omitempty" jsonschema:"example=1,maxItems=2"`
+	Level    Level    `json:"level,omitempty" jsonschema:"default=loud"`
 }
+
+// Level reads itself from text: mcpgen cannot check a default against it.
+type Level int
+
+// UnmarshalText reads a level.
+func (l *Level) UnmarshalText(b []byte) error { return nil }
 
 // Find finds.
 //

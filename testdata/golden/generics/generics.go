@@ -51,3 +51,16 @@ type Delays struct {
 //
 //mcp:tool
 func Wait(in Delays) (string, error) { return "", nil }
+
+// Tagged boxes an anonymous struct whose tags hold what a Go identifier
+// cannot (a dash, quotes): its decoder's name is still one.
+type Tagged struct {
+	Box Box[struct {
+		Name string `json:"first-name"`
+	}] `json:"box"`
+}
+
+// Label labels.
+//
+//mcp:tool
+func Label(in Tagged) (string, error) { return in.Box.V.Name, nil }

@@ -4,10 +4,9 @@ package generics
 
 import (
 	"context"
-	"time"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
@@ -19,6 +18,7 @@ var (
 	_ func(Input) (Page[Item], error) = mcpimpl.RerunGoGenerate(Browse)
 	_ func(Counted) (Counted, error)  = mcpimpl.RerunGoGenerate(Count)
 	_ func(Delays) (string, error)    = mcpimpl.RerunGoGenerate(Wait)
+	_ func(Tagged) (string, error)    = mcpimpl.RerunGoGenerate(Label)
 )
 
 // A compile error here means that a struct whose fields the schemas were
@@ -43,6 +43,13 @@ var (
 	_ Box[[]time.Duration] = mcpimpl.RerunGoGenerate(struct {
 		V []time.Duration `json:"v"`
 	}{})
+	_ Box[struct {
+		Name string `json:"first-name"`
+	}] = mcpimpl.RerunGoGenerate(struct {
+		V struct {
+			Name string `json:"first-name"`
+		} `json:"v"`
+	}{})
 	_ Counted = mcpimpl.RerunGoGenerate(struct {
 		Count Box[int]    `json:"count"`
 		Label Box[string] `json:"label"`
@@ -50,10 +57,15 @@ var (
 	_ Delays = mcpimpl.RerunGoGenerate(struct {
 		Delays Box[[]time.Duration] `json:"delays"`
 	}{})
+	_ Tagged = mcpimpl.RerunGoGenerate(struct {
+		Box Box[struct {
+			Name string `json:"first-name"`
+		}] `json:"box"`
+	}{})
 )
 
 // NewServer returns a server named "generics" that serves the tools of this
-// package: browse, count, wait.
+// package: browse, count, wait, label.
 func NewServer() *runtime.Server {
 	s := &runtime.Server{
 		Name: "generics",
@@ -89,6 +101,14 @@ func Register(s *runtime.Server) {
 		Handler: mcpimpl.Handle(func(_ context.Context, in Delays) (string, error) {
 			return Wait(in)
 		}, decodeDelays, mcpimpl.Text),
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "label",
+		Description: "Label labels.",
+		InputSchema: labelInputSchema,
+		Handler: mcpimpl.Handle(func(_ context.Context, in Tagged) (string, error) {
+			return Label(in)
+		}, decodeTagged, mcpimpl.Text),
 	})
 }
 
@@ -131,6 +151,21 @@ func decodeDelays(v mcpimpl.Value, in *Delays) error {
 		switch name {
 		case "delays":
 			err = decodeBox_Duration(f, &in.Delays)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeTagged stores validated arguments in in, without reflection.
+func decodeTagged(v mcpimpl.Value, in *Tagged) error {
+	for name, f := range v.Members() {
+		var err error
+		switch name {
+		case "box":
+			err = decodeBox_struct_Name_string_json_first_name(f, &in.Box)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -193,6 +228,23 @@ func decodeBox_Duration(v mcpimpl.Value, in *Box[[]time.Duration]) error {
 		switch name {
 		case "v":
 			err = mcpimpl.DecodeSlice(f, &in.V, mcpimpl.DecodeInt)
+		}
+		if err != nil {
+			return mcpimpl.FieldError(name, err)
+		}
+	}
+	return nil
+}
+
+// decodeBox_struct_Name_string_json_first_name stores validated arguments in in, without reflection.
+func decodeBox_struct_Name_string_json_first_name(v mcpimpl.Value, in *Box[struct {
+	Name string `json:"first-name"`
+}]) error {
+	for name, f := range v.Members() {
+		var err error
+		switch name {
+		case "v":
+			err = mcpimpl.DecodeJSON(f, &in.V)
 		}
 		if err != nil {
 			return mcpimpl.FieldError(name, err)
@@ -403,4 +455,38 @@ const waitInputSchema = `{
   "type": "object",
   "required": ["delays"],
   "description": "Delays holds durations in a box: the decoder of Box[[]time.Duration] names package time, which the generated file must import."
+}`
+
+// labelInputSchema is the JSON Schema of the arguments of label.
+const labelInputSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Box_struct_Name_string_json_first-name": {
+      "properties": {
+        "v": {
+          "properties": {
+            "first-name": {
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "type": "object",
+          "required": ["first-name"]
+        }
+      },
+      "additionalProperties": false,
+      "type": "object",
+      "required": ["v"],
+      "description": "Box holds one value."
+    }
+  },
+  "properties": {
+    "box": {
+      "$ref": "#/$defs/Box_struct_Name_string_json_first-name"
+    }
+  },
+  "additionalProperties": false,
+  "type": "object",
+  "required": ["box"],
+  "description": "Tagged boxes an anonymous struct whose tags hold what a Go identifier cannot (a dash, quotes): its decoder's name is still one."
 }`

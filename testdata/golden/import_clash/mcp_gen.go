@@ -4,10 +4,9 @@ package import_clash
 
 import (
 	contextpkg "context"
-	timepkg "time"
-
 	runtimepkg "github.com/mcpgen/mcpgen/runtime"
 	mcpimplpkg "github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	timepkg "time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -5,13 +5,12 @@ package json_methods
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"log/slog"
 	"math/big"
 	"net/netip"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -4,10 +4,9 @@ package map_keys
 
 import (
 	"context"
-	"net/netip"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"net/netip"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

@@ -4,7 +4,6 @@ package other_package
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/testdata/golden/other_package/shared"

@@ -4,7 +4,6 @@ package resources
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -85,6 +84,7 @@ func Register(s *runtime.Server, files *Files) {
 		Name:        "config",
 		Description: "Config is the service's configuration, as JSON.",
 		MIMEType:    "application/json",
+		Annotations: &runtime.ResourceAnnotations{Priority: new(1.0)},
 		Handler: mcpimpl.Read(func(ctx context.Context, _ struct{}) (map[string]int, error) {
 			return Config(ctx)
 		}, mcpimpl.NoInput, mcpimpl.JSONContents, "application/json"),

@@ -26,7 +26,7 @@ func Logo() ([]byte, error) {
 
 // Config is the service's configuration, as JSON.
 //
-//mcp:resource file:///etc/app.json name=config
+//mcp:resource file:///etc/app.json name=config priority=1
 func Config(ctx context.Context) (map[string]int, error) {
 	return map[string]int{"workers": 4}, nil
 }

@@ -5,11 +5,10 @@ package scalars
 import (
 	"context"
 	"encoding/json"
-	"net"
-	"time"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"net"
+	"time"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.

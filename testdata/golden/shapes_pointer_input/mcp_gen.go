@@ -4,7 +4,6 @@ package shapes_pointer_input
 
 import (
 	"context"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )

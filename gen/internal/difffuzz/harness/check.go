@@ -365,6 +365,17 @@ func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []
 	}
 	st := typeAt(in, path)
 	r.GoType = st.t.String()
+	if len(path) > 0 {
+		// An element past the length of a Go array, which encoding/json
+		// drops.
+		parent := typeAt(in, path[:len(path)-1]).t
+		for parent != nil && parent.Kind() == reflect.Pointer {
+			parent = parent.Elem()
+		}
+		if i, err := strconv.Atoi(path[len(path)-1]); err == nil && parent != nil && parent.Kind() == reflect.Array && i >= parent.Len() {
+			r.Flags = append(r.Flags, "beyondArray")
+		}
+	}
 	if st.field == nil && len(path) > 0 {
 		// An element of a list: the list field's tag applies to it.
 		if parent := typeAt(in, path[:len(path)-1]); parent.field != nil && isArray(parent.field.Type) {

@@ -4,10 +4,6 @@ package tools
 
 import (
 	"context"
-	"log/slog"
-	"math/big"
-	"net/netip"
-
 	"github.com/google/go-github/v75/github"
 	"github.com/google/uuid"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -18,6 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"log/slog"
+	"math/big"
+	"net/netip"
 )
 
 // The code below needs this version of the mcpimpl package or a later one.
