@@ -8,6 +8,8 @@
 //     issuer's public keys from its JWK set, found through its RFC 8414 or
 //     OpenID Connect discovery document and refreshed as the issuer
 //     rotates them. No round trip per request.
+//     A token it accepted is accepted again without its signature being
+//     checked, for a few minutes (see Revocation below).
 //   - IntrospectionVerifier asks the authorization server about opaque
 //     tokens (RFC 7662), caching active answers briefly.
 //
@@ -28,7 +30,24 @@
 // the server against its issuer. The introspection cache holds at most
 // CacheSize answers, of at most 16 KiB each as the authorization server
 // sent them (a larger one is asked for again), and one introspection is
-// bounded by 10 seconds whatever the client.
+// bounded by 10 seconds whatever the client. The JWT verifier's cache of
+// accepted tokens holds at most CacheSize of them and CacheBytes of their
+// claims (estimated), evicting the least recently used; refused tokens
+// never enter it, so a flood of them evicts nothing.
+//
+// # Revocation
+//
+// A JWT is valid until its exp: a resource server cannot learn that it
+// was revoked without asking the authorization server. The JWT verifier
+// accepts a token it has seen without checking its signature again for
+// up to JWTConfig.CacheTTL (5 minutes by default, never past exp), which
+// changes nothing a token can do: it checks exp, nbf and iat against the
+// clock on every use, and drops a token once the verifier has fetched
+// the issuer's keys without the key that signed it (within 15 minutes of
+// the withdrawal, as without the cache). CacheTTL: -1 turns the cache
+// off. For tokens that must stop working when revoked, use opaque tokens
+// and IntrospectionVerifier: a revoked token then works for at most its
+// CacheTTL (10 seconds by default; -1 asks on every request).
 //
 // # Choices
 //
@@ -44,6 +63,14 @@
 // refreshed by a goroutine that a request starts, and that ends within 10
 // seconds, while the set held goes on answering), so a verifier is a
 // plain value with nothing to close.
+//
+// The cache of accepted tokens belongs to the JWT verifier, not to the
+// runtime: a JWT's verdict depends on the token, the issuer's keys and
+// the clock alone, which the verifier sees, so it can check again what
+// the clock decides on every use and drop a verdict when its key goes. A
+// cache in front of every runtime.TokenVerifier would also hold the
+// verdicts of introspection, which change when a token is revoked, and
+// of verifiers whose reasons it cannot see.
 //
 // Algorithms are taken from the keys, never from the token: a key of type
 // RSA verifies RS256 to PS512 only (or just its alg member, if it has

@@ -26,3 +26,16 @@ func (v *IntrospectionVerifier) CacheLen() int {
 	}
 	return v.cache.len()
 }
+
+// SignatureChecks returns how many times v has checked a token in full,
+// signature included, rather than found it in its cache.
+func (v *JWTVerifier) SignatureChecks() int64 { return v.checks.Load() }
+
+// CacheStats returns the number of tokens v's cache holds and their
+// estimated size.
+func (v *JWTVerifier) CacheStats() (entries, bytes int) {
+	if v.verdicts == nil {
+		return 0, 0
+	}
+	return v.verdicts.stats()
+}

@@ -29,6 +29,13 @@ func (k *publicKey) fits(alg string) bool {
 	return slices.Contains(k.algs, alg)
 }
 
+// same reports whether k and o are the same key, for the same kid and
+// algorithms.
+func (k *publicKey) same(o *publicKey) bool {
+	eq, ok := k.key.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && k.kid == o.kid && slices.Equal(k.algs, o.algs) && eq.Equal(o.key)
+}
+
 // rsaAlgs, and the per-curve ECDSA algorithms, are the JWS algorithms
 // (RFC 7518 §3) a key of each type may verify. Only asymmetric ones:
 // a resource server never holds a symmetric signing secret.

@@ -2,13 +2,17 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -61,6 +65,20 @@ type JWTConfig struct {
 	// Logger receives the verifier's diagnostics (a failed key refresh).
 	// The default writes text to standard error.
 	Logger *slog.Logger
+
+	// CacheTTL is the longest a token verified once is accepted again
+	// without its signature being checked (never past its exp): zero means
+	// DefaultJWTCacheTTL, a negative value turns the cache off, so that
+	// every request checks its token's signature. See JWTVerifier.
+	CacheTTL time.Duration
+
+	// CacheSize bounds the number of tokens remembered: zero means
+	// DefaultJWTCacheSize.
+	CacheSize int
+
+	// CacheBytes bounds the memory they take, as estimated from their
+	// claims: zero means DefaultJWTCacheBytes.
+	CacheBytes int
 }
 
 // A JWTVerifier verifies JWT access tokens (RFC 9068) signed by one
@@ -84,11 +102,27 @@ type JWTConfig struct {
 // are none, VerifyToken returns an error that does not wrap
 // ErrInvalidToken: the runtime then answers 503 instead of sending the
 // client back to the authorization server.
+//
+// A token it accepted is accepted again without its signature being
+// checked, until the earliest of its exp, CacheTTL after its verification
+// (5 minutes by default), the issuer's withdrawal of the key that signed
+// it (once the verifier has fetched the set without it), or its eviction
+// from the cache (see JWTConfig.CacheSize and CacheBytes). Every use
+// checks the claims again against the clock: exp, nbf and iat (with the
+// clock skew), the issuer, the audience. The cache is keyed by the
+// SHA-256 of the whole token and does not hold the token; a refused token
+// is never remembered. This changes nothing a token can do: a JWT cannot
+// be revoked at the resource server, cache or not, and is accepted until
+// it expires; only a signing key's withdrawal ends it sooner, and the
+// cache keeps that. Tokens that must stop working when revoked need
+// IntrospectionVerifier.
 type JWTVerifier struct {
-	parser *jwt.Parser
-	keys   *keyCache
-	now    func() time.Time // the clock; tests move it
-	issuer string
+	parser   *jwt.Parser
+	keys     *keyCache
+	verdicts *verdictCache    // nil when off
+	now      func() time.Time // the clock; tests move it
+	issuer   string
+	checks   atomic.Int64 // signatures checked, for tests
 }
 
 var _ runtime.TokenVerifier = (*JWTVerifier)(nil)
@@ -142,6 +176,19 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 		opts = append(opts, jwt.WithAudience(cfg.Audience))
 	}
 	v.parser = jwt.NewParser(opts...)
+	if cfg.CacheTTL >= 0 {
+		ttl, size, bytes := cfg.CacheTTL, cfg.CacheSize, cfg.CacheBytes
+		if ttl == 0 {
+			ttl = DefaultJWTCacheTTL
+		}
+		if size <= 0 {
+			size = DefaultJWTCacheSize
+		}
+		if bytes <= 0 {
+			bytes = DefaultJWTCacheBytes
+		}
+		v.verdicts = newVerdictCache(ttl, skew, size, bytes)
+	}
 	v.keys = &keyCache{
 		fetch: func(ctx context.Context) ([]*publicKey, error) {
 			return fetchKeys(ctx, client, cfg.Issuer, cfg.JWKSURL)
@@ -180,7 +227,82 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*runtime.T
 	if len(token) > MaxTokenSize {
 		return nil, fmt.Errorf("%w: %d bytes, more than %d", runtime.ErrInvalidToken, len(token), MaxTokenSize)
 	}
-	var undecided error
+	if v.verdicts == nil {
+		ti, _, err := v.verify(ctx, token)
+		return ti, err
+	}
+	sum := hashToken(token)
+	if ti := v.cached(ctx, sum); ti != nil {
+		return ti, nil
+	}
+	ti, key, err := v.verify(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	v.verdicts.put(sum, ti, key, validityOf(ti.Claims), v.now())
+	return share(ti), nil
+}
+
+// hashToken returns the SHA-256 of token, read in place: the hash only
+// reads its input, so the token's bytes need no copy (a kilobyte, on
+// every request).
+func hashToken(token string) [sha256.Size]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(token), len(token)))
+}
+
+// share returns a copy of a cached TokenInfo for one request: its own
+// struct and lists, which the runtime checks and a handler may change,
+// and the cache's map of claims, which runtime.TokenInfo.Claims says is
+// read only (copying it was half the cost of a cached token).
+func share(ti *runtime.TokenInfo) *runtime.TokenInfo {
+	c := *ti
+	c.Audience = slices.Clone(ti.Audience)
+	c.Scopes = slices.Clone(ti.Scopes)
+	return &c
+}
+
+// cached returns a copy of the TokenInfo of the token whose SHA-256 is
+// sum if the cache holds it, its claims still pass at the clock's time,
+// and the key that checked its signature is still the issuer's; nil
+// otherwise, and then the token is checked in full.
+func (v *JWTVerifier) cached(ctx context.Context, sum [sha256.Size]byte) *runtime.TokenInfo {
+	now := v.now()
+	ti, key := v.verdicts.get(sum, now)
+	if ti == nil {
+		return nil
+	}
+	if !v.keys.holds(ctx, key, now) {
+		v.verdicts.drop(sum)
+		return nil
+	}
+	return share(ti)
+}
+
+// validityOf reads the times of claims that the parser has accepted, as
+// its Validator reads them.
+func validityOf(claims map[string]any) validity {
+	var w validity
+	mc := jwt.MapClaims(claims)
+	if t, err := mc.GetExpirationTime(); err == nil && t != nil {
+		w.exp = t.Time
+	}
+	if t, err := mc.GetNotBefore(); err == nil && t != nil {
+		w.nbf = t.Time
+	}
+	if t, err := mc.GetIssuedAt(); err == nil && t != nil {
+		w.iat = t.Time
+	}
+	return w
+}
+
+// verify checks token's signature and claims, and returns what it says
+// and the key that checked the signature.
+func (v *JWTVerifier) verify(ctx context.Context, token string) (*runtime.TokenInfo, *publicKey, error) {
+	v.checks.Add(1)
+	var (
+		undecided error
+		key       *publicKey
+	)
 	claims := jwt.MapClaims{}
 	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		// RFC 7515 §4.1.11: extensions the recipient does not know of
@@ -204,13 +326,15 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*runtime.T
 			}
 			return nil, fmt.Errorf("the issuer has no key %q for %s", kid, alg)
 		}
+		key = k
 		return k.key, nil
 	})
 	if undecided != nil {
-		return nil, fmt.Errorf("auth: the keys of %s: %w", v.issuer, undecided)
+		return nil, nil, fmt.Errorf("auth: the keys of %s: %w", v.issuer, undecided)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", runtime.ErrInvalidToken, err)
+		return nil, nil, fmt.Errorf("%w: %w", runtime.ErrInvalidToken, err)
 	}
-	return tokenInfo(claims)
+	ti, err := tokenInfo(claims)
+	return ti, key, err
 }

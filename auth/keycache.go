@@ -86,11 +86,7 @@ func (c *keyCache) get(ctx context.Context, force bool) ([]*publicKey, error) {
 	now := c.now()
 	if c.keys != nil && !force {
 		keys := c.keys
-		if now.Sub(c.fetched) >= refreshAfter && c.inflight == nil && now.Sub(c.tried) >= minRefetchGap {
-			done := make(chan struct{})
-			c.inflight, c.tried = done, now
-			go c.run(ctx, done)
-		}
+		c.refreshIfStale(ctx, now)
 		c.mu.Unlock()
 		return keys, nil
 	}
@@ -125,6 +121,17 @@ func (c *keyCache) get(ctx context.Context, force bool) ([]*publicKey, error) {
 	return nil, c.lastErr
 }
 
+// refreshIfStale starts a refresh of keys older than refreshAfter on a
+// goroutine of its own, unless one runs or started less than
+// minRefetchGap ago. c.mu is held.
+func (c *keyCache) refreshIfStale(ctx context.Context, now time.Time) {
+	if now.Sub(c.fetched) >= refreshAfter && c.inflight == nil && now.Sub(c.tried) >= minRefetchGap {
+		done := make(chan struct{})
+		c.inflight, c.tried = done, now
+		go c.run(ctx, done)
+	}
+}
+
 // run fetches the keys and publishes the result. The fetch does not end
 // with the caller's request, since other callers may be waiting for it,
 // but fetchTimeout bounds it whatever the HTTP client.
@@ -140,8 +147,40 @@ func (c *keyCache) run(ctx context.Context, done chan struct{}) {
 			c.log.Warn("auth: refreshing the issuer's keys failed; keeping the keys fetched before", "fetched", c.fetched, "err", err)
 		}
 	} else {
-		c.keys, c.fetched, c.lastErr = keys, c.now(), nil
+		c.keys, c.fetched, c.lastErr = carryOver(c.keys, keys), c.now(), nil
 	}
 	c.inflight = nil
 	close(done)
+}
+
+// holds reports whether k is among the keys held: a verdict that k
+// checked stands only while the issuer publishes k. Like get, it has
+// stale keys refreshed, so that a withdrawn key is found out as soon
+// with verdicts cached as without.
+func (c *keyCache) holds(ctx context.Context, k *publicKey, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refreshIfStale(ctx, now)
+	for _, h := range c.keys {
+		if h == k {
+			return true
+		}
+	}
+	return false
+}
+
+// carryOver returns the fetched keys, each replaced by the key held
+// before if that one is the same (its kid, its algorithms and the key
+// itself): a key stays the same *publicKey across refetches for as long
+// as the issuer publishes it, so that holds can compare pointers.
+func carryOver(held, fetched []*publicKey) []*publicKey {
+	for i, k := range fetched {
+		for _, h := range held {
+			if h.same(k) {
+				fetched[i] = h
+				break
+			}
+		}
+	}
+	return fetched
 }

@@ -239,6 +239,10 @@ func (e *env) httpPart() ([]verdict, error) {
 			verdict{target: fmt.Sprintf("HTTP server CPU per call, 16 clients, %s, ≤ ½ of %s's", mode, s.lib),
 				figure: fmt.Sprintf("%s vs %s (%s)", dur(m.cpu[at]), dur(p.cpu[at]), times(cpu)), ratio: cpu, met: cpu >= 2})
 	}
+	m := figs[mcpgenIn(servers, false)]
+	floorRatio := m.cpu[at].Seconds() / fl.cpu[at].Seconds()
+	vs = append(vs, verdict{target: "HTTP server CPU per call, 16 clients, stateless, ≤ 1.3× the floor's",
+		figure: fmt.Sprintf("%s vs %s (%.2f×)", dur(m.cpu[at]), dur(fl.cpu[at]), floorRatio), ratio: floorRatio, met: floorRatio <= 1.3})
 	header = []string{"vs (same mode)"}
 	for _, n := range cfg.HTTPClients {
 		header = append(header, clientsLabel(n))

@@ -179,6 +179,9 @@ func (e *env) stdioPart() ([]verdict, error) {
 			verdict{target: fmt.Sprintf("stdio sequential throughput ≥ %.1f× %s", targets[s.Name], s.Name), figure: times(seq), ratio: seq, met: seq >= targets[s.Name]},
 			verdict{target: fmt.Sprintf("stdio throughput, %d in flight, ≥ %.1f× %s", cfg.InFlight, targets[s.Name], s.Name), figure: times(par), ratio: par, met: par >= targets[s.Name]})
 	}
+	floorRatio := m.parCPU.Seconds() / fl.parCPU.Seconds()
+	vs = append(vs, verdict{target: fmt.Sprintf("stdio server CPU per call, %d in flight, ≤ 2.5× the floor's", cfg.InFlight),
+		figure: fmt.Sprintf("%s vs %s (%.2f×)", dur(m.parCPU), dur(fl.parCPU), floorRatio), ratio: floorRatio, met: floorRatio <= 2.5})
 	fmt.Fprintf(w, "mcpgen's advantage (how many times better mcpgen is: throughput mcpgen/peer, latency, CPU and RSS peer/mcpgen). The throughput ratios are the median of the rounds' ratios (each round measures every server back to back), with their range; the other columns are ratios of the medians. The last two columns are the floor's throughput over the peer's: roughly the most any server could reach against that peer through this driver on this machine at this load (sequential figures are ruled by process wake-ups, so in a given round a real server can come close to the floor, or pass it).\n\n")
 	table(w, []string{"vs", "sequential", fmt.Sprintf("%d in flight", cfg.InFlight), "p99 seq", "p99 in flight", "rejected calls/s", "CPU/call seq", "CPU/call in flight", "peak RSS", "throughput target",
 		"floor/peer seq", "floor/peer in flight"}, rows)

@@ -56,7 +56,9 @@ type TokenInfo struct {
 	// Expiry is when the token expires; zero means it does not say.
 	Expiry time.Time
 	// Claims holds every claim of the token, or every member of its
-	// introspection response, as decoded JSON.
+	// introspection response, as decoded JSON. A verifier may share it
+	// between the requests that carry the same token: read it, do not
+	// change it.
 	Claims map[string]any
 }
 

@@ -155,7 +155,7 @@ func (ss *session) start(ctx context.Context, m *jsonrpc.Message, res resolved, 
 	if ss.tokens {
 		c.tokenInfo = TokenInfoFromContext(ctx)
 	}
-	if c.method.runsHandler() {
+	if c.method.runsHandler() && !ss.single {
 		// The key shares the request's bytes, which live as long as the
 		// call; finish removes it before they can go.
 		id := c.id()
@@ -219,6 +219,9 @@ type callContext struct {
 	parent context.Context
 	call   *call       // the call whose context this is
 	stop   func() bool // ends the watch on parent; nil when there is none
+	// lazy says that parent's cancellation is to end c but no watch is
+	// set yet: see watchLocked.
+	lazy bool
 
 	mu     sync.Mutex
 	done   chan struct{} // made when first asked for
@@ -232,24 +235,34 @@ type callContext struct {
 // the cost of a watch on every call.
 func (c *callContext) init(parent context.Context, owner *call, watch bool) {
 	c.parent, c.call = parent, owner
-	if !watch || parent.Done() == nil {
+	if !watch {
 		return
 	}
 	if err := parent.Err(); err != nil {
 		c.cancel(err)
 		return
 	}
-	// The AfterFunc may run, and cancel c, before it returns: c.stop is
-	// set under the lock, and if c ended meanwhile there is nothing left
-	// to watch.
-	stop := context.AfterFunc(parent, func() { c.cancel(parent.Err()) })
-	c.mu.Lock()
-	c.stop = stop
-	ended := c.err != nil
-	c.mu.Unlock()
-	if ended {
-		stop()
+	c.lazy = true
+}
+
+// watchLocked sets up the watch that init deferred: a context.AfterFunc
+// on the parent (five allocations, and a registration in the parent that
+// finishing the call undoes), made only once someone can observe the
+// cancellation. Most calls end without anyone looking: Done and AfterFunc
+// (a child context) set the watch up, and Err asks the parent itself (see
+// Err). So c is cancelled, for anyone who looks, as soon as with the watch
+// made at init. c.mu is held.
+func (c *callContext) watchLocked() {
+	if !c.lazy {
+		return
 	}
+	c.lazy = false
+	if c.parent.Done() == nil {
+		return
+	}
+	// The AfterFunc may run, and cancel c, as soon as it is set: the
+	// callback takes c.mu, which the caller holds until c.stop is set.
+	c.stop = context.AfterFunc(c.parent, func() { c.cancel(c.parent.Err()) })
 }
 
 func (c *callContext) Deadline() (time.Time, bool) { return c.parent.Deadline() }
@@ -257,6 +270,9 @@ func (c *callContext) Deadline() (time.Time, bool) { return c.parent.Deadline() 
 func (c *callContext) Done() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.err == nil {
+		c.watchLocked()
+	}
 	if c.done == nil {
 		c.done = make(chan struct{})
 		if c.err != nil {
@@ -266,7 +282,18 @@ func (c *callContext) Done() <-chan struct{} {
 	return c.done
 }
 
+// Err returns why c ended; while its watch is not set up, it asks the
+// parent, and a parent that ended ends c.
 func (c *callContext) Err() error {
+	c.mu.Lock()
+	if c.err != nil || !c.lazy {
+		defer c.mu.Unlock()
+		return c.err
+	}
+	c.mu.Unlock()
+	if err := c.parent.Err(); err != nil {
+		c.cancel(err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
@@ -301,6 +328,9 @@ func callOf(ctx context.Context) *call {
 func (c *callContext) AfterFunc(f func()) (stop func() bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.err == nil {
+		c.watchLocked()
+	}
 	if c.err != nil {
 		go f()
 		return func() bool { return false }

@@ -109,3 +109,58 @@ func TestCallContextWatch(t *testing.T) {
 		t.Errorf("a call under a cancelled parent: Err %v", c.Err())
 	}
 }
+
+// TestCallContextWatchLazy: the watch on the parent is set up only when
+// someone can observe the call's cancellation, so that a call nobody
+// asks about (most calls over HTTP) costs no allocation for it; and
+// whichever way the call is observed (Err, Done, a child context), the
+// parent's cancellation reaches it.
+func TestCallContextWatchLazy(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	parent, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var c callContext
+	allocs := func(watch bool) float64 {
+		return testing.AllocsPerRun(100, func() {
+			c = callContext{}
+			c.init(parent, nil, watch)
+			c.cancel(context.Canceled)
+		})
+	}
+	if with, without := allocs(true), allocs(false); with != without {
+		t.Errorf("a call under a cancellable parent, never looked at, allocates %v times with the watch, %v without", with, without)
+	}
+
+	for _, look := range []struct {
+		name    string
+		observe func(*callContext) <-chan struct{} // before the parent ends
+	}{
+		{"Err", func(c *callContext) <-chan struct{} { return nil }},
+		{"Done", func(c *callContext) <-chan struct{} { return c.Done() }},
+		{"child", func(c *callContext) <-chan struct{} {
+			child, cancelChild := context.WithCancel(c)
+			t.Cleanup(cancelChild)
+			return child.Done()
+		}},
+	} {
+		parent, cancel := context.WithCancel(context.Background())
+		var c callContext
+		c.init(parent, new(call), true)
+		done := look.observe(&c)
+		if c.Err() != nil {
+			t.Fatalf("%s: the call ended before its parent", look.name)
+		}
+		cancel()
+		if done != nil {
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s: the parent's cancellation did not reach the call", look.name)
+			}
+		}
+		if !errors.Is(c.Err(), context.Canceled) {
+			t.Errorf("%s: after the parent ended, Err %v", look.name, c.Err())
+		}
+		c.cancel(context.Canceled)
+	}
+}

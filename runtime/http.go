@@ -270,6 +270,8 @@ type httpHandler struct {
 	opts HTTPOptions
 	now  func() time.Time // replaced in tests
 
+	buffers bufferPool // for encoding responses
+
 	mu        sync.Mutex
 	sessions  map[string]*httpSession
 	lastSweep time.Time
@@ -316,7 +318,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // post answers a POST, which carries one JSON-RPC message.
 func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.Request) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSON(ct) {
 		h.reject(w, r, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest, "the body must be a JSON-RPC message with Content-Type: application/json")
 		return
 	}
@@ -401,10 +403,10 @@ func (h *httpHandler) post(ctx context.Context, w http.ResponseWriter, r *http.R
 		hold.call = true
 	}
 	if perRequest {
-		h.respond(ctx, w, r, h.session(callerOf(ctx, r.RemoteAddr), ""), &m, res, hold, nil)
+		h.respond(ctx, w, r, hold.session(h, callerOf(ctx, r.RemoteAddr)), &m, res, hold, nil)
 		return
 	}
-	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m)
+	ss, hs, isNew, ok := h.sessionFor(ctx, w, r, &m, hold)
 	if !ok {
 		return
 	}
@@ -461,7 +463,10 @@ func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *htt
 	if resp.err != nil && resp.err.scopes != nil {
 		w.Header().Set("WWW-Authenticate", h.challengeValue("insufficient_scope", resp.err.message, h.neededScopes(TokenInfoFromContext(ctx), resp.err.scopes)))
 	}
-	rw.finish(c.encode(make([]byte, 0, resp.size()+len(c.id())), &resp), resp.status(c.perRequest()))
+	buf := h.buffers.get(resp.size() + len(c.id()))
+	*buf = c.encode(*buf, &resp)
+	rw.finish(*buf, resp.status(c.perRequest()))
+	h.buffers.put(buf)
 }
 
 // checkRequestRevision checks, in the order the specification gives,
@@ -503,6 +508,13 @@ func (h *httpHandler) refuse(w http.ResponseWriter, m *jsonrpc.Message, perReque
 	writeJSON(w, status, resp.append(nil, m.IDBytes(), perRequest))
 }
 
+// isJSON reports whether a Content-Type is application/json, with
+// parameters or in another case (the exact value needs no parsing).
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json"
+}
+
 // errServerFull is why a body stops being read: the server holds as many
 // bytes as it may.
 var errServerFull = errors.New("the server holds as many messages as it may")
@@ -518,7 +530,8 @@ var errServerFull = errors.New("the server holds as many messages as it may")
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, limit int, hold *heldRequest) ([]byte, error) {
 	rc := http.NewResponseController(w)
 	deadline := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) == nil
-	body := &admittedReader{r: http.MaxBytesReader(w, r.Body, int64(limit)), hold: hold}
+	body := &hold.body
+	*body = admittedReader{r: http.MaxBytesReader(w, r.Body, int64(limit)), hold: hold}
 	size := 512
 	if r.ContentLength > 0 {
 		size = int(min(r.ContentLength, 64<<10)) // announced, not yet sent: no more up front
@@ -582,6 +595,15 @@ type heldRequest struct {
 	adm  *admission // nil once given back
 	msg  ticket
 	call bool
+	body admittedReader // the reader of the body, which counts it in msg
+	ss   session        // the request's own session, if it has no other (see session)
+}
+
+// session returns the session of a request served on its own, which
+// lives in its hold: one allocation less for each such request.
+func (r *heldRequest) session(h *httpHandler, who caller) *session {
+	r.ss = session{srv: h.srv, caller: who, tokens: h.opts.Authorization != nil, transport: "http", single: true}
+	return &r.ss
 }
 
 // release gives back what r holds, once; c is unused.

@@ -292,3 +292,29 @@ func TestListenScopes(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestIsBearerToken: a b64token (RFC 6750 §2.1) is one or more of
+// letters, digits and -._~+/, then any number of =; every other byte
+// value is tried in every place.
+func TestIsBearerToken(t *testing.T) {
+	for c := range 256 {
+		if c == '=' {
+			continue // allowed at the end only: below
+		}
+		b := string(rune(c))
+		if c >= 0x80 {
+			b = string([]byte{byte(c)})
+		}
+		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~+/", rune(c))
+		for _, tok := range []string{b, "a" + b + "a", "a" + b, b + "a", "a" + b + "=="} {
+			if got := isBearerToken(tok); got != want {
+				t.Errorf("isBearerToken(%q) = %v, want %v", tok, got, want)
+			}
+		}
+	}
+	for tok, want := range map[string]bool{"": false, "=": false, "==": false, "a=": true, "a==": true, "a=b": false, "abc.DEF_-~+/9": true} {
+		if got := isBearerToken(tok); got != want {
+			t.Errorf("isBearerToken(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}

@@ -262,6 +262,9 @@ func (h *httpHandler) neededScopes(ti *TokenInfo, op []string) []string {
 // URI, with the scheme and host in any case and without regard to a
 // trailing slash, as the specification's canonical URIs allow.
 func sameResource(aud, resource string) bool {
+	if aud == resource {
+		return true // the usual case, without parsing either
+	}
 	a, err1 := url.Parse(aud)
 	b, err2 := url.Parse(resource)
 	if err1 != nil || err2 != nil || a.Opaque != "" || b.Opaque != "" {
@@ -280,10 +283,18 @@ func isBearerToken(s string) bool {
 	}
 	s = strings.TrimRight(s, "=")
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
+		if !b64tokenByte[s[i]] {
 			return false
 		}
 	}
 	return s != ""
 }
+
+// b64tokenByte marks the bytes of a b64token but its trailing =: a token
+// of a kilobyte is checked with one lookup a byte.
+var b64tokenByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", byte(c)) >= 0
+	}
+	return t
+}()

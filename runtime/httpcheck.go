@@ -75,6 +75,9 @@ func isLoopbackHost(host string) bool {
 
 // accepts reports whether the Accept header values admit JSON and SSE.
 func accepts(values []string) (jsonOK, sseOK bool) {
+	if len(values) == 1 && values[0] == "application/json, text/event-stream" {
+		return true, true // what the SDKs send, read without splitting
+	}
 	for _, v := range values {
 		for part := range strings.SplitSeq(v, ",") {
 			mt, _, _ := strings.Cut(part, ";")

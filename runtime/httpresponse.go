@@ -23,8 +23,9 @@ func (h *httpHandler) reject(w http.ResponseWriter, r *http.Request, status, cod
 // which the caller may log.
 func writeJSON(w http.ResponseWriter, status int, body []byte) error {
 	hdr := w.Header()
-	hdr.Set("Content-Type", "application/json")
-	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	// The keys are canonical already: Set would check them again.
+	hdr["Content-Type"] = []string{"application/json"}
+	hdr["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, err := w.Write(body)
 	return err

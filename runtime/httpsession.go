@@ -25,14 +25,14 @@ type httpSession struct {
 }
 
 // sessionFor returns the session that serves m, a message of a session
-// revision: a session of its own for each request without sessions (hs
-// is then nil); with sessions, the one the request names, counted as in
+// revision: a session of its own for each request without sessions, in
+// its hold (hs is then nil); with sessions, the one the request names, counted as in
 // use until endUse. An initialize without a session id opens a new
 // session (isNew), which respond forgets again if initialize fails. When
 // sessionFor returns !ok it has answered the request.
-func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) (ss *session, hs *httpSession, isNew, ok bool) {
+func (h *httpHandler) sessionFor(ctx context.Context, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, hold *heldRequest) (ss *session, hs *httpSession, isNew, ok bool) {
 	if !h.opts.Sessions {
-		return h.session(callerOf(ctx, r.RemoteAddr), ""), nil, false, true
+		return hold.session(h, callerOf(ctx, r.RemoteAddr)), nil, false, true
 	}
 	id := r.Header.Get(wire.HeaderSessionID)
 	switch {

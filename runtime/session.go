@@ -34,6 +34,10 @@ type session struct {
 	// transport is "stdio", "http" or "conn"; id is the Streamable HTTP
 	// session's id, if the session is one. Both are for middleware.
 	transport, id string
+	// single says that the session serves one request and is then
+	// dropped (a POST without sessions): nothing can name its call, so
+	// start registers none.
+	single bool
 
 	mu       sync.Mutex
 	inflight map[string]*call // by id; with sharedIDs, further calls chain on sameID

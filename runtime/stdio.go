@@ -80,8 +80,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 
 // stdioConn is one stdio connection.
 type stdioConn struct {
-	ss  *session
-	out *lineio.Writer
+	ss      *session
+	out     *lineio.Writer
+	buffers bufferPool // for encoding answers
 
 	mu      sync.Mutex
 	closing bool
@@ -261,7 +262,10 @@ func (c *stdioConn) respond(cl *call) {
 	defer c.calls.Done()
 	resp := c.ss.answer(cl)
 	if !cl.cancelled.Load() {
-		c.out.Send(cl.encode(make([]byte, 0, resp.size()+len(cl.id())), &resp))
+		buf := c.buffers.get(resp.size() + len(cl.id()))
+		*buf = cl.encode(*buf, &resp)
+		c.out.Send(*buf)
+		c.buffers.put(buf)
 	}
 	cl.detach()
 	c.ss.srv.trees.Put(cl.tree)

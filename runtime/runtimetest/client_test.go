@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/linepeer"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/runtimetest"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // revisions are the two forms of the protocol every test runs under.
@@ -651,7 +652,7 @@ func TestRevisions(t *testing.T) {
 	if _, err := runtimetest.Connect(t.Context(), askServer(), &runtimetest.Options{Revision: "2099-01-01"}); err == nil || !strings.Contains(err.Error(), `runtimetest: initialize: the server answered with revision "2025-11-25", not "2099-01-01"`) {
 		t.Errorf("an unknown revision: %v", err)
 	}
-	keyless := &runtime.Server{Name: "keyless", Store: runtime.NewMemoryStore()}
+	keyless := &runtime.Server{Name: "keyless", Store: store.NewMemory()}
 	if _, err := runtimetest.Connect(t.Context(), keyless, nil); err == nil {
 		t.Error("a server that cannot serve: no error")
 	}

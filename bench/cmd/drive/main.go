@@ -2,15 +2,18 @@
 // that serves greet and create_ticket, for profiling one server by hand:
 //
 //	drive [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
-//	drive -http [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
+//	drive -http [-jwt] [-seq N] [-par N] [-inflight N] [-bad N] -- command [args...]
 //
 // With -http the command is a Streamable HTTP server that listens where
 // $MCPGEN_BENCH_ADDR says, and -inflight is the number of clients, each on
-// its own keep-alive connection. For example, with the CPU profile hook of
+// its own keep-alive connection. With -jwt as well, drive starts the
+// benchmark's issuer, passes -issuer URL to the command, and every client
+// sends the issuer's token. For example, with the CPU profile hook of
 // server-mcpgen and http-mcpgen:
 //
 //	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -seq 20000 -par 0 -- server-mcpgen
 //	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -http -seq 0 -par 100000 -- http-mcpgen
+//	MCPGEN_BENCH_CPUPROFILE=cpu.prof drive -http -jwt -seq 0 -par 100000 -- http-mcpgen
 package main
 
 import (
@@ -20,6 +23,7 @@ import (
 	"os"
 
 	"github.com/mcpgen/mcpgen/bench/internal/driver"
+	"github.com/mcpgen/mcpgen/bench/internal/issuer"
 )
 
 func main() {
@@ -31,13 +35,14 @@ func main() {
 	bad := flag.Int("bad", 0, "rejected calls, one at a time")
 	warmup := flag.Int("warmup", 1000, "warm-up calls")
 	useHTTP := flag.Bool("http", false, "drive a Streamable HTTP server")
+	useJWT := flag.Bool("jwt", false, "with -http: start an issuer, pass -issuer URL to the server, and send its token")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
 	if *useHTTP {
-		driveHTTP(*seq, *par, *inflight, *bad, *warmup)
+		driveHTTP(*seq, *par, *inflight, *bad, *warmup, *useJWT)
 		return
 	}
 	c, err := driver.Start(driver.Server{Name: flag.Arg(0), Argv: flag.Args()})
@@ -71,10 +76,28 @@ func main() {
 	fmt.Printf("peak RSS %.1f MiB\n", float64(hwm)/(1<<20))
 }
 
-func driveHTTP(seq, par, inflight, bad, warmup int) {
-	s, err := driver.StartHTTP(driver.Server{Name: flag.Arg(0), Argv: flag.Args()})
+func driveHTTP(seq, par, inflight, bad, warmup int, useJWT bool) {
+	argv := flag.Args()
+	var is *issuer.Issuer
+	if useJWT {
+		var err error
+		if is, err = issuer.Start(); err != nil {
+			log.Fatal(err)
+		}
+		defer is.Close()
+		argv = append(argv, "-issuer", is.URL)
+	}
+	s, err := driver.StartHTTP(driver.Server{Name: flag.Arg(0), Argv: argv})
 	if err != nil {
 		log.Fatal(err)
+	}
+	if is != nil {
+		tok, err := is.Token("http://" + s.Addr + "/mcp")
+		if err != nil {
+			s.Close()
+			log.Fatal(err)
+		}
+		s.Authorization = "Bearer " + tok
 	}
 	clients, err := s.Dial(max(1, inflight))
 	if err != nil {

@@ -10,8 +10,11 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/internal/canned"
@@ -20,6 +23,18 @@ import (
 var bufs = sync.Pool{New: func() any { return new([2][]byte) }}
 
 func main() {
+	if path := os.Getenv("MCPGEN_BENCH_CPUPROFILE"); path != "" {
+		// For diagnosis only: the benchmark never sets it.
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			stop := make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+			go func() {
+				<-stop
+				pprof.StopCPUProfile()
+				os.Exit(0)
+			}()
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /mcp", func(w http.ResponseWriter, r *http.Request) {
 		b := bufs.Get().(*[2][]byte)

@@ -12,7 +12,8 @@
 // (auth.ProtectedResourceMetadataHandler). The SDK has no JWT verifier: its
 // TokenVerifier here is mcpgen's (auth.NewJWTVerifier) plus the audience
 // check the SDK provides (oauthex.MatchesResource), the same verification
-// http-mcpgen -issuer does.
+// http-mcpgen -issuer does, with its cache of accepted tokens unless
+// -nocache is given.
 package main
 
 import (
@@ -37,6 +38,7 @@ import (
 func main() {
 	sessions := flag.Bool("sessions", false, "give every client an Mcp-Session-Id session")
 	issuerURL := flag.String("issuer", "", "require JWT access tokens of this `issuer`")
+	nocache := flag.Bool("nocache", false, "with -issuer: check every token's signature (the verifier's cache off)")
 	flag.Parse()
 	server := gosdk.NewServer()
 	var handler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
@@ -46,7 +48,7 @@ func main() {
 	if *issuerURL != "" {
 		resource := "http://" + addr + "/mcp"
 		metadata := "http://" + addr + "/.well-known/oauth-protected-resource/mcp"
-		handler = gosdkauth.RequireBearerToken(verifier(*issuerURL, resource),
+		handler = gosdkauth.RequireBearerToken(verifier(*issuerURL, resource, *nocache),
 			&gosdkauth.RequireBearerTokenOptions{ResourceMetadataURL: metadata, Scopes: []string{issuer.Scope}})(handler)
 		mux.Handle("/.well-known/oauth-protected-resource/mcp", gosdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource: resource, AuthorizationServers: []string{*issuerURL}, ScopesSupported: []string{issuer.Scope}, BearerMethodsSupported: []string{"header"},
@@ -59,8 +61,12 @@ func main() {
 
 // verifier adapts mcpgen's JWT verifier to the SDK's TokenVerifier, with
 // the audience check the mcpgen runtime makes itself.
-func verifier(issuerURL, resource string) gosdkauth.TokenVerifier {
-	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: issuerURL})
+func verifier(issuerURL, resource string, nocache bool) gosdkauth.TokenVerifier {
+	cfg := auth.JWTConfig{Issuer: issuerURL}
+	if nocache {
+		cfg.CacheTTL = -1
+	}
+	v, err := auth.NewJWTVerifier(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

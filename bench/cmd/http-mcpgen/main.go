@@ -4,7 +4,9 @@
 // Mcp-Session-Id sessions; with -issuer URL, as an OAuth protected
 // resource that takes JWT access tokens of that issuer
 // (HTTPOptions.Authorization with auth.NewJWTVerifier), for
-// http://$MCPGEN_BENCH_ADDR/mcp, with the scope mcp.
+// http://$MCPGEN_BENCH_ADDR/mcp, with the scope mcp; the verifier
+// remembers the tokens it accepted unless -nocache says to check every
+// token's signature.
 package main
 
 import (
@@ -27,6 +29,7 @@ import (
 func main() {
 	sessions := flag.Bool("sessions", false, "give every client an Mcp-Session-Id session")
 	issuerURL := flag.String("issuer", "", "require JWT access tokens of this `issuer`")
+	nocache := flag.Bool("nocache", false, "with -issuer: check every token's signature (the verifier's cache off)")
 	flag.Parse()
 	if path := os.Getenv("MCPGEN_BENCH_CPUPROFILE"); path != "" {
 		// For diagnosis only: the benchmark never sets it.
@@ -40,7 +43,11 @@ func main() {
 	defer stop()
 	opts := &runtime.HTTPOptions{Sessions: *sessions}
 	if *issuerURL != "" {
-		v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: *issuerURL})
+		cfg := auth.JWTConfig{Issuer: *issuerURL}
+		if *nocache {
+			cfg.CacheTTL = -1
+		}
+		v, err := auth.NewJWTVerifier(cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)

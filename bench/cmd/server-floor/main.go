@@ -8,11 +8,18 @@ package main
 import (
 	"bufio"
 	"os"
+	"runtime/pprof"
 
 	"github.com/mcpgen/mcpgen/bench/internal/canned"
 )
 
 func main() {
+	if path := os.Getenv("MCPGEN_BENCH_CPUPROFILE"); path != "" {
+		// For diagnosis only: the benchmark never sets it.
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	r := bufio.NewReaderSize(os.Stdin, 1<<20)
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
 	var out []byte

@@ -43,6 +43,9 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse accepted %q, in which encoding/json sees %v repeated", data, names)
 			}
 			checkTree(t, data, v)
+			if n := len(v.t.nodes); n > len(data)/2+1 {
+				t.Fatalf("%d nodes for %d bytes, more than Tree.reserve assumes: %q", n, len(data), data)
+			}
 		}
 
 		// The same bytes as the content of a string literal.
@@ -149,6 +152,9 @@ func checkTree(t *testing.T, data []byte, v Value) {
 		switch n.Kind() {
 		case String:
 			checkString(t, raw)
+			if n.t.plainAt(n.i) != plain(raw[1:len(raw)-1]) {
+				t.Fatalf("string %q: the tree says plain=%v", raw, n.t.plainAt(n.i))
+			}
 		case Array:
 			for _, e := range n.Elems() {
 				walk(e)
@@ -157,6 +163,9 @@ func checkTree(t *testing.T, data []byte, v Value) {
 			for i := range n.Len() {
 				k := n.t.nodes[memberIndex(n, i)]
 				rawName := n.t.data[k.start:k.end]
+				if n.t.plainAt(memberIndex(n, i)) != plain(rawName[1:len(rawName)-1]) {
+					t.Fatalf("member name %q: the tree says plain=%v", rawName, n.t.plainAt(memberIndex(n, i)))
+				}
 				var name string
 				if err := json.Unmarshal(rawName, &name); err != nil || name != n.t.name(memberIndex(n, i)) {
 					t.Fatalf("member name %q, encoding/json reads %q from %q (%v)", n.t.name(memberIndex(n, i)), name, rawName, err)

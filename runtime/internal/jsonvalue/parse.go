@@ -44,9 +44,8 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 	}
 	t.data = data
 	t.nodes = t.nodes[:0]
-	if need := countNodes(data); cap(t.nodes) < need {
-		t.nodes = make([]node, 0, need)
-	}
+	t.escaped = t.escaped[:0]
+	t.reserve(data)
 	p := parser{t: t, data: data}
 	p.skipSpace()
 	if err := p.value(0); err != nil {
@@ -60,6 +59,31 @@ func (t *Tree) Parse(data []byte) (Value, error) {
 		return Value{}, p.dup // only for input that is JSON otherwise
 	}
 	return Value{t, 0}, nil
+}
+
+// spareNodes bounds the nodes a tree reserves beyond what its input
+// needs (12 KiB of them).
+const spareNodes = 1 << 10
+
+// reserve makes room for the nodes of data, so that the tree is allocated
+// once. No input of n bytes has more than n/2+1 nodes (each node but the
+// last takes two bytes at least: a container its brackets, a scalar or a
+// member name a separator after it), so a tree with room for that many
+// parses data unread; up to spareNodes, that is what it reserves, so that
+// a tree reused for messages of similar sizes, as a server's are, never
+// counts. Past it, counting them (a pass over the input) spares the
+// memory.
+func (t *Tree) reserve(data []byte) {
+	most := len(data)/2 + 1
+	switch {
+	case cap(t.nodes) >= most:
+	case most <= spareNodes:
+		t.nodes = make([]node, 0, most)
+	default:
+		if need := countNodes(data); cap(t.nodes) < need {
+			t.nodes = make([]node, 0, need)
+		}
+	}
 }
 
 // countNodes returns how many nodes data needs, exactly for valid JSON,
@@ -146,8 +170,12 @@ func (p *parser) value(depth int) error {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		if err := p.skipString(); err != nil {
+		plain, err := p.skipString()
+		if err != nil {
 			return err
+		}
+		if !plain {
+			p.t.escaped = append(p.t.escaped, uint32(len(p.t.nodes)))
 		}
 	case c == '-' || (c >= '0' && c <= '9'):
 		if err := p.skipNumber(); err != nil {
@@ -198,8 +226,12 @@ func (p *parser) object(depth int) error {
 			return p.errorf("expected object key, found %s", p.describe())
 		}
 		keyStart := p.pos
-		if err := p.skipString(); err != nil {
+		plain, err := p.skipString()
+		if err != nil {
 			return err
+		}
+		if !plain {
+			p.t.escaped = append(p.t.escaped, uint32(len(p.t.nodes)))
 		}
 		p.add(keyStart)
 		p.skipSpace()
@@ -326,7 +358,7 @@ func (t *Tree) sameName(a, b uint32) bool {
 	if string(sa) == string(sb) {
 		return true
 	}
-	if plain(sa[1:len(sa)-1]) && plain(sb[1:len(sb)-1]) {
+	if t.plainAt(a) && t.plainAt(b) {
 		return false
 	}
 	return t.name(a) == t.name(b)
@@ -337,39 +369,56 @@ func (t *Tree) duplicate(key uint32) error {
 }
 
 // skipString consumes a string literal, checking escapes and rejecting raw
-// control characters as RFC 8259 requires.
-func (p *parser) skipString() error {
+// control characters as RFC 8259 requires. It reports whether the
+// literal's content is plain: no escape, only ASCII (see plain).
+func (p *parser) skipString() (plain bool, err error) {
 	p.pos++ // opening quote
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
-		switch {
+	plain = true
+	for {
+		for p.pos < len(p.data) && verbatim[p.data[p.pos]] {
+			p.pos++
+		}
+		if p.pos >= len(p.data) {
+			return false, p.errorf("unexpected end of input in string")
+		}
+		switch c := p.data[p.pos]; {
 		case c == '"':
 			p.pos++
-			return nil
+			return plain, nil
+		case c >= 0x80:
+			plain = false
+			p.pos++
 		case c == '\\':
+			plain = false
 			p.pos++
 			if p.pos >= len(p.data) {
-				return p.errorf("unexpected end of input in string escape")
+				return false, p.errorf("unexpected end of input in string escape")
 			}
 			switch p.data[p.pos] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				p.pos++
 			case 'u':
 				if len(p.data)-p.pos < 5 || !isHex4(p.data[p.pos+1:p.pos+5]) {
-					return p.errorf("invalid \\u escape in string")
+					return false, p.errorf("invalid \\u escape in string")
 				}
 				p.pos += 5
 			default:
-				return p.errorf("invalid escape %s in string", p.describe())
+				return false, p.errorf("invalid escape %s in string", p.describe())
 			}
-		case c < 0x20:
-			return p.errorf("control character %s in string", p.describe())
-		default:
-			p.pos++
+		default: // c < 0x20
+			return false, p.errorf("control character %s in string", p.describe())
 		}
 	}
-	return p.errorf("unexpected end of input in string")
 }
+
+// verbatim marks the bytes that stand for themselves inside a plain
+// string literal: printable ASCII but the quote and the backslash.
+var verbatim = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex4(b []byte) bool {
 	for _, c := range b[:4] {

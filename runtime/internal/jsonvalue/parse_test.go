@@ -45,15 +45,48 @@ func TestDuplicateNames(t *testing.T) {
 	}
 }
 
-// TestCountNodes: the tree is sized once, exactly, for valid JSON.
+// TestCountNodes: the tree is sized once, for n bytes of input to
+// n/2+1 nodes when that is at most spareNodes, which holds every input of
+// that size, else exactly for valid JSON; a tree reused for a message of
+// the same size or less needs no new nodes.
 func TestCountNodes(t *testing.T) {
-	for _, in := range []string{`0`, `[0,0,0]`, `{"a":[1,true,null,"x\"y"],"b":{}}`, `[-1.5e+3, "a,b", false]`, ` {"k" : "v"} `} {
+	large := "[" + strings.Repeat("0,", spareNodes) + "0]"
+	for _, in := range []string{`0`, `[0,0,0]`, `{"a":[1,true,null,"x\"y"],"b":{}}`, `[-1.5e+3, "a,b", false]`, ` {"k" : "v"} `, `{"":0,"":{}}`, `[[[[]]]]`, large} {
 		var tr Tree
-		if _, err := tr.Parse([]byte(in)); err != nil {
+		_, err := tr.Parse([]byte(in))
+		var dup *DuplicateError
+		if err != nil && !errors.As(err, &dup) {
 			t.Fatal(err)
 		}
-		if len(tr.nodes) != countNodes([]byte(in)) || cap(tr.nodes) != len(tr.nodes) {
-			t.Errorf("%s: %d nodes, counted %d, capacity %d", in, len(tr.nodes), countNodes([]byte(in)), cap(tr.nodes))
+		most := len(in)/2 + 1
+		want := most
+		if most > spareNodes {
+			want = len(tr.nodes)
 		}
+		if len(tr.nodes) != countNodes([]byte(in)) || len(tr.nodes) > most || cap(tr.nodes) != want {
+			t.Errorf("%.40s: %d nodes, counted %d, capacity %d, want %d (at most %d nodes)", in, len(tr.nodes), countNodes([]byte(in)), cap(tr.nodes), want, most)
+		}
+		before := &tr.nodes[:1][0]
+		if _, err := tr.Parse([]byte(in)); err != nil && !errors.As(err, &dup) {
+			t.Fatal(err)
+		}
+		if &tr.nodes[:1][0] != before {
+			t.Errorf("%.40s: parsing again allocated new nodes", in)
+		}
+	}
+}
+
+// BenchmarkParse parses a tools/call request into a tree reused from the
+// last parse, as a server's pooled trees are.
+func BenchmarkParse(b *testing.B) {
+	msg := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_ticket","arguments":{"title":"Crash on save","description":"The app crashes when saving","kind":"bug","labels":["ui","p1"]}}}`)
+	var t Tree
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if _, err := t.Parse(msg); err != nil {
+			b.Fatal(err)
+		}
+		t.Reset()
 	}
 }

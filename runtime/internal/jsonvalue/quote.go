@@ -108,7 +108,7 @@ func (a *StringArena) Str(v Value) string {
 	}
 	a.reserve(len(s))
 	start := len(a.chunk)
-	if plain(s) {
+	if v.t.plainAt(v.i) {
 		a.chunk = append(a.chunk, s...)
 	} else {
 		a.chunk = appendUnquoted(a.chunk, s)

@@ -21,6 +21,7 @@ package jsonvalue
 
 import (
 	"iter"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -67,6 +68,10 @@ func (k Kind) String() string {
 type Tree struct {
 	data  []byte
 	nodes []node
+	// escaped lists, in order, the string nodes whose content is not
+	// plain (see plain): escapes and non-ASCII bytes are rare, so that
+	// most trees list none, and plainAt answers without reading a byte.
+	escaped []uint32
 }
 
 // node is one value of a tree, or one member name: data[start:end] holds
@@ -143,8 +148,8 @@ func (v Value) Is(s string) bool {
 		return false
 	}
 	raw := v.Raw()
-	if inner := raw[1 : len(raw)-1]; plain(inner) {
-		return string(inner) == s
+	if v.t.plainAt(v.i) {
+		return string(raw[1:len(raw)-1]) == s
 	}
 	return v.Str() == s
 }
@@ -237,7 +242,7 @@ func (v Value) Get(name string) Value {
 func (t *Tree) name(i uint32) string {
 	n := &t.nodes[i]
 	s := t.data[n.start+1 : n.end-1]
-	if !plain(s) {
+	if !t.plainAt(i) {
 		name, _ := Unquote(t.data[n.start:n.end])
 		return name
 	}
@@ -250,11 +255,19 @@ func (t *Tree) name(i uint32) string {
 // nameIs reports whether the string node i is the member name name.
 func (t *Tree) nameIs(i uint32, name string) bool {
 	n := &t.nodes[i]
-	s := t.data[n.start+1 : n.end-1]
-	if plain(s) {
-		return string(s) == name
+	if t.plainAt(i) {
+		return string(t.data[n.start+1:n.end-1]) == name
 	}
 	return t.name(i) == name
+}
+
+// plainAt reports whether the content of the string node i is plain.
+func (t *Tree) plainAt(i uint32) bool {
+	if len(t.escaped) == 0 {
+		return true
+	}
+	_, found := slices.BinarySearch(t.escaped, i)
+	return !found
 }
 
 // plain reports whether the content of a string literal reads as it is:
@@ -279,6 +292,7 @@ func (v Value) Span() (start, end int) {
 func (t *Tree) Reset() int {
 	t.data = nil
 	t.nodes = t.nodes[:0]
+	t.escaped = t.escaped[:0]
 	return cap(t.nodes)
 }
 

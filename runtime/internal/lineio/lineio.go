@@ -66,9 +66,22 @@ func (lr *Reader) Next() (line []byte, size int, err error) {
 		if size > lr.Limit {
 			line = nil
 		}
-		return bytes.Trim(line, " \t\r\n"), size, err // JSON's whitespace only
+		return trimSpace(line), size, err
 	}
 }
+
+// trimSpace trims JSON's whitespace, and only it, from both ends of b.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // NextFor is Next for a reader whose answers go to w. What w held back is
 // written before the reader waits for input, and w holds the answer to the
@@ -244,8 +257,19 @@ const QuickCall = 20 * time.Microsecond
 // waits behind each other. Concurrent calls may lose an update to each
 // other: the average is a hint.
 type Pace struct {
-	recent atomic.Int64 // nanoseconds; 0 until a call has ended
+	recent atomic.Int64  // nanoseconds; 0 until a call has ended
+	calls  atomic.Uint32 // counted by Sample
 }
+
+// sampledCalls is how many calls Sample picks one of to be timed.
+const sampledCalls = 8
+
+// Sample counts a call and reports whether it is to be timed (and
+// Observed): the first, and one in sampledCalls after it. Reading the
+// clock costs as much as a quick handler's own work, and a moving average
+// needs samples, not every call; a quick call that turns slow is caught
+// at once anyway, by the reader's budget (see MarkSlow).
+func (p *Pace) Sample() bool { return p.calls.Add(1)%sampledCalls == 1 }
 
 // Observe adds the duration of a call to the average.
 func (p *Pace) Observe(d time.Duration) {
