@@ -145,7 +145,8 @@ var goldenWant = []string{"../../../testdata/golden/*/want", "../../../examples/
 func agreementSchemas(t *testing.T) []agreementSchema {
 	var files []string
 	for _, dir := range goldenWant {
-		more, err := filepath.Glob(dir + "/*.json")
+		// The schemas; a skill's frontmatter (…Frontmatter.json) is not one.
+		more, err := filepath.Glob(dir + "/*Schema.json")
 		if err != nil {
 			t.Fatal(err)
 		}
