@@ -44,7 +44,7 @@ func encodeJSON(v any) []byte {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("mcpgen: encoding an install file: %v", err)) // the types below always encode
+		panic(fmt.Sprintf("gen: encoding an install file: %v", err)) // the types below always encode
 	}
 	return b.Bytes()
 }
