@@ -350,19 +350,30 @@ func (t *typ) schemaDecls(out map[*decl]bool, output bool) {
 // A method with a pointer receiver counts for writing too: whether it is
 // used depends on addressability, so nothing is expected of what it holds.
 func (t *typ) ownMethods(output bool) bool {
+	return t.ownMethodsSeen(output, map[*decl]bool{})
+}
+
+// ownMethodsSeen is ownMethods through the declarations not yet seen: a
+// struct may embed a pointer to itself (type T struct{ *T }), and Go
+// promotes nothing new through the cycle.
+func (t *typ) ownMethodsSeen(output bool, seen map[*decl]bool) bool {
 	methods := []string{"UnmarshalJSON", "UnmarshalText"}
 	if output {
 		methods = []string{"MarshalJSON", "MarshalText"}
 	}
 	switch t.kind {
 	case tPtr:
-		return t.elem.ownMethods(output)
+		return t.elem.ownMethodsSeen(output, seen)
 	case tExt:
 		switch t.ext.label {
 		case "time.Time", "json.RawMessage", "netip.Addr", "*big.Int", "slog.Level", "language.Tag", "net.IP":
 			return true
 		}
 	case tNamed:
+		if seen[t.decl] {
+			return false
+		}
+		seen[t.decl] = true
 		for _, m := range methods {
 			if strings.Contains(t.decl.methods, m) {
 				return true
@@ -370,7 +381,7 @@ func (t *typ) ownMethods(output bool) bool {
 		}
 		if u := t.decl.under; u != nil && u.kind == tStruct {
 			for _, f := range u.fields {
-				if f.embedded && f.t.ownMethods(output) { // Go promotes methods whatever the tag
+				if f.embedded && f.t.ownMethodsSeen(output, seen) { // Go promotes methods whatever the tag
 					return true
 				}
 			}
