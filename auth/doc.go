@@ -15,7 +15,11 @@
 //
 // A token that is not valid gives an error wrapping
 // runtime.ErrInvalidToken (the client gets 401 and goes back to the
-// authorization server); an authorization server that cannot be reached
+// authorization server), through the reason when the verifier knows it:
+// runtime.ErrTokenExpired, ErrTokenNotValidYet, ErrTokenInvalidAudience,
+// ErrTokenInvalidIssuer, ErrTokenUnknownKey, ErrTokenSignatureInvalid,
+// ErrTokenMalformed or ErrTokenInactive, which the client reads in the
+// challenge's error_description; an authorization server that cannot be reached
 // gives another error (503: the client keeps its token and retries).
 //
 // # Bounds

@@ -1,7 +1,10 @@
 package auth_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
@@ -11,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/mcpgen/mcpgen/auth"
 	"github.com/mcpgen/mcpgen/internal/hydratest"
 	"github.com/mcpgen/mcpgen/internal/mcptest"
@@ -30,6 +34,83 @@ func challenge(srv *served, errCode, desc, scope string) string {
 	}
 	metadata := strings.Replace(srv.url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1)
 	return "Bearer " + strings.Join(append(params, `resource_metadata="`+metadata+`"`), ", ")
+}
+
+// TestRefusalReasons sends tokens of a local issuer that the JWT verifier
+// refuses, each for one reason, to a server served by ListenAndServeHTTP:
+// the client reads the reason in the challenge's error_description, and
+// nothing of the token or of the verifier's error (a kid, an issuer's
+// URL, a time) beyond it.
+func TestRefusalReasons(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	clk := newClock()
+	// The verifier checks an audience of its own, so that it, not the
+	// runtime, refuses a token for another resource.
+	const audience = "https://notes.example.com/mcp"
+	srv := serve(t, newVerifier(t, auth.JWTConfig{Issuer: f.issuer(), Audience: audience}, clk), f.issuer(), false)
+	now := time.Now()
+	claims := func(change func(jwt.MapClaims)) jwt.MapClaims {
+		c := f.claims(now)
+		c["aud"] = []string{srv.url, audience}
+		if change != nil {
+			change(c)
+		}
+		return c
+	}
+	good := f.sign(t, claims(nil))
+	_, _, parts := segments(t, good)
+	other, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		what, token, desc string
+		at                time.Time // the verifier's clock, if not now
+	}{
+		{what: "expired", token: good, at: now.Add(time.Hour + auth.DefaultClockSkew + time.Second), desc: "the token has expired"},
+		{what: "not yet valid", token: f.sign(t, claims(func(c jwt.MapClaims) { c["nbf"] = now.Add(time.Minute).Unix() })), desc: "the token is not valid yet"},
+		{what: "issued in the future", token: f.sign(t, claims(func(c jwt.MapClaims) { c["iat"] = now.Add(time.Minute).Unix() })), desc: "the token is not valid yet"},
+		{what: "wrong audience", token: f.sign(t, claims(func(c jwt.MapClaims) { c["aud"] = srv.url })), desc: "the token was not issued for this server"},
+		{what: "wrong issuer", token: f.sign(t, claims(func(c jwt.MapClaims) { c["iss"] = "https://evil.example.com" })), desc: "the token was not issued by this server's authorization server"},
+		{what: "unknown kid", token: signWith(t, jwt.SigningMethodES256, "k-SECRET", claims(nil), other), desc: "the token is not signed by a key of its issuer"},
+		{what: "bad signature", token: signWith(t, jwt.SigningMethodES256, f.kid, claims(nil), other), desc: "the token's signature does not verify"},
+		{what: "claims changed", token: parts[0] + "." + encodeSegment(t, claims(func(c jwt.MapClaims) { c["scope"] = "notes:read notes:write" })) + "." + parts[2], desc: "the token's signature does not verify"},
+		{what: "malformed", token: "not-a-jwt", desc: "the token is malformed"},
+		{what: "crit header", token: func() string {
+			tok := jwt.NewWithClaims(jwt.SigningMethodES256, claims(nil))
+			tok.Header["kid"], tok.Header["crit"] = f.kid, []string{"exp"}
+			s, err := tok.SignedString(f.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}(), desc: "the token is not valid"},
+	} {
+		clk.Set(now)
+		if !tc.at.IsZero() {
+			clk.Set(tc.at)
+		}
+		before := srv.runs.Load()
+		r := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+tc.token)
+		got := r.Header.Get("WWW-Authenticate")
+		if want := challenge(srv, "invalid_token", tc.desc, ""); r.Status != 401 || got != want {
+			t.Errorf("%s: %d %q\nwant 401 %q\n%s", tc.what, r.Status, got, want, r.Body)
+		}
+		for _, leak := range []string{"SECRET", f.issuer(), "evil", "expired at", "invalid claims", "keyfunc"} {
+			if strings.Contains(got, leak) || strings.Contains(string(r.Body), leak) {
+				t.Errorf("%s: the answer says %q: %q %s", tc.what, leak, got, r.Body)
+			}
+		}
+		if srv.runs.Load() != before {
+			t.Errorf("%s: a handler ran", tc.what)
+		}
+	}
+	// The good token passes, so that each refusal above is for its reason.
+	clk.Set(now)
+	if r := mcptest.Post(t, srv.url, mcptest.Call(1, "list_notes", `{}`), "Authorization", "Bearer "+good); r.Status != 200 {
+		t.Errorf("good token: %d %s", r.Status, r.Body)
+	}
 }
 
 // TestBadTokens sends a call with each kind of bad token Hydra's tokens
@@ -68,7 +149,7 @@ func TestBadTokens(t *testing.T) {
 		return p[0] + "." + encodeSegment(t, c) + "." + p[2]
 	}()
 
-	invalid := challenge(srv, "invalid_token", "the token is not valid", "")
+	invalid := func(desc string) string { return challenge(srv, "invalid_token", desc, "") }
 	badRequest := func(desc string) string { return challenge(srv, "invalid_request", desc, "") }
 	for _, tc := range []struct {
 		what          string
@@ -81,16 +162,16 @@ func TestBadTokens(t *testing.T) {
 		{what: "missing", status: 401, challenge: challenge(srv, "", "", "")},
 		{what: "another scheme", authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(client.ID+":"+client.Secret)), status: 401, challenge: challenge(srv, "", "", "")},
 		{what: "malformed header", authorization: "Bearer " + good + " extra", status: 400, challenge: badRequest("the bearer token is not a token (RFC 6750 b64token)")},
-		{what: "malformed token", authorization: "Bearer not-a-jwt", status: 401, challenge: invalid},
-		{what: "expired", authorization: "Bearer " + good, at: exp.Add(auth.DefaultClockSkew + time.Second), status: 401, challenge: invalid},
-		{what: "not yet valid", authorization: "Bearer " + good, at: nbf.Add(-auth.DefaultClockSkew - time.Second), status: 401, challenge: invalid},
-		{what: "wrong issuer", authorization: "Bearer " + foreign.Token(t, foreignClient, []string{readScope}, []string{srv.url}), status: 401, challenge: invalid},
+		{what: "malformed token", authorization: "Bearer not-a-jwt", status: 401, challenge: invalid("the token is malformed")},
+		{what: "expired", authorization: "Bearer " + good, at: exp.Add(auth.DefaultClockSkew + time.Second), status: 401, challenge: invalid("the token has expired")},
+		{what: "not yet valid", authorization: "Bearer " + good, at: nbf.Add(-auth.DefaultClockSkew - time.Second), status: 401, challenge: invalid("the token is not valid yet")},
+		{what: "wrong issuer", authorization: "Bearer " + foreign.Token(t, foreignClient, []string{readScope}, []string{srv.url}), status: 401, challenge: invalid("the token is not signed by a key of its issuer")}, // its kid is another issuer's
 		{what: "wrong audience", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, []string{other}), status: 401, challenge: challenge(srv, "invalid_token", "the token was not issued for this server", "")},
 		{what: "no audience", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, nil), status: 401, challenge: challenge(srv, "invalid_token", "the token was not issued for this server", "")},
-		{what: "alg none", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": "none", "typ": "JWT"}) + "." + parts[1] + ".", status: 401, challenge: invalid},
-		{what: "HS256 with the public key", authorization: "Bearer " + hs256, status: 401, challenge: invalid},
-		{what: "unknown kid", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": header["alg"], "kid": "no-such-key", "typ": "JWT"}) + "." + parts[1] + "." + parts[2], status: 401, challenge: invalid},
-		{what: "claims changed", authorization: "Bearer " + escalated, tool: "add_note", status: 401, challenge: invalid},
+		{what: "alg none", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": "none", "typ": "JWT"}) + "." + parts[1] + ".", status: 401, challenge: invalid("the token's signature does not verify")},
+		{what: "HS256 with the public key", authorization: "Bearer " + hs256, status: 401, challenge: invalid("the token's signature does not verify")},
+		{what: "unknown kid", authorization: "Bearer " + encodeSegment(t, map[string]any{"alg": header["alg"], "kid": "no-such-key", "typ": "JWT"}) + "." + parts[1] + "." + parts[2], status: 401, challenge: invalid("the token is not signed by a key of its issuer")},
+		{what: "claims changed", authorization: "Bearer " + escalated, tool: "add_note", status: 401, challenge: invalid("the token's signature does not verify")},
 		{what: "huge token", authorization: "Bearer " + strings.Repeat("a", auth.MaxTokenSize+1), status: 400, challenge: badRequest("the token takes more than 16384 bytes")},
 		{what: "insufficient scope", authorization: "Bearer " + hydra.Token(t, client, []string{readScope}, []string{srv.url}), tool: "add_note", status: 403,
 			challenge: challenge(srv, "insufficient_scope", "insufficient scope: tool add_note needs the scopes notes:write; ask the authorization server for a token with them", "notes:read notes:write")},
@@ -167,7 +248,8 @@ func TestSessionOfAnotherUser(t *testing.T) {
 }
 
 // TestRevokedToken: with the introspection verifier (and its cache off),
-// an opaque token of Hydra's works until it is revoked, then gets 401.
+// an opaque token of Hydra's works until it is revoked, then gets 401
+// saying the authorization server holds it not active.
 func TestRevokedToken(t *testing.T) {
 	t.Parallel()
 	hydra := hydratest.Start(t)
@@ -190,7 +272,7 @@ func TestRevokedToken(t *testing.T) {
 	}
 	hydra.Revoke(t, client, tok)
 	r := mcptest.Post(t, srv.url, mcptest.Call(2, "list_notes", `{}`), "Authorization", "Bearer "+tok)
-	if want := challenge(srv, "invalid_token", "the token is not valid", ""); r.Status != 401 || r.Header.Get("WWW-Authenticate") != want {
+	if want := challenge(srv, "invalid_token", "the authorization server says the token is not active", ""); r.Status != 401 || r.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("after revocation: %d %q, want 401 %q", r.Status, r.Header.Get("WWW-Authenticate"), want)
 	}
 	if srv.runs.Load() != 1 {

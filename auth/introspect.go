@@ -207,7 +207,7 @@ func (v *IntrospectionVerifier) check(answer map[string]any) (*runtime.TokenInfo
 		return nil, errors.New(`auth: introspection: the answer has no boolean "active"`)
 	}
 	if !active {
-		return nil, fmt.Errorf("%w: the authorization server says it is not active", runtime.ErrInvalidToken)
+		return nil, fmt.Errorf("%w: the authorization server says it is not active", runtime.ErrTokenInactive)
 	}
 	ti, err := tokenInfo(answer)
 	if err != nil {
@@ -215,13 +215,13 @@ func (v *IntrospectionVerifier) check(answer map[string]any) (*runtime.TokenInfo
 	}
 	now := v.now()
 	if !ti.Expiry.IsZero() && !now.Before(ti.Expiry.Add(v.skew)) {
-		return nil, fmt.Errorf("%w: expired at %v", runtime.ErrInvalidToken, ti.Expiry)
+		return nil, fmt.Errorf("%w: expired at %v", runtime.ErrTokenExpired, ti.Expiry)
 	}
 	if nbf, ok := answer["nbf"].(float64); ok && now.Add(v.skew).Before(time.Unix(int64(nbf), 0)) {
-		return nil, fmt.Errorf("%w: not valid before %v", runtime.ErrInvalidToken, time.Unix(int64(nbf), 0))
+		return nil, fmt.Errorf("%w: not valid before %v", runtime.ErrTokenNotValidYet, time.Unix(int64(nbf), 0))
 	}
 	if v.cfg.Issuer != "" && ti.Issuer != "" && ti.Issuer != v.cfg.Issuer {
-		return nil, fmt.Errorf("%w: issued by %q, not %q", runtime.ErrInvalidToken, ti.Issuer, v.cfg.Issuer)
+		return nil, fmt.Errorf("%w: issued by %q, not %q", runtime.ErrTokenInvalidIssuer, ti.Issuer, v.cfg.Issuer)
 	}
 	if use, ok := answer["token_use"].(string); ok && use != "access_token" {
 		return nil, fmt.Errorf("%w: a %s, not an access token", runtime.ErrInvalidToken, use)

@@ -220,6 +220,10 @@ func fetchKeys(ctx context.Context, c *http.Client, issuer, jwksURL string) ([]*
 	return keys, nil
 }
 
+// errUnknownKey is the error of a token whose kid and alg name no key of
+// the issuer's set.
+var errUnknownKey = errors.New("no such key")
+
 // VerifyToken verifies token and returns what it says. An invalid token
 // is an error wrapping runtime.ErrInvalidToken; any other error means the
 // issuer's keys could not be fetched.
@@ -322,9 +326,9 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*runtime.TokenI
 		}
 		if k == nil {
 			if kid == "" {
-				return nil, fmt.Errorf("no kid, and the issuer does not have exactly one key for %s", alg)
+				return nil, fmt.Errorf("%w: no kid, and the issuer does not have exactly one key for %s", errUnknownKey, alg)
 			}
-			return nil, fmt.Errorf("the issuer has no key %q for %s", kid, alg)
+			return nil, fmt.Errorf("%w: the issuer has no key %q for %s", errUnknownKey, kid, alg)
 		}
 		key = k
 		return k.key, nil
@@ -333,8 +337,31 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*runtime.TokenI
 		return nil, nil, fmt.Errorf("auth: the keys of %s: %w", v.issuer, undecided)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", runtime.ErrInvalidToken, err)
+		return nil, nil, fmt.Errorf("%w: %w", refusal(err), err)
 	}
 	ti, err := tokenInfo(claims)
 	return ti, key, err
+}
+
+// refusal is the reason, of those a client is told (runtime.ErrTokenExpired
+// and the others), for which golang-jwt's parser refused a token with
+// err; runtime.ErrInvalidToken when none fits. The first that fits wins:
+// a token that is both expired and for another audience is told it has
+// expired.
+func refusal(err error) error {
+	for _, r := range []struct{ jwt, runtime error }{
+		{jwt.ErrTokenMalformed, runtime.ErrTokenMalformed},
+		{errUnknownKey, runtime.ErrTokenUnknownKey},
+		{jwt.ErrTokenSignatureInvalid, runtime.ErrTokenSignatureInvalid},
+		{jwt.ErrTokenExpired, runtime.ErrTokenExpired},
+		{jwt.ErrTokenNotValidYet, runtime.ErrTokenNotValidYet},
+		{jwt.ErrTokenUsedBeforeIssued, runtime.ErrTokenNotValidYet},
+		{jwt.ErrTokenInvalidIssuer, runtime.ErrTokenInvalidIssuer},
+		{jwt.ErrTokenInvalidAudience, runtime.ErrTokenInvalidAudience},
+	} {
+		if errors.Is(err, r.jwt) {
+			return r.runtime
+		}
+	}
+	return runtime.ErrInvalidToken
 }

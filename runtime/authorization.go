@@ -21,6 +21,57 @@ import (
 // trusts.
 var ErrInvalidToken = errors.New("invalid token")
 
+// The reasons a token is invalid that a client may be told. Each wraps
+// ErrInvalidToken; a TokenVerifier wraps the one that fits, with details
+// for the server's log (fmt.Errorf("%w: expired at %v", ErrTokenExpired,
+// exp)). The client gets a description the runtime writes for the reason
+// in the challenge's error_description (RFC 6750 §3), never the error's
+// text: a verifier's details stay in the log. Any other error wrapping
+// ErrInvalidToken is described as "the token is not valid".
+var (
+	// ErrTokenMalformed: the token cannot be read (not a JWT, bad JSON).
+	ErrTokenMalformed error = &refusal{"malformed", "the token is malformed"}
+	// ErrTokenExpired: its expiry has passed.
+	ErrTokenExpired error = &refusal{"expired", "the token has expired"}
+	// ErrTokenNotValidYet: it is not valid before a later time (nbf), or
+	// says it was issued in the future (iat).
+	ErrTokenNotValidYet error = &refusal{"not valid yet", "the token is not valid yet"}
+	// ErrTokenInvalidAudience: it was issued for another resource.
+	ErrTokenInvalidAudience error = &refusal{"wrong audience", "the token was not issued for this server"}
+	// ErrTokenInvalidIssuer: another authorization server issued it.
+	ErrTokenInvalidIssuer error = &refusal{"wrong issuer", "the token was not issued by this server's authorization server"}
+	// ErrTokenUnknownKey: it names a signing key (or an algorithm) the
+	// issuer does not publish.
+	ErrTokenUnknownKey error = &refusal{"unknown key", "the token is not signed by a key of its issuer"}
+	// ErrTokenSignatureInvalid: its signature does not verify.
+	ErrTokenSignatureInvalid error = &refusal{"bad signature", "the token's signature does not verify"}
+	// ErrTokenInactive: the authorization server says it is not active
+	// (revoked, or unknown to it).
+	ErrTokenInactive error = &refusal{"inactive", "the authorization server says the token is not active"}
+)
+
+// A refusal is a reason a token is invalid that a client may read. Only
+// the sentinels above are refusals: the description a client gets is
+// always one of theirs, written here in the characters RFC 6750 §3
+// allows, so nothing a verifier or a token says reaches the header.
+type refusal struct{ reason, description string }
+
+func (e *refusal) Error() string { return "invalid token: " + e.reason }
+
+// Is makes each refusal wrap ErrInvalidToken without a chain, so that a
+// verifier that tests errors.Is(err, ErrInvalidToken) keeps working.
+func (e *refusal) Is(target error) bool { return target == ErrInvalidToken }
+
+// refusalDescription is what a client is told of the invalid token err
+// refused: the description of the first refusal err wraps, or a generic
+// one.
+func refusalDescription(err error) string {
+	if r, ok := errors.AsType[*refusal](err); ok {
+		return r.description
+	}
+	return "the token is not valid"
+}
+
 // A TokenVerifier checks the bearer token of a request over Streamable
 // HTTP: that it is well formed, signed or vouched for by the authorization
 // server, and not expired. It returns what the token says about its
@@ -29,7 +80,9 @@ var ErrInvalidToken = errors.New("invalid token")
 // needs, so that a verifier cannot forget them.
 //
 // A token that is not valid is an error wrapping ErrInvalidToken (the
-// client gets 401 and starts over with the authorization server). Any
+// client gets 401 and starts over with the authorization server), or one
+// of the reasons that wrap it, such as ErrTokenExpired (the client is
+// told the reason, not the error's text). Any
 // other error means the verifier could not decide (its authorization
 // server is unreachable, say): the client gets 503 and retries later,
 // keeping its token.

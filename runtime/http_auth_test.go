@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -128,6 +129,70 @@ func TestHTTPAuthorization(t *testing.T) {
 	r = mcptest.Post(t, url, mcptestPerRequest(5, "tools/call", `"name":"write"`), append(perRequestHeaders("tools/call", wire.HeaderName, "write"), "Authorization", "Bearer reader")...)
 	if r.Status != 403 || !strings.Contains(r.Header.Get("WWW-Authenticate"), `scope="mcp notes:write"`) {
 		t.Errorf("insufficient scope per request: %d %q %s", r.Status, r.Header.Get("WWW-Authenticate"), r.Body)
+	}
+}
+
+// refusals is a TokenVerifier that refuses every token with the error
+// its name picks, each carrying details a client must not see.
+type refusals map[string]error
+
+const secretDetail = `kid "k-SECRET" at /etc/keys\\ "x"`
+
+func (v refusals) VerifyToken(ctx context.Context, token string) (*TokenInfo, error) {
+	return nil, fmt.Errorf("%w: %s", v[token], secretDetail)
+}
+
+// TestHTTPRefusalReasons: a verifier's reason for refusing a token
+// reaches the client as the challenge's error_description, in the
+// runtime's words; the error's own text, a verifier's or a token's
+// details, never reaches the header or the body.
+func TestHTTPRefusalReasons(t *testing.T) {
+	reasons := refusals{
+		"malformed":     ErrTokenMalformed,
+		"expired":       ErrTokenExpired,
+		"not-yet":       ErrTokenNotValidYet,
+		"audience":      ErrTokenInvalidAudience,
+		"issuer":        ErrTokenInvalidIssuer,
+		"unknown-key":   ErrTokenUnknownKey,
+		"signature":     ErrTokenSignatureInvalid,
+		"inactive":      ErrTokenInactive,
+		"two-reasons":   fmt.Errorf("%w, and %w", ErrTokenExpired, ErrTokenInvalidAudience),
+		"invalid":       ErrInvalidToken,
+		"custom-reason": fmt.Errorf("%w: %s", ErrInvalidToken, "the token is revoked by policy 7"),
+	}
+	a := testAuthorization()
+	a.Verifier = reasons
+	url := serveHTTPTest(t, authServer(), &HTTPOptions{Authorization: a})
+	const metadata = `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"`
+	for token, desc := range map[string]string{
+		"malformed":     "the token is malformed",
+		"expired":       "the token has expired",
+		"not-yet":       "the token is not valid yet",
+		"audience":      "the token was not issued for this server",
+		"issuer":        "the token was not issued by this server's authorization server",
+		"unknown-key":   "the token is not signed by a key of its issuer",
+		"signature":     "the token's signature does not verify",
+		"inactive":      "the authorization server says the token is not active",
+		"two-reasons":   "the token has expired",
+		"invalid":       "the token is not valid",
+		"custom-reason": "the token is not valid",
+	} {
+		if !errors.Is(reasons[token], ErrInvalidToken) {
+			t.Errorf("%s: %v does not wrap ErrInvalidToken", token, reasons[token])
+		}
+		r := mcptest.Post(t, url, mcptest.Call(1, "echo", mcptest.Object("text", "x")), "Authorization", "Bearer "+token)
+		want := `Bearer error="invalid_token", error_description="` + desc + `", ` + metadata
+		if r.Status != 401 || r.Header.Get("WWW-Authenticate") != want {
+			t.Errorf("%s: %d %q, want 401 %q", token, r.Status, r.Header.Get("WWW-Authenticate"), want)
+		}
+		if !strings.Contains(string(r.Body), "unauthorized: "+desc) {
+			t.Errorf("%s: the body does not say %q: %s", token, desc, r.Body)
+		}
+		for _, leak := range []string{"SECRET", "/etc/keys", "policy 7"} {
+			if strings.Contains(r.Header.Get("WWW-Authenticate"), leak) || strings.Contains(string(r.Body), leak) {
+				t.Errorf("%s: the answer echoes the verifier's %q: %q %s", token, leak, r.Header.Get("WWW-Authenticate"), r.Body)
+			}
+		}
 	}
 }
 

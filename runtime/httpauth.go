@@ -189,14 +189,14 @@ func (h *httpHandler) authorize(ctx context.Context, w http.ResponseWriter, r *h
 		return nil, false
 	case err != nil || ti == nil:
 		h.srv.logger().Info("bearer token refused", "transport", "http", "remote", r.RemoteAddr, "err", err)
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token is not valid", nil, "")
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", refusalDescription(err), nil, "")
 		return nil, false
 	case !ti.Expiry.IsZero() && h.now().After(ti.Expiry):
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token has expired", nil, "")
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", refusalDescription(ErrTokenExpired), nil, "")
 		return nil, false
 	case !slices.ContainsFunc(ti.Audience, func(aud string) bool { return sameResource(aud, a.Resource) }):
 		h.srv.logger().Info("a token for another resource was refused", "transport", "http", "remote", r.RemoteAddr, "audience", ti.Audience)
-		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", "the token was not issued for this server", nil, "")
+		h.challenge(w, r, http.StatusUnauthorized, "invalid_token", refusalDescription(ErrTokenInvalidAudience), nil, "")
 		return nil, false
 	}
 	if missing := missingScopes(ti, a.Scopes); len(missing) > 0 {
