@@ -25,6 +25,8 @@
 // its source makes, and exits 1 if one does.
 package main
 
+//go:generate go run .
+
 import (
 	"bytes"
 	"errors"

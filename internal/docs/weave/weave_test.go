@@ -1,11 +1,124 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// root is the repository's root, from this package's directory.
+const root = "../../.."
+
+// TestPagesCurrent: every page is what weave makes of its source, and
+// every page of docs/ has a source, so that a page and the files it
+// includes cannot disagree: change one, and go generate ./internal/docs/weave
+// must run.
+func TestPagesCurrent(t *testing.T) {
+	ps, err := pages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]bool{}
+	for _, p := range ps {
+		made[p.out] = true
+		want, err := weave(root, p.src)
+		if err != nil {
+			t.Errorf("%s: %v", p.src, err)
+			continue
+		}
+		have, err := os.ReadFile(filepath.Join(root, p.out))
+		if err != nil {
+			t.Errorf("%s: %v", p.out, err)
+			continue
+		}
+		if !bytes.Equal(have, want) {
+			t.Errorf("%s is not what %s makes (%s): run go generate ./internal/docs/weave", p.out, p.src, firstDiff(have, want))
+		}
+	}
+	if !made["README.md"] {
+		t.Error("README.md has no source")
+	}
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if out := "docs/" + filepath.Base(d); !made[out] {
+			t.Errorf("%s has no source %s/%s.src.md", out, srcDir, strings.TrimSuffix(filepath.Base(d), ".md"))
+		}
+	}
+}
+
+// firstDiff names the first line where have and want differ.
+func firstDiff(have, want []byte) string {
+	h, w := strings.Split(string(have), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(h), len(w)) {
+		if h[i] != w[i] {
+			return "line " + strconv.Itoa(i+1) + ": " + strings.TrimSpace(h[i]) + " ≠ " + strings.TrimSpace(w[i])
+		}
+	}
+	return "line " + strconv.Itoa(min(len(h), len(w))+1)
+}
+
+// TestGoBlocksIncluded: every Go block of README.md and docs/ is one that
+// weave included from a file, never Go written into a page, so that every
+// Go block a reader sees is compiled by the tests.
+func TestGoBlocksIncluded(t *testing.T) {
+	ps, err := pages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		var included []string
+		if _, err := weaveFunc(root, p.src, func(text string) { included = append(included, text) }); err != nil {
+			t.Errorf("%s: %v", p.src, err)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, p.out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := goBlocks(string(data))
+		for _, b := range blocks {
+			if !slices.Contains(included, b) {
+				t.Errorf("%s holds a Go block that was not included from a file:\n%s", p.out, b)
+			}
+		}
+		if len(blocks) != len(included) {
+			t.Errorf("%s has %d Go blocks, and its source includes %d", p.out, len(blocks), len(included))
+		}
+	}
+}
+
+// goBlocks returns the contents of the fenced Go blocks of a Markdown
+// text, each ending in a newline.
+func goBlocks(md string) []string {
+	var blocks []string
+	var cur *strings.Builder
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		switch {
+		case fence == "" && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			fence = trimmed[:3]
+			if isGoFence(line) {
+				cur = new(strings.Builder)
+			}
+		case fence != "" && strings.HasPrefix(trimmed, fence):
+			if cur != nil {
+				blocks = append(blocks, cur.String())
+			}
+			fence, cur = "", nil
+		case cur != nil:
+			cur.WriteString(line + "\n")
+		}
+	}
+	return blocks
+}
 
 // TestWeave: an include of a whole file and of a region, dedented, its
 // markers left out; and the sources weave refuses, each with its line.
