@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // root is the repository's root, from this package's directory.
@@ -165,4 +168,135 @@ func TestWeave(t *testing.T) {
 			t.Errorf("weave of %q: %v, want an error with %q", src, err, msg)
 		}
 	}
+}
+
+// linked are the Markdown files whose relative links TestLinks checks.
+var linked = []string{"README.md", "CONTRIBUTING.md", "BENCHMARKS.md", "deploy/README.md", "docs/*.md"}
+
+// mdLink is an inline Markdown link or image: its target, up to a space
+// or the closing parenthesis.
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestLinks: every relative link of README.md, CONTRIBUTING.md and the
+// pages names a file or directory of the repository, and, with #anchor,
+// a heading of that Markdown file (as GitHub names headings).
+func TestLinks(t *testing.T) {
+	var files []string
+	for _, pattern := range linked {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: no file (%v)", pattern, err)
+		}
+		files = append(files, m...)
+	}
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anchors[path] = headingAnchors(string(data))
+		return anchors[path]
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, f)
+		for n, line := range proseLines(string(data)) {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				path, anchor, _ := strings.Cut(target, "#")
+				dest := f
+				if path != "" {
+					dest = filepath.Join(filepath.Dir(f), filepath.FromSlash(path))
+					if _, err := os.Stat(dest); err != nil {
+						t.Errorf("%s:%d: link %s: no such file", rel, n, target)
+						continue
+					}
+				}
+				if anchor != "" && strings.HasSuffix(dest, ".md") && !anchorsOf(dest)[anchor] {
+					t.Errorf("%s:%d: link %s: no heading with the anchor #%s", rel, n, target, anchor)
+				}
+			}
+		}
+	}
+}
+
+// proseLines returns the lines of a Markdown text outside fenced blocks,
+// by line number; inline code is blanked, since a link there is text.
+func proseLines(md string) map[int]string {
+	lines := map[int]string{}
+	fence := ""
+	sc := bufio.NewScanner(strings.NewReader(md))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
+		switch {
+		case fence == "" && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			fence = trimmed[:3]
+		case fence != "":
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+		default:
+			lines[n] = inlineCode.ReplaceAllString(line, "``")
+		}
+	}
+	return lines
+}
+
+// inlineCode is a span of inline code.
+var inlineCode = regexp.MustCompile("`[^`]*`")
+
+// headingAnchors returns the anchors GitHub gives the headings of a
+// Markdown text: the heading's text in lower case, without punctuation
+// but hyphens and underscores, its spaces hyphens; a repeated anchor gets
+// -1, -2, … Inline code keeps its text.
+func headingAnchors(md string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence == "" && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
+			fence = trimmed[:3]
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		text, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
+		if !ok || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(text)) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			anchors[a+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[a] = true
+		}
+		seen[a]++
+	}
+	return anchors
 }
