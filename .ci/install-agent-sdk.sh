@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned TypeScript Agent SDK into the cache folder (outside
 # the repository) and prints the path of its type declarations, sdk.d.ts.
-# runtime/claude's TestSDKTable checks the README's table of the SDK's
+# runtime/claude's TestDocsSDKTable checks docs/agent-sdk.md's table of the SDK's
 # options, Query methods and functions against them. Only the declarations
 # are needed: the SDK's bundled CLI (an optional dependency of several
 # hundred MB), its peer dependencies and install scripts are left out.

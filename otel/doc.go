@@ -1,7 +1,7 @@
 // Package otel traces and measures an mcpgen server with OpenTelemetry,
 // by the semantic conventions for the Model Context Protocol (the
 // conventions of open-telemetry/semantic-conventions-genai, model/mcp;
-// the README names the revision followed).
+// docs/observability.md names the revision followed).
 //
 // New returns a runtime.Middleware that gives every request a server
 // answers, on every transport, a SERVER span named "{mcp.method.name}

@@ -123,6 +123,8 @@ func ExampleReportProgress() {
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}
 }
 
+//docs:begin middleware
+
 // A Middleware sees every request a server answers, on every transport,
 // and may refuse one: here, a per-tool rate limit of two calls a minute.
 func ExampleMiddleware() {
@@ -158,6 +160,8 @@ func ExampleMiddleware() {
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}
 	// {"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"rate limit: greet may be called twice a minute"}}
 }
+
+//docs:end middleware
 
 // fixedTokens is a TokenVerifier that knows a fixed set of tokens, for
 // the example; a real server verifies JWT access tokens or asks the

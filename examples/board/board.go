@@ -16,6 +16,8 @@ import (
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
 
+//docs:begin app
+
 // view is the board, drawn by the client in a frame of its own.
 //
 //go:embed board.html
@@ -31,6 +33,8 @@ func (b *Board) ShowBoard(ctx context.Context) (Tickets, error) { return b.list(
 //
 //mcp:tool ui=ui://board/view visibility=app
 func (b *Board) MoveTicket(ctx context.Context, in Move) (string, error) { return b.move(in) }
+
+//docs:end app
 
 // A Board holds tickets in columns. Its methods are safe for concurrent use.
 type Board struct {

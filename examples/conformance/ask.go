@@ -40,6 +40,8 @@ type ElicitationInput struct {
 	Message string `json:"message"`
 }
 
+//docs:begin form
+
 // UserInfo is the form test_elicitation asks the user to fill.
 //
 //mcp:form
@@ -59,6 +61,8 @@ func Elicitation(ctx context.Context, in ElicitationInput) (string, error) {
 	}
 	return fmt.Sprintf("User response: action=%s, content=%s", action, answer(action, info)), nil
 }
+
+//docs:end form
 
 // Status is a user's status.
 type Status string

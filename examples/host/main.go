@@ -52,6 +52,8 @@ const (
 	Unknown OrderStatus = "unknown"
 )
 
+//docs:begin reply
+
 // Reply is the desk's answer to a customer: the model's answer must fit
 // its JSON Schema, which mcpgen generates as Reply's MCPSchema method.
 //
@@ -61,6 +63,8 @@ type Reply struct {
 	Status  OrderStatus `json:"status"`
 	Message string      `json:"message"` // The answer for the customer.
 }
+
+//docs:end reply
 
 // audit is a PreToolUse hook: it logs every tool call and denies all
 // but the desk's own, with a reason the model reads. StructuredOutput is

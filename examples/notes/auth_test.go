@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
-// TestIssuer runs this example as the README's Authorization section does,
+// TestIssuer runs this example as docs/authorization.md does,
 // notes -http ADDR -issuer URL, against a real ORY Hydra: without a token
 // it answers 401 pointing to its metadata, which names Hydra and the
 // scopes its directives declare; a token with notes:read reads but cannot

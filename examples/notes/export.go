@@ -28,6 +28,8 @@ type ExportInput struct {
 // the notes would be exported to.
 const exportDelay = 3 * time.Second
 
+//docs:begin task
+
 // ExportNotes writes every note into one document, Markdown or JSON. It
 // takes a few seconds: a client that declares the tasks extension gets a
 // task, and polls it for the document.
@@ -57,3 +59,5 @@ func (s *Store) ExportNotes(ctx context.Context, in ExportInput) (string, error)
 	}
 	return b.String(), nil
 }
+
+//docs:end task

@@ -12,18 +12,21 @@
 //
 // With -http and -issuer URL it requires OAuth access tokens (JWTs) from
 // that authorization server: reading needs the scope notes:read, adding
-// and deleting notes:write (see README "Authorization").
+// and deleting notes:write (see docs/authorization.md).
 //
 // Its install files, manifest.json, server.json and .mcp.json, are
-// generated from the directives below and the code; see README
-// "Distributing your server".
+// generated from the directives below and the code; see
+// docs/distributing.md.
 //
+//docs:begin install
 //mcp:server name=notes version=1.0.0 title="Notes" instructions="Search with find_notes before adding a note, to avoid duplicates." surface
 //mcp:install description="Keeps notes: add, find and delete them, read each as a resource, summarize one."
 //mcp:install homepage=https://github.com/mcpgen/mcpgen oci=ghcr.io/mcpgen/notes
 //mcp:install mcpb=https://github.com/mcpgen/mcpgen/releases/download/v{version}/notes-{version}.mcpb
 //mcp:install remote=https://notes.example.com/mcp
 package main
+
+//docs:end install
 
 import (
 	"context"
@@ -63,6 +66,8 @@ type Note struct {
 	Created  time.Time  `json:"created"`
 }
 
+//docs:begin config
+
 // Config is what a person sets when installing the server: each field is
 // a question of the MCP bundle's user_config and an environment variable
 // of the Registry's entry, read by the generated LoadEnv. Keep it small
@@ -74,6 +79,8 @@ type Config struct {
 	// the notes live in memory until the server exits.
 	Dir string `json:"dir,omitempty" jsonschema:"title=Notes folder" mcp:"directory"`
 }
+
+//docs:end config
 
 // Store holds the notes of one server.
 type Store struct {
@@ -235,11 +242,13 @@ func cmpOr[T comparable](v, fallback T) T {
 }
 
 func main() {
+	//docs:begin loadenv
 	var cfg Config
 	if err := cfg.LoadEnv(os.Getenv); err != nil {
-		fmt.Fprintf(os.Stderr, "notes: %v\n", err)
+		fmt.Fprintf(os.Stderr, "notes: %v\n", err) // nothing is served
 		os.Exit(2)
 	}
+	//docs:end loadenv
 	notes, err := OpenStore(cfg.Dir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "notes: %v\n", err)

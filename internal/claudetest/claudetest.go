@@ -59,7 +59,7 @@ func AgentSDK(t testing.TB) string {
 	if _, err := os.Stat(p); err == nil {
 		return p
 	}
-	Missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check the README's SDK tables")
+	Missing(t, "Agent SDK (sdk.d.ts)", "set MCPGEN_AGENT_SDK=$(.ci/install-agent-sdk.sh) to check docs/agent-sdk.md's SDK tables")
 	return ""
 }
 

@@ -15,8 +15,8 @@ import (
 // Query runs one prompt through the Claude Code CLI with the tools of a
 // server hosted in this process: the model sees them as
 // mcp__cci__create_ticket. The example needs the CLI (claude in PATH) and
-// its login, so it is compiled but not run here; the README's host
-// example, the same code, runs against the real CLI in the tests.
+// its login, so it is compiled but not run here; the host example of
+// docs/claude.md, the same code, runs against the real CLI in the tests.
 func ExampleQuery() {
 	ctx := context.Background()
 	res, err := claude.Query(ctx, "Create a ticket for the login crash", claude.Options{

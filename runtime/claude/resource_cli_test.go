@@ -22,7 +22,7 @@ import (
 // next request to the model. The same server's prompts are in-process
 // too; the pinned CLI does not offer the prompts of in-process ("sdk")
 // servers as slash commands, and this test pins that: if a later CLI
-// does, the assertion fails and the README must change.
+// does, the assertion fails and docs/claude.md must change.
 func TestClaudeCLIReadsResource(t *testing.T) {
 	linepeer.CheckLeaks(t)
 	const uri = "file:///srv/docs/readme.md"
@@ -68,6 +68,6 @@ func TestClaudeCLIReadsResource(t *testing.T) {
 		t.Fatalf("system/init has no slash_commands: %s", init.Raw())
 	}
 	if i := slices.IndexFunc(fields.SlashCommands, func(c string) bool { return strings.Contains(c, "summarize") || strings.Contains(c, "hello") }); i >= 0 {
-		t.Errorf("the CLI now offers the in-process prompt %q as a slash command: update the README and this test", fields.SlashCommands[i])
+		t.Errorf("the CLI now offers the in-process prompt %q as a slash command: update docs/claude.md and this test", fields.SlashCommands[i])
 	}
 }

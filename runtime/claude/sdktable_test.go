@@ -18,14 +18,14 @@ import (
 	"github.com/mcpgen/mcpgen/internal/sdkdts"
 )
 
-// TestSDKTable checks the README's tables of the TypeScript Agent SDK's
+// TestDocsSDKTable checks docs/agent-sdk.md's tables of the TypeScript Agent SDK's
 // Options members, Query methods, exported functions and hook events
 // against the pinned SDK's sdk.d.ts, so that drift shows: every member of
 // the SDK has a row, every name a row gives is the SDK's, every Go name it
 // gives exists in this package, and every test it cites exists.
-func TestSDKTable(t *testing.T) {
+func TestDocsSDKTable(t *testing.T) {
 	api := pinnedSDK(t)
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/agent-sdk.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,29 +44,29 @@ func TestSDKTable(t *testing.T) {
 	goNames := goDecls(t)
 	tests := testNames(t)
 	for kind, names := range sdk {
-		rows := table(t, string(readme), kind)
+		rows := table(t, string(page), kind)
 		listed := map[string]bool{}
 		for _, row := range rows {
 			for _, name := range backticked(row[0]) {
 				if !slices.Contains(names, name) {
-					t.Errorf("README %s table: %q is not in sdk.d.ts %s", kind, name, claudetest.AgentSDKVersion)
+					t.Errorf("docs/agent-sdk.md %s table: %q is not in sdk.d.ts %s", kind, name, claudetest.AgentSDKVersion)
 				}
 				listed[name] = true
 			}
 			for _, name := range backticked(row[1]) {
 				if !goNames.has(name) {
-					t.Errorf("README %s table, row %s: the Go name %q does not exist", kind, row[0], name)
+					t.Errorf("docs/agent-sdk.md %s table, row %s: the Go name %q does not exist", kind, row[0], name)
 				}
 			}
 			for _, name := range regexp.MustCompile(`\bTest\w+`).FindAllString(row[2], -1) {
 				if !tests[name] {
-					t.Errorf("README %s table, row %s: the test %s does not exist", kind, row[0], name)
+					t.Errorf("docs/agent-sdk.md %s table, row %s: the test %s does not exist", kind, row[0], name)
 				}
 			}
 		}
 		for _, name := range names {
 			if !listed[name] {
-				t.Errorf("README %s table has no row for %q of sdk.d.ts %s", kind, name, claudetest.AgentSDKVersion)
+				t.Errorf("docs/agent-sdk.md %s table has no row for %q of sdk.d.ts %s", kind, name, claudetest.AgentSDKVersion)
 			}
 		}
 	}
@@ -112,23 +112,23 @@ func pinnedSDK(t *testing.T) *sdkdts.API {
 	return api
 }
 
-// table returns the cells of the rows of the README table marked
+// table returns the cells of the rows of the page's table marked
 // <!-- sdk-table:kind -->, without its header.
-func table(t *testing.T, readme, kind string) [][]string {
+func table(t *testing.T, page, kind string) [][]string {
 	marker := "<!-- sdk-table:" + kind + " -->\n"
-	i := strings.Index(readme, marker)
+	i := strings.Index(page, marker)
 	if i < 0 {
-		t.Fatalf("README has no %q", marker)
+		t.Fatalf("docs/agent-sdk.md has no %q", marker)
 	}
 	var rows [][]string
-	sc := bufio.NewScanner(strings.NewReader(readme[i+len(marker):]))
+	sc := bufio.NewScanner(strings.NewReader(page[i+len(marker):]))
 	for n := 0; sc.Scan() && strings.HasPrefix(sc.Text(), "|"); n++ {
 		if n < 2 {
 			continue // the header and its rule
 		}
 		cells := strings.Split(strings.Trim(sc.Text(), "|"), " | ")
 		if len(cells) != 3 {
-			t.Fatalf("README %s table: a row without three cells: %s", kind, sc.Text())
+			t.Fatalf("docs/agent-sdk.md %s table: a row without three cells: %s", kind, sc.Text())
 		}
 		rows = append(rows, cells)
 	}
@@ -153,7 +153,7 @@ func backticked(cell string) []string {
 // Type.Member for methods and struct fields.
 type decls map[string]bool
 
-// has reports whether name, as the README's Go column gives it, exists:
+// has reports whether name, as the page's Go column gives it, exists:
 // a top-level name, Type.Member, or a field of Options. Names of other
 // packages (runtime.Server) and lower-case words (ctx) are not checked.
 func (d decls) has(name string) bool {

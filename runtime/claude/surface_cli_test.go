@@ -584,7 +584,7 @@ func TestCLISubagentOptions(t *testing.T) {
 			t.Fatalf("no subagent request offering the agent's own server (requests %v)", answers(h.api))
 		}
 		if n := len(requestsWith(h.api, "CRITICAL-REMINDER-X")); n != 0 {
-			t.Errorf("the critical reminder reached the model now (%d requests): say so in the README", n)
+			t.Errorf("the critical reminder reached the model now (%d requests): say so in docs/agent-sdk.md", n)
 		}
 		forwarded := slices.ContainsFunc(msgs, func(m claude.Message) bool {
 			a, ok := m.(*claude.AssistantMessage)

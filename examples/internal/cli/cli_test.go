@@ -16,7 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/mcptest"
 )
 
-// TestPrompt runs the README's example, go run ./examples/tickets/cmd/tickets -prompt,
+// TestPrompt runs docs/claude.md's example, go run ./examples/tickets/cmd/tickets -prompt,
 // against the real Claude Code CLI and a fake model that files a ticket.
 func TestPrompt(t *testing.T) {
 	claude := claudetest.CLI(t)
@@ -45,29 +45,20 @@ func TestPrompt(t *testing.T) {
 	}
 }
 
-// hostExample is the Go block of README.md's section on hosting tools
-// in-process.
-var hostExample = regexp.MustCompile("(?s)### In-process to the Claude Code CLI\n.*?```go\n(.*?)```")
-
-// TestREADMEHostExample does what the README's host example says: it puts
-// the example, as written, in a module set up as the Quickstart's, runs
-// go generate and go run, and runs it against the real Claude Code CLI,
-// found in PATH as the example expects, and a fake model that converts a
-// temperature.
-func TestREADMEHostExample(t *testing.T) {
-	claude := claudetest.CLI(t)
-	api := claudetest.API(t, "mcp__hello__convert", `{"value":100,"to":"celsius"}`)
+// TestDocsHostExample does what docs/claude.md's host example says: it
+// puts the example, testdata/hello/main.go (which the page includes), in
+// a module set up as the Quickstart's, runs go generate and go build, then
+// runs it against the real Claude Code CLI, found in PATH as the example
+// expects, and a fake model that converts a temperature. The example is
+// built even where the CLI is not installed.
+func TestDocsHostExample(t *testing.T) {
 	repo, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	example, err := os.ReadFile("testdata/hello/main.go")
 	if err != nil {
 		t.Fatal(err)
-	}
-	m := hostExample.FindSubmatch(readme)
-	if m == nil {
-		t.Fatal("README.md has no Go block under \"### In-process to the Claude Code CLI\"")
 	}
 	dir := t.TempDir()
 	gosum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
@@ -78,7 +69,7 @@ func TestREADMEHostExample(t *testing.T) {
 		"go.mod": "module example.com/hello\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + repo +
 			"\n\ntool github.com/mcpgen/mcpgen/cmd/mcpgen\n",
 		"go.sum":  string(gosum),
-		"main.go": string(m[1]),
+		"main.go": string(example),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -90,16 +81,18 @@ func TestREADMEHostExample(t *testing.T) {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s of the README's host example: %v\n%s\n%s", args[0], err, out, files["main.go"])
+			t.Fatalf("go %s of the host example: %v\n%s\n%s", args[0], err, out, files["main.go"])
 		}
 	}
+	claude := claudetest.CLI(t)
+	api := claudetest.API(t, "mcp__hello__convert", `{"value":100,"to":"celsius"}`)
 	cmd := exec.Command(bin)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), claudetest.Env(t, api)...)
 	cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(claude)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the README's host example: %v\n%s", err, out)
+		t.Fatalf("the host example: %v\n%s", err, out)
 	}
 	for _, want := range []string{
 		`"name":"mcp__hello__convert"`,

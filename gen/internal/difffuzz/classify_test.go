@@ -11,7 +11,7 @@ import (
 
 // A policy is a documented difference between what mcpgen's schemas and
 // runtime accept and what encoding/json reads: a disagreement it explains
-// is not a defect. README's "From Go types to JSON Schema" states each.
+// is not a defect. docs/schema.md states each.
 type policy struct {
 	name     string
 	sentence string

@@ -3,6 +3,7 @@
 // is stated here, once per type, and what a foreign struct's tags cannot
 // say (which members may be left out) too.
 //
+//docs:begin schema
 //mcp:schema github.SearchOptions optional
 //mcp:schema github.ListOptions optional
 //mcp:schema github.Timestamp {"type": "string", "format": "date-time"}
@@ -11,6 +12,8 @@
 //mcp:schema intstr.IntOrString {"anyOf": [{"type": "integer"}, {"type": "string"}]}
 //mcp:schema uuid.NullUUID {"anyOf": [{"type": "string"}, {"type": "null"}]}
 package tools
+
+//docs:end schema
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
 

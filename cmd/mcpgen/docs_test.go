@@ -10,17 +10,17 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testmodule"
 )
 
-// readmeBlocks returns the fenced code blocks of the README section that
-// starts with heading, in order.
-func readmeBlocks(t *testing.T, heading string) []string {
+// pageBlocks returns the fenced code blocks of the section of the page
+// (a file of docs/) that starts with heading, in order.
+func pageBlocks(t *testing.T, page, heading string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testmodule.Root(), "README.md"))
+	data, err := os.ReadFile(filepath.Join(testmodule.Root(), "docs", page))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(string(data), "\n"+heading+"\n")
 	if !ok {
-		t.Fatalf("README has no section %q", heading)
+		t.Fatalf("docs/%s has no section %q", page, heading)
 	}
 	if end := strings.Index(section, "\n#"); end >= 0 {
 		section = section[:end]
@@ -38,12 +38,12 @@ func readmeBlocks(t *testing.T, heading string) []string {
 	}
 }
 
-// TestReadmeBreaking holds the README's section on -breaking to what
+// TestDocsBreaking holds docs/breaking.md's section on -breaking to what
 // mcpgen does: its report is that of examples/tickets changed as it says
 // (Task removed from Kind, ten labels, a queue), and its two lines for CI
 // run as written against a repository whose main branch is on a remote.
-func TestReadmeBreaking(t *testing.T) {
-	blocks := readmeBlocks(t, "### What a change breaks: the surface and `mcpgen -breaking`")
+func TestDocsBreaking(t *testing.T) {
+	blocks := pageBlocks(t, "breaking.md", "## `mcpgen -breaking`")
 	if len(blocks) != 2 {
 		t.Fatalf("the section has %d code blocks, want the report and the CI lines", len(blocks))
 	}
@@ -66,11 +66,11 @@ func TestReadmeBreaking(t *testing.T) {
 	changed = strings.Replace(changed, "`json:\"labels,omitempty\" jsonschema:\"maxItems=5\"` // Up to five labels.",
 		"`json:\"labels,omitempty\" jsonschema:\"maxItems=10\"` // Up to ten labels.\n\tQueue       string   `json:\"queue,omitempty\"`                            // The queue; triage when left out.", 1)
 	if changed == string(src) {
-		t.Fatal("examples/tickets no longer has what the README changes")
+		t.Fatal("examples/tickets no longer has what docs/breaking.md changes")
 	}
 	os.WriteFile(filepath.Join(dir, "tickets.go"), []byte(changed), 0o666)
 	if status, out, errOut := mcpgen(t, dir, "-breaking", "main", "."); status != 1 || out != blocks[0] {
-		t.Errorf("mcpgen -breaking main .: status %d, stdout:\n%s\nstderr:\n%s\nthe README shows:\n%s", status, out, errOut, blocks[0])
+		t.Errorf("mcpgen -breaking main .: status %d, stdout:\n%s\nstderr:\n%s\ndocs/breaking.md shows:\n%s", status, out, errOut, blocks[0])
 	}
 
 	lines := strings.Split(strings.TrimSpace(blocks[1]), "\n")
@@ -88,15 +88,16 @@ func TestReadmeBreaking(t *testing.T) {
 	}
 }
 
-// TestReadmeSkills builds the README's skills example as written, with a
-// skill in its folder, and asks the server for its skills.
-func TestReadmeSkills(t *testing.T) {
-	blocks := readmeBlocks(t, "### Skills")
-	if len(blocks) != 1 {
-		t.Fatalf("the section has %d code blocks, want the program", len(blocks))
+// TestDocsSkills builds docs/skills-and-apps.md's skills example,
+// testdata/docs/skills/main.go (which the page includes), with a skill in
+// its folder, and asks the server for its skills.
+func TestDocsSkills(t *testing.T) {
+	example, err := os.ReadFile("testdata/docs/skills/main.go")
+	if err != nil {
+		t.Fatal(err)
 	}
 	dir := testmodule.New(t, "example.com/guide", map[string]string{
-		"main.go":                     blocks[0],
+		"main.go":                     string(example),
 		"skills/code-review/SKILL.md": "---\nname: code-review\ndescription: Review a change.\n---\nSee steps.md.\n",
 		"skills/code-review/steps.md": "1. Read.\n",
 	})
@@ -107,6 +108,6 @@ func TestReadmeSkills(t *testing.T) {
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"skills/get","params":{"uri":"skill://code-review/SKILL.md"}}` + "\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `"uri":"skill://code-review/steps.md","digest":"sha256:`) {
-		t.Fatalf("the README's skills server: %v\n%s", err, out)
+		t.Fatalf("the skills server of docs/skills-and-apps.md: %v\n%s", err, out)
 	}
 }
