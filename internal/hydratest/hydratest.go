@@ -57,6 +57,14 @@ var binary = proctest.Binary{
 	Install: "run .ci/install-hydra.sh or set MCPGEN_HYDRA to test against a real authorization server",
 }
 
+// Binary returns the path of the Hydra binary, as Start finds it, for a
+// test that runs Hydra through another program: it skips the test without
+// one, or fails it when $MCPGEN_REQUIRE_HYDRA is set.
+func Binary(t testing.TB) string {
+	t.Helper()
+	return binary.Path(t)
+}
+
 // A Server is a running Hydra.
 type Server struct {
 	issuer string // the public URL, also the issuer identifier
