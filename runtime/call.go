@@ -193,7 +193,10 @@ func (ss *session) finish(c *call) {
 			if c.sameID == nil {
 				delete(ss.inflight, c.key)
 			} else {
-				ss.inflight[c.key] = c.sameID
+				// Under the next call's own key: assigning to a key
+				// that is there stores the new key's bytes too, and
+				// c's are gone once it returns.
+				ss.inflight[c.sameID.key] = c.sameID
 			}
 			return
 		case p.sameID == c:

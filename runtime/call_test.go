@@ -164,3 +164,54 @@ func TestCallContextWatchLazy(t *testing.T) {
 		c.cancel(context.Canceled)
 	}
 }
+
+// TestSameIDKeyOutlivesItsCall: two calls in flight under one id (a
+// Conn shares ids), the later one ends first, and its caller then reuses
+// the bytes of its message: the entry of the earlier call must not be
+// keyed by them, or its cancellation and its end no longer find it and
+// the entry stays for the Conn's life.
+func TestSameIDKeyOutlivesItsCall(t *testing.T) {
+	s := &Server{Name: "t", Version: "1"}
+	startedA, startedB, releaseB := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	s.AddTool(&Tool{
+		Name:        "w",
+		InputSchema: `{"type":"object","properties":{"n":{"type":"integer"}}}`,
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			var in struct{ N int }
+			req.Bind(&in)
+			if in.N == 1 {
+				close(startedA)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			close(startedB)
+			<-releaseB
+			return &ToolResult{}, nil
+		},
+	})
+	c := s.NewConn(nil)
+	ctx := context.Background()
+	doneA := make(chan struct{})
+	go func() {
+		defer close(doneA)
+		c.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"n":1}}}`))
+	}()
+	<-startedA
+	msgB := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"n":2}}}`)
+	doneB := make(chan struct{})
+	go func() { defer close(doneB); c.Handle(ctx, msgB) }()
+	<-startedB
+	close(releaseB)
+	<-doneB
+	for i := range msgB {
+		msgB[i] = '9'
+	}
+	c.Close() // cancels A through the map's values
+	<-doneA
+	c.ss.mu.Lock()
+	n := len(c.ss.inflight)
+	c.ss.mu.Unlock()
+	if n != 0 {
+		t.Errorf("after both calls ended, %d entries remain in flight", n)
+	}
+}
