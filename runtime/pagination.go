@@ -49,7 +49,7 @@ func pageStart[T any](listing, kind, cursor string, items []T, key func(T) strin
 		r := invalidParams("cursor %s is not one this server gave: send the nextCursor of the page before, or no cursor for the first page", quoteCursor(cursor))
 		return 0, &r
 	case from != listing:
-		r := invalidParams("cursor %s belongs to %s, not to %s: send the nextCursor of a page of %[3]s, or no cursor for the first page", quoteCursor(cursor), from, listing)
+		r := invalidParams("cursor %s belongs to %s, not to %s: send the nextCursor of a page of %[3]s, or no cursor for the first page", quoteCursor(cursor), quoteCursor(from), listing)
 		return 0, &r
 	}
 	for i, item := range items {
@@ -57,7 +57,7 @@ func pageStart[T any](listing, kind, cursor string, items []T, key func(T) strin
 			return i, nil
 		}
 	}
-	r := invalidParams("cursor %s resumes at %s %q, which this server no longer has: list again without a cursor", quoteCursor(cursor), kind, k)
+	r := invalidParams("cursor %s resumes at %s %s, which this server no longer has: list again without a cursor", quoteCursor(cursor), kind, quoteCursor(k))
 	return 0, &r
 }
 
@@ -70,11 +70,13 @@ func pagedMethod(method string) bool {
 	return false
 }
 
-// maxQuotedCursor bounds the part of a cursor that an error repeats.
+// maxQuotedCursor bounds the part of a cursor, or of what it decodes to,
+// that an error repeats.
 const maxQuotedCursor = 64
 
-// quoteCursor quotes a cursor for an error message, cut to
-// maxQuotedCursor bytes: a client may send a long one.
+// quoteCursor quotes a cursor, or a part of what it decodes to, for an
+// error message, cut to maxQuotedCursor bytes: a client may send a long
+// one, and make it decode to anything.
 func quoteCursor(cursor string) string {
 	if len(cursor) > maxQuotedCursor {
 		return string(jsonvalue.AppendString(nil, cursor[:maxQuotedCursor])) + "…"

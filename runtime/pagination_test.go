@@ -107,8 +107,12 @@ func TestPaginationBadCursor(t *testing.T) {
 	for _, tc := range []struct{ method, params, want string }{
 		{"tools/list", `"cursor":"not a cursor"`, `cursor "not a cursor" is not one this server gave`},
 		{"tools/list", `"cursor":"` + long + `"`, `cursor "` + long[:64] + `"… is not one this server gave`},
-		{"tools/list", fmt.Sprintf(`"cursor":%q`, promptCursors[0]), "belongs to prompts/list, not to tools/list"},
-		{"prompts/list", fmt.Sprintf(`"cursor":%q`, toolCursors[0]), "belongs to tools/list, not to prompts/list"},
+		{"tools/list", fmt.Sprintf(`"cursor":%q`, promptCursors[0]), `belongs to "prompts/list", not to tools/list`},
+		{"prompts/list", fmt.Sprintf(`"cursor":%q`, toolCursors[0]), `belongs to "tools/list", not to prompts/list`},
+		// What a cursor decodes to is the client's too: a listing or a
+		// key of 100 kB is repeated up to 64 bytes.
+		{"tools/list", `"cursor":"` + cursorOf("tools/list "+strings.Repeat("x", 100000), "a") + `"`, `belongs to "tools/list ` + strings.Repeat("x", 53) + `"…, not to tools/list`},
+		{"tools/list", `"cursor":"` + cursorOf("tools/list", strings.Repeat("k", 100000)) + `"`, `resumes at tool "` + strings.Repeat("k", 64) + `"…, which`},
 		{"tools/list", `"cursor":7`, `"cursor" must be a string`},
 	} {
 		resp := handle(s, mcptest.Request(1, tc.method, tc.params))
@@ -129,6 +133,12 @@ func TestPaginationBadCursor(t *testing.T) {
 	if len(page.Tools) != 1 || page.Tools[0].Name != "t4" {
 		t.Errorf("the last page after t2 was removed: %s", resp)
 	}
+}
+
+// cursorOf makes a cursor as the server does (base64url of the listing, a
+// NUL and the key), for cursors a client could forge.
+func cursorOf(listing, key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(listing + "\x00" + key))
 }
 
 // errorMessage returns the code and message of an error response.
