@@ -152,9 +152,26 @@ func (c *call) allow(kind, name string, scopes []string) (response, bool) {
 	if len(missing) == 0 {
 		return response{}, true
 	}
+	need := strings.Join(scopes, " ")
+	msg := fmt.Sprintf("insufficient scope: %s %s needs the scopes %s; ask the authorization server for a token with them", kind, name, need)
 	return response{err: &rpcError{
-		code:    jsonrpc.InvalidRequest,
-		message: fmt.Sprintf("insufficient scope: %s %s needs the scopes %s; ask the authorization server for a token with them", kind, name, strings.Join(scopes, " ")),
-		scopes:  scopes,
+		code:      jsonrpc.InvalidRequest,
+		message:   msg,
+		scopes:    scopes,
+		challenge: scopeChallenge(kind, msg, need),
 	}}, false
+}
+
+// scopeChallenge is the error_description of the challenge that refuses an
+// operation of the kind for want of the scopes need: msg, which names it,
+// when its name is the server's own (a tool's, a prompt's); a resource is
+// named by the URI the client sent, which goes in the JSON-RPC error only,
+// so that a header holds nothing of the client's choosing (a URI may be
+// as long as a message, and hold what RFC 6750 keeps out of a header).
+func scopeChallenge(kind, msg, need string) string {
+	switch kind {
+	case "tool", "prompt":
+		return msg
+	}
+	return fmt.Sprintf("insufficient scope: this %s needs the scopes %s; ask the authorization server for a token with them", kind, need)
 }

@@ -461,7 +461,7 @@ func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *htt
 		h.forget(created) // a failed initialize starts no session
 	}
 	if resp.err != nil && resp.err.scopes != nil {
-		w.Header().Set("WWW-Authenticate", h.challengeValue("insufficient_scope", resp.err.message, h.neededScopes(TokenInfoFromContext(ctx), resp.err.scopes)))
+		w.Header().Set("WWW-Authenticate", h.challengeValue("insufficient_scope", resp.err.challenge, h.neededScopes(TokenInfoFromContext(ctx), resp.err.scopes)))
 	}
 	buf := h.buffers.get(resp.size() + len(c.id()))
 	*buf = c.encode(*buf, &resp)

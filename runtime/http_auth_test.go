@@ -383,3 +383,26 @@ func TestIsBearerToken(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeChallengeKeepsClientURIOut: a resource read refused for want
+// of scopes is named by the URI the client sent in the JSON-RPC error,
+// never in the WWW-Authenticate header, which a URI of 100 kB made as
+// large (and RFC 6750 keeps what a URI may hold out of a header).
+func TestScopeChallengeKeepsClientURIOut(t *testing.T) {
+	s := authServer()
+	s.AddResourceTemplate(&ResourceTemplate{URITemplate: "notes://{id}", Name: "note", Scopes: []string{"notes:write"},
+		Handler: func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error) {
+			return &ResourceResult{Contents: []ResourceContents{{URI: req.URI, Text: "x"}}}, nil
+		}})
+	url := serveHTTPTest(t, s, &HTTPOptions{Authorization: testAuthorization()})
+	uri := "notes://" + strings.Repeat("x", 100000)
+	r := mcptest.Post(t, url, mcptest.Request(1, "resources/read", `"uri":"`+uri+`"`), "Authorization", "Bearer reader")
+	challenge := r.Header.Get("WWW-Authenticate")
+	if r.Status != 403 || strings.Contains(challenge, "xxxx") || len(challenge) > 512 ||
+		!strings.Contains(challenge, `error_description="insufficient scope: this resource needs the scopes notes:write; ask the authorization server for a token with them"`) {
+		t.Errorf("status %d, WWW-Authenticate of %d bytes: %.300q", r.Status, len(challenge), challenge)
+	}
+	if !strings.Contains(string(r.Body), "resource "+uri+" needs the scopes notes:write") {
+		t.Errorf("the JSON-RPC error does not name the URI: %.300s", r.Body)
+	}
+}

@@ -67,8 +67,9 @@ type rpcError struct {
 	data    []byte
 	// scopes, if set, are the scopes an operation needs that the
 	// request's token lacks: Streamable HTTP answers 403 with a challenge
-	// that names them (see call.allow).
-	scopes []string
+	// that names them and says challenge (see call.allow).
+	scopes    []string
+	challenge string
 }
 
 // errorResponse returns the error response code with a message.
