@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/base64"
 	"net/url"
 	"regexp"
 	"slices"
@@ -70,6 +71,9 @@ func iconSourceType(src string) string {
 		typ, data, ok := strings.Cut(rest, ";base64,")
 		if !ok || data == "" || !slices.Contains([]string{"image/png", "image/jpeg", "image/svg+xml", "image/webp"}, typ) {
 			return ""
+		}
+		if _, err := base64.StdEncoding.DecodeString(data); err != nil {
+			return "" // not the base64 it says it is
 		}
 		return typ
 	}

@@ -88,7 +88,7 @@ func Linked(ctx context.Context) (string, error) { return "", nil }
 
 // Iconic has icons clients would not show.
 //
-//mcp:tool icon=http://example.com/i.png icon=https://example.com/i.gif icon="https://example.com/i.png huge" icon="https://example.com/j.png light dark" icon="data:image/png,abc"
+//mcp:tool icon=http://example.com/i.png icon=https://example.com/i.gif icon="https://example.com/i.png huge" icon="https://example.com/j.png light dark" icon="data:image/png,abc" icon="data:image/png;base64,no+base64!"
 func Iconic(ctx context.Context) (*runtime.ToolResult, error) { return nil, nil }
 
 // Twice has the same icon twice.
