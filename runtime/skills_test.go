@@ -297,7 +297,7 @@ func TestSkillsDirectoryRead(t *testing.T) {
 		t.Errorf("the second page of skill://pdf-processing: %s", resp)
 	}
 	code, msg := errorMessage(t, handle(s, mcptest.Request(1, "resources/directory/read", fmt.Sprintf(`"uri":"skill://pdf-processing/templates","cursor":%q`, page.NextCursor))))
-	if code != -32602 || !strings.Contains(msg, "belongs to resources/directory/read skill://pdf-processing, not to resources/directory/read skill://pdf-processing/templates") {
+	if code != -32602 || !strings.Contains(msg, `belongs to "resources/directory/read skill://pdf-processing", not to resources/directory/read skill://pdf-processing/templates`) {
 		t.Errorf("a cursor of another folder: %d %q", code, msg)
 	}
 }
