@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Skills (the skills extension, SEP-2640) come from a folder that the
@@ -41,12 +44,10 @@ const (
 	directiveSkill  = "skill"  // //mcp:skill path on a function
 )
 
-// Limits of a skill (SEP-2640), and of its description (Agent Skills).
-const (
-	maxSkillFiles       = 512
-	maxSkillBytes       = 16 << 20
-	maxSkillDescription = 1024
-)
+// maxSkillDescription bounds a skill's description (Agent Skills); the
+// limits of its files are the runtime's (runtime.MaxSkillFiles and
+// MaxSkillBytes, SEP-2640), which AddSkill enforces.
+const maxSkillDescription = 1024
 
 // A skillFolder is one //mcp:skills directive: an embed.FS variable and
 // its folder that holds skills.
@@ -396,7 +397,7 @@ func (p *pass) readSkill(sf *skillFolder, dir, md string, all []foundFile) *skil
 		bad(yamlPos{1, 1}, "the frontmatter has no name: write name: %s, the name of the skill's folder", name)
 	case fm.name != name:
 		bad(fm.namePos, "the skill's name is %q, and its folder is %s: a skill's name is its folder's (the last segment of skill://%s/SKILL.md), so rename one of them", fm.name, name, dir)
-	case !validSkillName(name):
+	case !mcpimpl.ValidSkillName(name):
 		bad(fm.namePos, "the skill's name %q must be 1 to 64 lower-case letters, digits and hyphens, without a hyphen first, last or twice in a row (Agent Skills specification)", name)
 	}
 	switch {
@@ -422,10 +423,10 @@ func (p *pass) readSkill(sf *skillFolder, dir, md string, all []foundFile) *skil
 		}
 	}
 	switch {
-	case len(mine) > maxSkillFiles:
-		bad(yamlPos{1, 1}, "the skill %s has %d files; a skill may have at most %d (SEP-2640), hosts need not load a larger one", dir, len(mine), maxSkillFiles)
-	case total > maxSkillBytes:
-		bad(yamlPos{1, 1}, "the skill %s has %d bytes of files; a skill may have at most %d (16 MiB, SEP-2640), hosts need not load a larger one", dir, total, maxSkillBytes)
+	case len(mine) > runtime.MaxSkillFiles:
+		bad(yamlPos{1, 1}, "the skill %s has %d files; a skill may have at most %d (SEP-2640), hosts need not load a larger one", dir, len(mine), runtime.MaxSkillFiles)
+	case total > runtime.MaxSkillBytes:
+		bad(yamlPos{1, 1}, "the skill %s has %d bytes of files; a skill may have at most %d (16 MiB, SEP-2640), hosts need not load a larger one", dir, total, runtime.MaxSkillBytes)
 	}
 	if !ok {
 		return nil
@@ -449,16 +450,6 @@ func (p *pass) readSkill(sf *skillFolder, dir, md string, all []foundFile) *skil
 		return strings.Compare(a.path, b.path)
 	})
 	return k
-}
-
-// validSkillName reports whether name is a skill's name by the Agent
-// Skills specification's rules: 1 to 64 lower-case letters, digits and
-// hyphens, no hyphen first, last or twice in a row.
-func validSkillName(name string) bool {
-	if len(name) == 0 || len(name) > 64 || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
-		return false
-	}
-	return strings.IndexFunc(name, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-') }) < 0
 }
 
 // validRegName reports whether s is an RFC 3986 reg-name without

@@ -177,19 +177,10 @@ func checkSkillPath(p string) error {
 	if !fs.ValidPath(p) || p == "." {
 		return fmt.Errorf("skill path %q: want segments separated by slashes, without . or .. or an empty one", p)
 	}
-	if name := path.Base(p); !validSkillName(name) {
+	if name := path.Base(p); !wire.ValidSkillName(name) {
 		return fmt.Errorf("skill path %q: its last segment, the skill's name, must be 1 to 64 lower-case letters, digits and hyphens, without a hyphen first, last or twice in a row", p)
 	}
 	return nil
-}
-
-// validSkillName reports whether name is a skill's name by the Agent
-// Skills specification's rules.
-func validSkillName(name string) bool {
-	if len(name) == 0 || len(name) > 64 || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
-		return false
-	}
-	return strings.IndexFunc(name, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-') }) < 0
 }
 
 // validDigest reports whether d is "sha256:" and 64 lower-case hex digits.

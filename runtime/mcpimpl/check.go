@@ -23,6 +23,11 @@ func CheckHeaderParams(inputSchema string) error {
 	return err
 }
 
+// ValidSkillName reports whether name is a skill's name as
+// runtime.Server.AddSkill takes it (the Agent Skills specification's
+// rules).
+func ValidSkillName(name string) bool { return wire.ValidSkillName(name) }
+
 // CheckSchema returns why the runtime's validator would refuse to compile
 // text as a JSON Schema, or nil.
 func CheckSchema(text string) error {
