@@ -51,15 +51,16 @@ func (k *skill) read(_ context.Context, f *SkillFile) (*ResourceResult, error) {
 		return nil, fmt.Errorf("skill %s: %w; %s", k.Path, err, errRegenerate)
 	}
 	res := skillContents(k.root+"/"+f.Path, data)
-	res.Cache = &skillCache
+	res.Cache = skillCache()
 	return res, nil
 }
 
-// skillCache is the cache hint of a file of a manifest: public, as its
-// content is the same for every user (the one its digest names), and
+// skillCache returns the cache hint of a file of a manifest: public, as
+// its content is the same for every user (the one its digest names), and
 // stale at once, as for a resource that sets none: a host that keeps it
-// checks it against the entry it holds.
-var skillCache = CacheHint{}
+// checks it against the entry it holds. Each result gets its own, which
+// no other can change.
+func skillCache() *CacheHint { return &CacheHint{} }
 
 // readDynamic reads the file rel of a dynamic skill from what its Dynamic
 // function gives. A file it does not have is not found.

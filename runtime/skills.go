@@ -120,8 +120,10 @@ func newSkill(sk *Skill) (*skill, error) {
 	k := &skill{Skill: sk, root: "skill://" + sk.Path, name: path.Base(sk.Path)}
 	k.uri = k.root + "/" + skillMD
 	var fm map[string]any
-	if err := json.Unmarshal([]byte(sk.Frontmatter), &fm); err != nil || fm == nil {
-		return nil, fmt.Errorf("skill %s: the frontmatter is not a JSON object: %v", sk.Path, err)
+	if err := json.Unmarshal([]byte(sk.Frontmatter), &fm); err != nil {
+		return nil, fmt.Errorf("skill %s: the frontmatter is not a JSON object: %w", sk.Path, err)
+	} else if fm == nil {
+		return nil, fmt.Errorf("skill %s: the frontmatter is null, not a JSON object", sk.Path)
 	}
 	name, _ := fm["name"].(string)
 	k.description, _ = fm["description"].(string)

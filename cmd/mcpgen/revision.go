@@ -209,7 +209,7 @@ func (b *baselines) tree(top, commit string) (string, error) {
 	extractErr := untar(pipe, dir)
 	io.Copy(io.Discard, pipe) // let git finish after an error
 	if err := cmd.Wait(); err != nil {
-		return "", fmt.Errorf("git archive %s: %v: %s", b.rev, err, strings.TrimSpace(errOut.String()))
+		return "", fmt.Errorf("git archive %s: %w: %s", b.rev, err, strings.TrimSpace(errOut.String()))
 	}
 	if extractErr != nil {
 		return "", fmt.Errorf("extracting %s: %w", b.rev, extractErr)

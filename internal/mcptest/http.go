@@ -108,7 +108,7 @@ func (r Reply) Messages() ([]Message, error) {
 	for _, d := range datas {
 		var m Message
 		if err := json.Unmarshal([]byte(d), &m); err != nil {
-			return nil, fmt.Errorf("message %s: %v", d, err)
+			return nil, fmt.Errorf("message %s: %w", d, err)
 		}
 		msgs = append(msgs, m)
 	}

@@ -78,8 +78,8 @@ func Handle[In, Out any](fn func(context.Context, In) (Out, error), decode func(
 }
 
 // arguments returns the parsed arguments of req. The runtime parsed them
-// to validate them, and passes the tree in the call's context; a Request
-// made elsewhere (a test calling the handler) is parsed here.
+// to validate them, and passes the tree in the call's context; a
+// ToolRequest made elsewhere (a test calling the handler) is parsed here.
 //
 // An optional member that the client left out, and to which the schema
 // gives a default, is given its default.
