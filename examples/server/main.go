@@ -49,6 +49,9 @@ func run(httpAddr, issuer, audience string, logger *slog.Logger) error {
 	if issuer != "" && httpAddr == "" {
 		return errors.New("-issuer needs -http: over stdio a server takes its credentials from the environment")
 	}
+	if audience != "" && issuer == "" {
+		return errors.New("-audience needs -issuer")
+	}
 	s := NewServer(&Greeter{Config: cfg})
 	s.Logger = logger
 

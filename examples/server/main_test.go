@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -207,8 +208,8 @@ func TestTelemetry(t *testing.T) {
 	}
 }
 
-// TestRefused: a configuration that does not fit Config's schema, and
-// -issuer without -http, stop the command before it serves, with a
+// TestRefused: a configuration that does not fit Config's schema,
+// -issuer without -http and -audience without -issuer stop the command before it serves, with a
 // message on standard error that names the problem and nothing on
 // standard output.
 func TestRefused(t *testing.T) {
@@ -218,8 +219,13 @@ func TestRefused(t *testing.T) {
 	}{
 		{[]string{"GREETER_GREETING=" + strings.Repeat("x", 41)}, nil, "GREETER_GREETING"},
 		{nil, []string{"-issuer", "https://auth.example.com"}, "-issuer needs -http"},
+		{nil, []string{"-http", "127.0.0.1:0", "-audience", "https://greeter.example.com/mcp"}, "-audience needs -issuer"},
 	} {
-		cmd := command(bin, c.env, c.args...)
+		// A command that serves instead is killed, and fails the test.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, c.args...)
+		cmd.Env = command(bin, c.env).Env
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
@@ -250,6 +256,34 @@ func TestNoInternalImports(t *testing.T) {
 				t.Errorf("%s imports %s", name, p)
 			}
 		}
+	}
+}
+
+// TestAudience: -audience is the resource the server's metadata names,
+// which its tokens must be issued for. The issuer is not reached until a
+// token arrives, so none runs here.
+func TestAudience(t *testing.T) {
+	addr := proctest.FreePort(t)
+	const audience = "https://greeter.example.com/mcp"
+	prm := "http://" + addr + "/.well-known/oauth-protected-resource/mcp"
+	proc := proctest.Start(t, "greeter", command(bin, nil, "-http", addr, "-issuer", "http://127.0.0.1:1", "-audience", audience))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := proc.WaitReady(ctx, func(ctx context.Context) bool {
+		return proctest.HTTPStatus(ctx, http.DefaultClient, prm) == http.StatusOK
+	}); err != nil {
+		t.Fatalf("greeter -audience: %s", proc.Explain(err))
+	}
+	res, err := mcptest.Client.Get(prm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var meta struct {
+		Resource string `json:"resource"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&meta); err != nil || meta.Resource != audience {
+		t.Errorf("metadata's resource: %q (%v), want %q", meta.Resource, err, audience)
 	}
 }
 
