@@ -13,6 +13,24 @@
 //   - IntrospectionVerifier asks the authorization server about opaque
 //     tokens (RFC 7662), caching active answers briefly.
 //
+// Start with NewJWTVerifier, given the issuer in a JWTConfig, and set the
+// verifier as the Verifier of the runtime.Authorization in
+// runtime.HTTPOptions, with the URL clients reach the server at as its
+// Resource and the issuer among its AuthorizationServers:
+//
+//	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: "https://auth.example.com"})
+//	if err != nil { ... }
+//	err = s.ListenAndServeHTTP(ctx, "0.0.0.0:8080", &runtime.HTTPOptions{
+//		Authorization: &runtime.Authorization{
+//			Verifier:             v,
+//			Resource:             "https://mcp.example.com/mcp",
+//			AuthorizationServers: []string{"https://auth.example.com"},
+//		},
+//	})
+//
+// Use NewIntrospectionVerifier instead when the issuer's tokens are
+// opaque, or must stop working as soon as they are revoked.
+//
 // A token that is not valid gives an error wrapping
 // runtime.ErrInvalidToken (the client gets 401 and goes back to the
 // authorization server), through the reason when the verifier knows it:

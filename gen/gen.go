@@ -4,30 +4,32 @@
 // JSON Schemas from go/types, and emits one Go file per package that
 // registers the tools, resources and prompts into
 // github.com/mcpgen/mcpgen/runtime and gives the marked types their
-// methods; for a package marked //mcp:install, it also writes the
+// methods; for a package marked //mcp:install, it also makes the
 // server's install files.
 //
-// Generate, Config, Result, File and Diagnostic are a supported API, the one
-// cmd/mcpgen is built on, for programs that run the generator themselves
-// (an editor, a build system, a test that checks a package's directives):
-// they change only compatibly. Everything else is unexported, and the
+// Generate, Config, Result, File and Diagnostic (with Severity and the
+// constants) are a supported API, the one cmd/mcpgen is built on, for
+// programs that run the generator themselves (an editor, a build system,
+// a test that checks a package's directives): they change only
+// compatibly. Everything else is unexported, and the
 // generated code's support package, runtime/mcpimpl, is not for callers.
 //
-// A package goes through the stages as a pass (pass.go): load (load.go,
-// with golang.org/x/tools/go/packages) → model (model.go, directive.go,
-// naming.go, tool.go, resource.go, prompt.go, arguments.go,
-// typedirective.go, config.go, install.go) → schemas (schema.go, tags.go,
-// docs.go, index.go, schemajson.go; github.com/invopop/jsonschema's Schema
-// is their model and serializer) → emit (emit.go, guards.go, decoders.go,
-// emitresource.go, emitprompt.go, emittype.go), which writes every line of
-// the generated file as github.com/dave/jennifer code (imports.go names
-// the imports, gotype.go writes types, jencode.go what jennifer has no one
-// call for) and renders it (render.go); a package with //mcp:install also
-// gets its install files (installfiles.go), and one with //mcp:server
-// surface the snapshot of what clients see (surface.go, written by
-// surfacejson.go; surfacepos.go finds where each part of it is declared,
-// for mcpgen -breaking). Generate runs it in memory; Result.Write puts a
-// result on disk.
+// Start with Generate: it takes a Config (the directory, the package
+// patterns, the build tags) and returns a *Result per package, with the
+// generated file in memory, the tools, resources and prompts it serves,
+// and the Diagnostics (errors and warnings at a file:line:col, in the
+// user's code); Result.Write puts a result on disk, as the mcpgen command
+// does. Generate never writes a file itself.
+//
+//	results, err := gen.Generate(ctx, gen.Config{Dir: dir, Patterns: []string{"./..."}})
+//	if err != nil {
+//		return err // the packages could not be loaded at all
+//	}
+//	for _, r := range results {
+//		for _, d := range r.Diagnostics {
+//			fmt.Fprintln(os.Stderr, d)
+//		}
+//	}
 package gen
 
 import (

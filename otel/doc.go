@@ -3,6 +3,12 @@
 // conventions of open-telemetry/semantic-conventions-genai, model/mcp;
 // docs/observability.md names the revision followed).
 //
+// Start with Setup, in a program's main: it reads the standard
+// OpenTelemetry environment and, when that asks for telemetry, exports
+// traces and metrics and adds the middleware to the server; otherwise it
+// does nothing. A program that makes its own tracer and meter providers
+// uses New instead.
+//
 // New returns a runtime.Middleware that gives every request a server
 // answers, on every transport, a SERVER span named "{mcp.method.name}
 // {target}" ("tools/call greet"), with the conventions' attributes, its

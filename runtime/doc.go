@@ -9,19 +9,51 @@
 // negotiates (2024-11-05 to 2025-11-25), and a request that carries its
 // revision in params._meta is served under 2026-07-28.
 //
+// Start with Server. A package mcpgen generated code for has NewServer, which
+// returns a *Server with the package's tools, resources and prompts, and
+// Register, which adds them to a Server of your own; a tool written by
+// hand is a Tool added with Server.AddTool (see the example below). Then
+// serve it: Server.ServeStdio for a client that starts the program,
+// Server.ListenAndServeHTTP for clients that connect to it, with
+// HTTPOptions (sessions, allowed hosts, Authorization for OAuth access
+// tokens); Server.HTTPHandler when the program runs its own http.Server.
+//
 // A handler learns about its request from its context: ReportProgress
 // sends progress to a client that asked for it, Logger returns a
-// *slog.Logger whose records go to the client as log messages, Ask (with
-// Elicit, ElicitForm, ElicitURL, Sample and Roots) asks the client a
-// question, and TokenInfoFromContext returns the verified token of an
-// HTTP request.
+// *slog.Logger whose records go to the client as log messages, and
+// TokenInfoFromContext returns the verified token of an HTTP request.
 //
-// Three packages sit beside this one. runtime/claude hosts servers
-// in-process inside a Claude Code CLI session, as the Agent SDKs do.
-// runtime/store is what Server.Store takes: the store that the replicas
-// of a server share (a store adapter imports it, and nothing else of the
-// runtime). runtime/mcpimpl holds the support that mcpgen's generated
-// code calls; nothing else should import it.
+// # Asking the client
+//
+// A handler asks the client of its request questions with these
+// functions, and gets the answers back:
+//
+//   - Elicit asks the user to fill a form given as JSON Schema text;
+//     ElicitForm does it for a struct type marked //mcp:form.
+//   - ElicitURL sends the user to a URL, and ElicitURLDone says that the
+//     interaction there has ended.
+//   - Sample asks the client's model for a message (SampleRequest,
+//     SampleResult).
+//   - Roots asks for the client's roots.
+//   - Ask asks several questions (ElicitQuestion, ElicitURLQuestion,
+//     SampleQuestion, RootsQuestion) at once.
+//
+// A client that did not declare what a question needs makes it fail at
+// once with ErrNotSupported. Under revision 2025-11-25 and older each
+// waits for its answer; under 2026-07-28 one whose answer is not there
+// yet returns ErrInputRequired, which the handler returns: the client
+// calls again with the answers, and the handler runs again from the
+// start.
+//
+// # Beside this package
+//
+// runtime/runtimetest tests a Server in process, as net/http/httptest
+// tests a handler. runtime/claude hosts servers in-process inside a
+// Claude Code CLI session, as the Agent SDKs do. runtime/store is what
+// Server.Store takes: the store that the replicas of a server share (a
+// store adapter imports it, and nothing else of the runtime).
+// runtime/mcpimpl holds the support that mcpgen's generated code calls;
+// nothing else should import it.
 //
 // The runtime imports the standard library only, so a tool server built
 // with mcpgen pulls in nothing else.

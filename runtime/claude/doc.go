@@ -5,19 +5,29 @@
 // *runtime.Server values in this process, and hands the conversation to
 // the caller as typed messages.
 //
-// Query runs one prompt and returns its result. Start returns a Session
-// for a conversation: Send user turns, read messages with Receive or
-// Messages, and Close the session. While it runs, the Session's methods
-// send the Agent SDKs' control requests (Interrupt, SetModel,
-// SetPermissionMode, MCPStatus, RewindFiles, …), each with a typed
-// answer.
+// # Where to start
 //
-// Options say what the CLI is started with and what the host answers:
-// CanUseTool decides the CLI's permission checks, Hooks are called at the
-// events of the session with a Go type per event, OnElicitation answers
-// the questions of MCP servers the CLI connects to itself, Agents define
-// subagents, and OutputType asks for the result as a Go type whose JSON
-// Schema mcpgen generates (//mcp:output).
+// Three names are the way in; most of the package's other names are the
+// types of what they take and give back (messages, hook inputs, the
+// answers of control requests).
+//
+//   - Query runs one prompt and returns its result, a *ResultMessage (go
+//     doc lists Query under ResultMessage).
+//   - Start returns a Session for a conversation (go doc lists Start
+//     under Session): Send user turns, read messages with Receive or
+//     Messages, and Close the session. While it runs, the Session's
+//     methods send the Agent SDKs' control requests (Interrupt, SetModel,
+//     SetPermissionMode, MCPStatus, RewindFiles, …), each with a typed
+//     answer.
+//   - Options, which both take, say what the CLI is started with
+//     (Options.Servers: the *runtime.Server values it gets as MCP servers)
+//     and what the host answers.
+//
+// Among the Options, CanUseTool decides the CLI's permission checks,
+// Hooks are called at the events of the session with a Go type per event,
+// OnElicitation answers the questions of MCP servers the CLI connects to
+// itself, Agents define subagents, and OutputType asks for the result as
+// a Go type whose JSON Schema mcpgen generates (//mcp:output).
 //
 // The session functions (ListSessions, GetSessionMessages, ForkSession,
 // …) read and change the sessions the CLI keeps, in its files or in a

@@ -5,6 +5,12 @@
 // Memory, the store a server without one keeps in its own memory. It
 // imports nothing of the rest of the runtime, so an adapter needs nothing
 // else; runtime/store/storetest checks that one does what Store says.
+//
+// Start with Store. A program only sets runtime.Server.Store to one that
+// every replica shares (a *redis.Store of store/redis), and needs nothing
+// else here. An adapter implements Store, returns errors wrapping
+// ErrNotFound, ErrConflict and ErrFull where Store says, and passes
+// storetest.Run and storetest.RunReplicas.
 package store
 
 import (

@@ -3,6 +3,9 @@
 // and the bus between replicas (Redis pub/sub) live in one Redis that
 // every replica reaches.
 //
+// Start with Open, which connects to the Redis a URL names, or New, which
+// takes a go-redis client of the program's own:
+//
 //	rdb := goredis.NewClient(&goredis.Options{Addr: "redis:6379"})
 //	srv.Store = redis.New(rdb, nil)
 //	srv.StateKey = key // the same 32 random bytes on every replica
