@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -190,7 +191,7 @@ func tagPos(f *ast.Field, text string, fallback token.Pos) token.Pos {
 // a message.
 func applyKeywords(s *jsonschema.Schema, kws []keyVal, report func(kv keyVal, msg string)) {
 	var arrayDefaults []any
-	badDefault := false
+	badDefault, scalarDefault := false, false
 	replaced := map[*jsonschema.Schema]bool{} // whose enum the tag's replaces
 	for _, kv := range kws {
 		switch kv.key {
@@ -222,6 +223,13 @@ func applyKeywords(s *jsonschema.Schema, kws []keyVal, report func(kv keyVal, ms
 				continue
 			}
 			target = s.Items // invopop passes other keywords on to the items
+		}
+		if kv.key == "default" {
+			if scalarDefault {
+				report(kv, "default is given twice: a field has one default (only a list's default=a,default=b lists its items)")
+				continue
+			}
+			scalarDefault = true
 		}
 		if kv.key == "enum" && !replaced[target] {
 			// The tag's enum replaces the constants of the type.
@@ -346,6 +354,11 @@ func applyScalarKeyword(s *jsonschema.Schema, kv keyVal) string {
 				s.WriteOnly = b
 			}
 		case "default":
+			if s.ContentEncoding == "base64" {
+				if _, err := base64.StdEncoding.DecodeString(kv.val); err != nil {
+					return "default must be base64 for a []byte field, as encoding/json reads it, not " + strconv.Quote(kv.val)
+				}
+			}
 			s.Default = kv.val
 		case "example":
 			s.Examples = append(s.Examples, kv.val)

@@ -40,6 +40,8 @@ type Input struct {
 	Store    Store    `json:"store"`
 	Tags     []string `json:"tags,omitempty" jsonschema:"example=1,maxItems=2"`
 	Level    Level    `json:"level,omitempty" jsonschema:"default=loud"`
+	Blob     []byte   `json:"blob,omitempty" jsonschema:"default=not base64!"`
+	Twice    string   `json:"twice,omitempty" jsonschema:"default=a,default=b"`
 }
 
 // Level reads itself from text: mcpgen cannot check a default against it.
