@@ -333,7 +333,7 @@ func (h *harness) report(t *tool, v *verdicts, event, source string, path []stri
 		}
 	}
 	r.Path = path
-	h.facts(r, t.In, t.inputDoc, v.tree, path)
+	h.facts(r, t.In, t.inputDoc, v.tree, path, false)
 	if v.tree != nil && v.tree.hasDuplicateNames() {
 		r.Flags = append(r.Flags, "duplicate")
 	}
@@ -341,10 +341,15 @@ func (h *harness) report(t *tool, v *verdicts, event, source string, path []stri
 }
 
 // facts adds the Go types at path, the schema there, and flags about
-// the value there.
-func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []string) {
+// the value there: of an input, as encoding/json decodes it, or of an
+// output, as json.Marshal writes it.
+func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []string, output bool) {
 	if in == nil {
 		return
+	}
+	at := typeAt
+	if output {
+		at = outputTypeAt
 	}
 	if s := schemaAt(doc, tree, path); s != nil {
 		b, _ := json.Marshal(withoutDescriptions(s))
@@ -363,12 +368,12 @@ func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []
 			}
 		}
 	}
-	st := typeAt(in, path)
+	st := at(in, path)
 	r.GoType = st.t.String()
 	if len(path) > 0 {
 		// An element past the length of a Go array, which encoding/json
 		// drops.
-		parent := typeAt(in, path[:len(path)-1]).t
+		parent := at(in, path[:len(path)-1]).t
 		for parent != nil && parent.Kind() == reflect.Pointer {
 			parent = parent.Elem()
 		}
@@ -378,7 +383,7 @@ func (h *harness) facts(r *Report, in reflect.Type, doc any, tree *node, path []
 	}
 	if st.field == nil && len(path) > 0 {
 		// An element of a list: the list field's tag applies to it.
-		if parent := typeAt(in, path[:len(path)-1]); parent.field != nil && isArray(parent.field.Type) {
+		if parent := at(in, path[:len(path)-1]); parent.field != nil && isArray(parent.field.Type) {
 			if js := parent.field.Tag.Get("jsonschema"); js != "" && r.Keyword != "" && strings.Contains(js, r.Keyword+"=") {
 				r.Flags = append(r.Flags, "tagKeyword")
 			}

@@ -33,12 +33,36 @@ type step struct {
 // it can: a type that decodes itself, an interface or a missing member
 // ends the walk early.
 func typeAt(t reflect.Type, path []string) step {
-	s := step{t: t}
-	for _, tok := range path {
-		for s.t.Kind() == reflect.Pointer && !decodesItself(s.t) {
-			s.t = s.t.Elem()
+	return walk(t, path, func(t reflect.Type, _ bool) bool { return decodesItself(t) })
+}
+
+// outputTypeAt follows path through t as json.Marshal writes a value of
+// it: a type that writes itself ends the walk, and whether it does
+// depends on whether the value is addressable (a method on *T writes an
+// addressable T only).
+func outputTypeAt(t reflect.Type, path []string) step {
+	return walk(t, path, func(t reflect.Type, addressable bool) bool {
+		if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
+			return true
 		}
-		if decodesItself(s.t) || s.t == rawType {
+		p := reflect.PointerTo(t)
+		return addressable && t.Kind() != reflect.Pointer && (p.Implements(jsonMarshaler) || p.Implements(textMarshaler))
+	})
+}
+
+// walk follows path through t, ending at a type that self reports reads
+// (or writes) itself, given whether the value there is addressable:
+// json.Marshal's argument is not, a slice's elements and what a pointer
+// points to are, a field or an array's element is as its holder is, a
+// map's values are not.
+func walk(t reflect.Type, path []string, self func(t reflect.Type, addressable bool) bool) step {
+	s := step{t: t}
+	addressable := false
+	for _, tok := range path {
+		for s.t.Kind() == reflect.Pointer && !self(s.t, addressable) {
+			s.t, addressable = s.t.Elem(), true
+		}
+		if self(s.t, addressable) || s.t == rawType {
 			return s
 		}
 		switch s.t.Kind() {
@@ -48,9 +72,12 @@ func typeAt(t reflect.Type, path []string) step {
 				return s
 			}
 			s.owner, s.field, s.t = s.t, &f, f.Type
-		case reflect.Map, reflect.Slice, reflect.Array:
-			s.field = nil
-			s.t = s.t.Elem()
+		case reflect.Slice:
+			s.field, s.t, addressable = nil, s.t.Elem(), true
+		case reflect.Array:
+			s.field, s.t = nil, s.t.Elem()
+		case reflect.Map:
+			s.field, s.t, addressable = nil, s.t.Elem(), false
 		default:
 			return s
 		}

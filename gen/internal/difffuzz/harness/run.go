@@ -308,7 +308,7 @@ func (h *harness) checkOutput(ctx context.Context, t *tool, v reflect.Value, dat
 		if len(leaves) > 0 {
 			r.Schema, r.Keyword, r.Path = leaves[0].msg, leaves[0].keyword, leaves[0].path
 		}
-		h.facts(r, t.Out, t.outputDoc, tree, r.Path)
+		h.facts(r, t.Out, t.outputDoc, tree, r.Path, true)
 		reports = append(reports, r)
 	}
 	setResult(v.Interface())
@@ -319,7 +319,7 @@ func (h *harness) checkOutput(ctx context.Context, t *tool, v reflect.Value, dat
 	case cr.isError:
 		if sErr == nil {
 			r := &Report{Tool: t.Name, Event: OutputRefused, JSON: string(data), Runtime: cr.text}
-			h.facts(r, t.Out, t.outputDoc, tree, nil)
+			h.facts(r, t.Out, t.outputDoc, tree, nil, true)
 			reports = append(reports, r)
 		}
 	default:
@@ -330,7 +330,7 @@ func (h *harness) checkOutput(ctx context.Context, t *tool, v reflect.Value, dat
 		}
 		if p, detail := sameOutput(sent, tree, nil); detail != "" {
 			r := &Report{Tool: t.Name, Event: OutputDiffers, JSON: string(data), Path: p, Detail: detail + "; sent " + string(cr.structured)}
-			h.facts(r, t.Out, t.outputDoc, tree, p)
+			h.facts(r, t.Out, t.outputDoc, tree, p, true)
 			reports = append(reports, r)
 		}
 		if leaves, err := validate(t.output, cr.structured); err != nil {
@@ -338,7 +338,7 @@ func (h *harness) checkOutput(ctx context.Context, t *tool, v reflect.Value, dat
 			if len(leaves) > 0 {
 				r.Schema, r.Keyword, r.Path = leaves[0].msg, leaves[0].keyword, leaves[0].path
 			}
-			h.facts(r, t.Out, t.outputDoc, sent, r.Path)
+			h.facts(r, t.Out, t.outputDoc, sent, r.Path, true)
 			reports = append(reports, r)
 		}
 	}
@@ -410,7 +410,7 @@ func (h *harness) shrinkOutput(t *tool, v reflect.Value, r *Report) {
 			n.Keyword, n.Path = leaves[0].keyword, leaves[0].path
 		}
 		tree, _ := parse(data)
-		h.facts(n, t.Out, t.outputDoc, tree, n.Path)
+		h.facts(n, t.Out, t.outputDoc, tree, n.Path, true)
 		if key(n) != want {
 			return false
 		}
