@@ -107,5 +107,5 @@ func ExampleNewIntrospectionVerifier() {
 	fmt.Println(err)
 	// Output:
 	// alice [notes:read] <nil>
-	// invalid token: the authorization server says it is not active
+	// invalid token: inactive: the authorization server says it is not active
 }
