@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,33 +36,43 @@ type resourceVar struct {
 // declarations; attached records the comments it used.
 func resourceVars(f *ast.File, attached map[*ast.Comment]bool) []resourceVar {
 	var out []resourceVar
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
+	for vs, doc := range documentedVars(f) {
+		found := false
+		for _, c := range doc.List {
+			if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveResource {
+				attached[c] = true
+				found = true
+			}
 		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			doc := vs.Doc
-			if doc == nil && !gd.Lparen.IsValid() {
-				doc = gd.Doc
-			}
-			if doc == nil {
-				continue
-			}
-			found := false
-			for _, c := range doc.List {
-				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "mcp" && d.Name == directiveResource {
-					attached[c] = true
-					found = true
-				}
-			}
-			if found {
-				out = append(out, resourceVar{vs, doc})
-			}
+		if found {
+			out = append(out, resourceVar{vs, doc})
 		}
 	}
 	return out
+}
+
+// documentedVars yields each package-level variable specification of f
+// that has a doc comment, with it: its own, or its declaration's when the
+// declaration has no parentheses (var x = …), where go/ast puts it.
+func documentedVars(f *ast.File) iter.Seq2[*ast.ValueSpec, *ast.CommentGroup] {
+	return func(yield func(*ast.ValueSpec, *ast.CommentGroup) bool) {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				doc := vs.Doc
+				if doc == nil && !gd.Lparen.IsValid() {
+					doc = gd.Doc
+				}
+				if doc != nil && !yield(vs, doc) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // buildVarResource checks a //mcp:resource variable: one package-level

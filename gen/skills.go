@@ -90,35 +90,21 @@ func (k *skillModel) uri() string { return "skill://" + k.path + "/SKILL.md" }
 // declarations; attached records the comments it used.
 func (p *pass) skillDirectives(f *ast.File, attached map[*ast.Comment]bool) []*skillFolder {
 	var out []*skillFolder
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			doc := vs.Doc
-			if doc == nil && !gd.Lparen.IsValid() {
-				doc = gd.Doc
+	for vs, doc := range documentedVars(f) {
+		var embeds []ast.Directive
+		for _, c := range doc.List {
+			if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "go" && d.Name == "embed" {
+				embeds = append(embeds, d)
 			}
-			if doc == nil {
+		}
+		for _, c := range doc.List {
+			d, ok := ast.ParseDirective(c.Slash, c.Text)
+			if !ok || d.Tool != "mcp" || d.Name != directiveSkills {
 				continue
 			}
-			var embeds []ast.Directive
-			for _, c := range doc.List {
-				if d, ok := ast.ParseDirective(c.Slash, c.Text); ok && d.Tool == "go" && d.Name == "embed" {
-					embeds = append(embeds, d)
-				}
-			}
-			for _, c := range doc.List {
-				d, ok := ast.ParseDirective(c.Slash, c.Text)
-				if !ok || d.Tool != "mcp" || d.Name != directiveSkills {
-					continue
-				}
-				attached[c] = true
-				if sf := p.skillFolder(d, vs, embeds); sf != nil {
-					out = append(out, sf)
-				}
+			attached[c] = true
+			if sf := p.skillFolder(d, vs, embeds); sf != nil {
+				out = append(out, sf)
 			}
 		}
 	}
