@@ -126,7 +126,7 @@ func TestAuthorizationFlags(t *testing.T) {
 // as the bearer token of every request.
 func connectWith(t *testing.T, ctx context.Context, url, token string) *mcp.ClientSession {
 	t.Helper()
-	hc := &http.Client{Timeout: 30 * time.Second, Transport: bearer{token}}
+	hc := &http.Client{Timeout: 30 * time.Second, Transport: mcptest.Bearer(token)}
 	c := mcp.NewClient(&mcp.Implementation{Name: "notes-test", Version: "1.0.0"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 	if err != nil {
@@ -134,16 +134,6 @@ func connectWith(t *testing.T, ctx context.Context, url, token string) *mcp.Clie
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-// bearer is an http.RoundTripper that adds an Authorization header.
-type bearer struct{ token string }
-
-// RoundTrip sends r with the token.
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // getJSON decodes the JSON that a GET of url answers into v.

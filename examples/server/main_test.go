@@ -293,7 +293,7 @@ func connectHTTP(t *testing.T, ctx context.Context, url, token string) *mcp.Clie
 	t.Helper()
 	hc := &http.Client{Timeout: 30 * time.Second}
 	if token != "" {
-		hc.Transport = bearer{token}
+		hc.Transport = mcptest.Bearer(token)
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "greeter-test", Version: "1.0.0"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
@@ -302,14 +302,4 @@ func connectHTTP(t *testing.T, ctx context.Context, url, token string) *mcp.Clie
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-// bearer is an http.RoundTripper that adds an Authorization header.
-type bearer struct{ token string }
-
-// RoundTrip sends r with the token.
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
 }

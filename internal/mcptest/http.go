@@ -162,3 +162,18 @@ func (r Reply) WantRequestError(t testing.TB, what string, status, code int, id 
 		t.Errorf("%s: status %d body %s, want %d with error %d and id %s", what, r.Status, r.Body, status, code, jsonOf(id))
 	}
 }
+
+// Bearer returns an http.RoundTripper that sends each request with token
+// as its bearer token (Authorization: Bearer token), for clients that
+// take a transport, such as the official SDKs'.
+func Bearer(token string) http.RoundTripper { return bearer(token) }
+
+// bearer is the transport Bearer returns.
+type bearer string
+
+// RoundTrip sends a copy of r with the token.
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
