@@ -602,7 +602,7 @@ type heldRequest struct {
 // session returns the session of a request served on its own, which
 // lives in its hold: one allocation less for each such request.
 func (r *heldRequest) session(h *httpHandler, who caller) *session {
-	r.ss = session{srv: h.srv, caller: who, tokens: h.opts.Authorization != nil, transport: "http", single: true}
+	h.initSession(&r.ss, who, "")
 	return &r.ss
 }
 

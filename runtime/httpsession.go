@@ -69,10 +69,11 @@ func (h *httpHandler) sessionOf(ctx context.Context, r *http.Request) *httpSessi
 	return h.useSession(ctx, id)
 }
 
-// session returns a session of the caller who: the one-request session of
-// a request served on its own when id is "", else the session id.
-func (h *httpHandler) session(who caller, id string) *session {
-	return &session{srv: h.srv, caller: who, tokens: h.opts.Authorization != nil, transport: "http", id: id}
+// initSession makes *ss a new session of this handler for the caller who:
+// the Streamable HTTP session id, or, when id is "", the one-request
+// session of a request served on its own (see heldRequest.session).
+func (h *httpHandler) initSession(ss *session, who caller, id string) {
+	*ss = session{srv: h.srv, caller: who, tokens: h.opts.Authorization != nil, transport: "http", id: id, single: id == ""}
 }
 
 // newSession starts a session, in use, or returns nil when there is no
@@ -86,7 +87,8 @@ func (h *httpHandler) newSession(who caller) *httpSession {
 	}
 	events := newEventLog()
 	id := rand.Text()
-	ss := h.session(who, id)
+	ss := new(session)
+	h.initSession(ss, who, id)
 	ss.notify, ss.canAsk = events.add, true
 	hs := &httpSession{id: id, holder: who.holder, ss: ss, events: events, active: 1, lastUsed: now}
 	h.srv.fanout.join(hs.ss)
