@@ -85,6 +85,11 @@ type Config struct {
 	HTTPWarmup     int
 	HTTPWarmupTime time.Duration
 	HTTPSessions   int // sessions opened to measure the memory they hold
+
+	// Pairs is how many times the two sides of a ratio that is a target
+	// of its own (mcpgen to the floor, a call with a token to one
+	// without) are measured back to back, alternating which goes first.
+	Pairs int
 }
 
 var quickConfig = Config{
@@ -94,6 +99,7 @@ var quickConfig = Config{
 	GenBenchtime: "2x", GenCount: 1,
 	ControlRuns: 1, ControlWarmup: 300, ControlSequential: 500, ControlParallel: 1000,
 	HTTPRounds: 1, HTTPClients: []int{1, 16, 64}, HTTPTime: 300 * time.Millisecond, HTTPWarmup: 1000, HTTPWarmupTime: time.Second, HTTPSessions: 1000,
+	Pairs: 1,
 }
 
 // fullConfig's in-flight counts keep the fastest server busy for about a
@@ -107,6 +113,7 @@ var fullConfig = Config{
 	GenBenchtime: "10x", GenCount: 3,
 	ControlRuns: 5, ControlWarmup: 3000, ControlSequential: 5000, ControlParallel: 50000,
 	HTTPRounds: 3, HTTPClients: []int{1, 16, 64}, HTTPTime: 2 * time.Second, HTTPWarmup: 20000, HTTPWarmupTime: 10 * time.Second, HTTPSessions: 10000,
+	Pairs: 7,
 }
 
 var allParts = []string{"stdio", "startup", "inproc", "gen", "control", "http", "httpauth"}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/bench/internal/driver"
 )
 
 // A verdict is one target of the issue, checked.
@@ -126,6 +128,79 @@ func paired(a, b []float64) (med, lo, hi float64) {
 		return 0, 0, 0
 	}
 	return median(rs), slices.Min(rs), slices.Max(rs)
+}
+
+// alternate measures a and b back to back, pairs times each: a first in
+// one pair, b first in the next, so that a change in the machine's load
+// during the run falls on both alike. It returns their figures pair by
+// pair. A target that is a ratio of two of mcpgen's servers, or of mcpgen
+// to the floor, is read from such pairs: a part's rounds measure every
+// peer between the two, and on a shared 2-core machine the load moves
+// more in a minute than the difference being measured.
+func alternate[R any](pairs int, a, b func() (R, error)) (as, bs []R, err error) {
+	for i := range pairs {
+		first, second := a, b
+		if i%2 == 1 {
+			first, second = b, a
+		}
+		x, err := first()
+		if err != nil {
+			return nil, nil, err
+		}
+		y, err := second()
+		if err != nil {
+			return nil, nil, err
+		}
+		if i%2 == 1 {
+			x, y = y, x
+		}
+		as, bs = append(as, x), append(bs, y)
+	}
+	return as, bs, nil
+}
+
+// cpus returns the server CPU per call of each of ss.
+func cpus(ss []*driver.Stats) []time.Duration {
+	xs := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		xs[i] = s.CPUPerCall
+	}
+	return xs
+}
+
+// cpuPerCall returns the server CPU per call of each of ss, in seconds.
+func cpuPerCall(ss []*driver.Stats) []float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = s.CPUPerCall.Seconds()
+	}
+	return xs
+}
+
+// pairsText says how back-to-back pairs were measured.
+func pairsText(pairs int, each time.Duration) string {
+	return fmt.Sprintf("%d pair(s) of fresh processes, alternating which goes first, each warmed up as in a round and measured for %s", pairs, dur(each))
+}
+
+// throughputs returns the calls per second of each of ss.
+func throughputs(ss []*driver.Stats) []float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = s.PerSecond()
+	}
+	return xs
+}
+
+// pairedDiff returns the median, smallest and largest of a[i]-b[i].
+func pairedDiff(a, b []time.Duration) (med, lo, hi time.Duration) {
+	var ds []time.Duration
+	for i := range min(len(a), len(b)) {
+		ds = append(ds, a[i]-b[i])
+	}
+	if len(ds) == 0 {
+		return 0, 0, 0
+	}
+	return median(ds), slices.Min(ds), slices.Max(ds)
 }
 
 // timesRange formats a paired ratio with its range when there is one.
