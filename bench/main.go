@@ -104,7 +104,7 @@ var quickConfig = Config{
 
 // fullConfig's in-flight counts keep the fastest server busy for about a
 // second per round: with fewer (20,000 calls were 0.2 s), the server's CPU
-// time, read from /proc in 10 ms ticks, and the rounds' ratios varied by
+// time, then read from /proc in 10 ms ticks, and the rounds' ratios varied by
 // a third from round to round.
 var fullConfig = Config{
 	Mode:   "full",

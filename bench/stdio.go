@@ -153,7 +153,7 @@ func (e *env) stdioPart() ([]verdict, error) {
 
 	w := e.out
 	fmt.Fprintf(w, "## 1. stdio: the same driver for every server\n\n")
-	fmt.Fprintf(w, "greet and create_ticket in turn; %d sequential calls, %d with %d in flight, %d rejected calls (greet without name, create_ticket with kind \"epic\", in turn), after %d warm-up calls; median of %d round(s). CPU is the server process's user+system time per call (from /proc, 10 ms ticks); the driver's own CPU per call shows how much of the 2 cores the load generator itself takes.\n\n",
+	fmt.Fprintf(w, "greet and create_ticket in turn; %d sequential calls, %d with %d in flight, %d rejected calls (greet without name, create_ticket with kind \"epic\", in turn), after %d warm-up calls; median of %d round(s). CPU is the server process's user+system time per call (its CPU clock, to the nanosecond); the driver's own CPU per call shows how much of the 2 cores the load generator itself takes.\n\n",
 		cfg.Sequential, cfg.Parallel, cfg.InFlight, cfg.Rejected, cfg.Warmup, cfg.Rounds)
 	var rows [][]string
 	for _, s := range servers {

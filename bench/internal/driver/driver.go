@@ -423,9 +423,16 @@ func (c *Conn) Run(kinds []CallKind, n, inflight int) (*Stats, error) {
 // every Linux that matters.
 const clockTick = 10 * time.Millisecond
 
-// ProcessCPU returns the CPU time (user+system, all threads) the process
-// has used so far, from /proc/<pid>/stat; 0 if unknown.
+// ProcessCPU returns the CPU time (user+system, all threads, those that
+// have exited included) the process has used so far: from its CPU clock,
+// to the nanosecond, where the system has one (processClock), else from
+// /proc/<pid>/stat in 10 ms ticks; 0 if unknown. Ticks were too coarse:
+// the stdio floor spends 0.2 s of CPU on 100,000 calls, 20 ticks, so
+// one tick moved its CPU per call by 5%.
 func ProcessCPU(pid int) time.Duration {
+	if d, ok := processClock(pid); ok {
+		return d
+	}
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0

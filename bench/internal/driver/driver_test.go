@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"os/exec"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -54,5 +56,33 @@ func TestCheck(t *testing.T) {
 	}
 	if err := BadTicket.Check([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`)); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestProcessCPU checks that a child's CPU clock reads what it spent, to
+// well under the 10 ms of /proc's ticks, and agrees with /proc.
+func TestProcessCPU(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 5")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	defer cmd.Process.Kill()
+	time.Sleep(100 * time.Millisecond)
+	a := ProcessCPU(cmd.Process.Pid)
+	if _, ok := processClock(cmd.Process.Pid); !ok && runtime.GOOS == "linux" {
+		t.Fatal("no CPU clock for the child on Linux")
+	}
+	if a <= 0 {
+		t.Fatalf("ProcessCPU = %v, want the child's CPU time so far", a)
+	}
+	if a%clockTick == 0 && runtime.GOOS == "linux" {
+		t.Errorf("ProcessCPU = %v, a whole number of ticks: not the nanosecond clock", a)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if ps := cmd.ProcessState; ps != nil {
+		if spent := ps.UserTime() + ps.SystemTime(); a > spent+2*clockTick {
+			t.Errorf("ProcessCPU = %v before the child ended, more than the %v wait4 reports for its whole life", a, spent)
+		}
 	}
 }
