@@ -9,7 +9,7 @@ import (
 // processClock reads the CPU-time clock of process pid (clock_gettime
 // with the clock id that clock_getcpuclockid(3) returns): the scheduler's
 // own count of the time every thread of the process has run, to the
-// nanosecond. Linux lets any process read it.
+// nanosecond. The benchmark reads it for its own children.
 func processClock(pid int) (time.Duration, bool) {
 	// MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED), as in the kernel's
 	// include/linux/posix-timers.h: the pid's complement shifted by
