@@ -97,20 +97,27 @@ status=0
 # 1. The conformance suite over Streamable HTTP.
 log "building examples/conformance"
 go -C "$repo/examples/conformance" build -o "$tmp/conformance-server" .
-"$tmp/conformance-server" -http 127.0.0.1:0 2>"$tmp/server.log" &
-server_pid=$!
-url=
-for _ in $(seq 100); do # up to 10 s
-	url=$(sed -n 's/.*msg="serving MCP over Streamable HTTP" url=\(http:[^ ]*\).*/\1/p' "$tmp/server.log")
-	[[ -n $url ]] && break
-	kill -0 "$server_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [[ -z $url ]]; then
-	log "the server did not start:"
-	cat "$tmp/server.log" >&2
+
+# start_server LOG [ARG...] starts the conformance server on a free port
+# with ARGs, its log in LOG, and sets server_pid, and url once the server
+# says where it serves; it exits if that takes more than 10 s.
+start_server() {
+	local logfile=$1
+	shift
+	"$tmp/conformance-server" -http 127.0.0.1:0 "$@" 2>"$logfile" &
+	server_pid=$!
+	url=
+	for _ in $(seq 100); do
+		url=$(sed -n 's/.*msg="serving MCP over Streamable HTTP" url=\(http:[^ ]*\).*/\1/p' "$logfile")
+		[[ -n $url ]] && return
+		kill -0 "$server_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	log "the server${*:+ with $*} did not start:"
+	cat "$logfile" >&2
 	exit 1
-fi
+}
+start_server "$tmp/server.log"
 # suite NAME JS BASELINE REQUIRED... runs one version of the suite against
 # the server and compares it with its baseline.
 suite() {
@@ -155,20 +162,7 @@ server_pid=
 # 1b. The lists a page at a time: the same server with -page-size 1, so
 # that skills/list, resources/directory/read, tools/list and prompts/list
 # answer one item per page and the suite follows their cursors.
-"$tmp/conformance-server" -http 127.0.0.1:0 -page-size 1 2>"$tmp/server-paged.log" &
-server_pid=$!
-url=
-for _ in $(seq 100); do # up to 10 s
-	url=$(sed -n 's/.*msg="serving MCP over Streamable HTTP" url=\(http:[^ ]*\).*/\1/p' "$tmp/server-paged.log")
-	[[ -n $url ]] && break
-	kill -0 "$server_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [[ -z $url ]]; then
-	log "the server with -page-size 1 did not start:"
-	cat "$tmp/server-paged.log" >&2
-	exit 1
-fi
+start_server "$tmp/server-paged.log" -page-size 1
 log "running the skills, tools-list and prompts-list scenarios against $url, one item per page"
 for s in "${skills[@]}" tools-list prompts-list; do
 	"$node" "$conformance_next" server --url "$url" --scenario "$s" -o "$tmp/paged.results" >"$tmp/paged-$s.out" 2>&1 || {
