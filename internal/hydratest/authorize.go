@@ -11,6 +11,8 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/hydra"
 )
 
 // A User plays the person in front of the browser during an authorization
@@ -43,7 +45,7 @@ func (s *Server) Authorize(ctx context.Context, authURL string, u User) (*url.UR
 	}
 	browser := &http.Client{
 		Jar:           jar,
-		Timeout:       s.client.Timeout,
+		Timeout:       s.api.HTTP.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	next := authURL
@@ -54,9 +56,9 @@ func (s *Server) Authorize(ctx context.Context, authURL string, u User) (*url.UR
 		}
 		q := loc.Query()
 		switch {
-		case strings.HasPrefix(loc.String(), loginApp):
+		case strings.HasPrefix(loc.String(), hydra.LoginURL):
 			next, err = s.accept(ctx, "login", q.Get("login_challenge"), map[string]any{"subject": u.Subject})
-		case strings.HasPrefix(loc.String(), consentApp):
+		case strings.HasPrefix(loc.String(), hydra.ConsentURL):
 			next, err = s.consent(ctx, q.Get("consent_challenge"), u)
 		default:
 			return loc, nil // back to the client
@@ -93,7 +95,7 @@ func (s *Server) consent(ctx context.Context, challenge string, u User) (string,
 		RequestedScope []string `json:"requested_scope"`
 	}
 	q := url.Values{"consent_challenge": {challenge}}.Encode()
-	if err := s.do(http.MethodGet, s.admin+"/admin/oauth2/auth/requests/consent?"+q, "", nil, nil, http.StatusOK, &req); err != nil {
+	if err := s.api.Do(ctx, http.MethodGet, s.api.Admin+"/admin/oauth2/auth/requests/consent?"+q, "", nil, nil, http.StatusOK, &req); err != nil {
 		return "", err
 	}
 	scopes := u.Scopes
@@ -112,7 +114,7 @@ func (s *Server) accept(ctx context.Context, flow, challenge string, body map[st
 	if challenge == "" {
 		return "", fmt.Errorf("hydratest: Hydra's %s redirect has no challenge", flow)
 	}
-	u := s.admin + "/admin/oauth2/auth/requests/" + flow + "/accept?" + url.Values{flow + "_challenge": {challenge}}.Encode()
+	u := s.api.Admin + "/admin/oauth2/auth/requests/" + flow + "/accept?" + url.Values{flow + "_challenge": {challenge}}.Encode()
 	b, err := json.Marshal(body)
 	if err != nil {
 		return "", err
@@ -120,7 +122,7 @@ func (s *Server) accept(ctx context.Context, flow, challenge string, body map[st
 	var out struct {
 		RedirectTo string `json:"redirect_to"`
 	}
-	if err := s.do(http.MethodPut, u, "application/json", bytes.NewReader(b), nil, http.StatusOK, &out); err != nil {
+	if err := s.api.Do(ctx, http.MethodPut, u, "application/json", bytes.NewReader(b), nil, http.StatusOK, &out); err != nil {
 		return "", err
 	}
 	if out.RedirectTo == "" {

@@ -19,24 +19,20 @@ package hydratest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/hydra"
 	"github.com/mcpgen/mcpgen/internal/proctest"
 )
 
@@ -67,9 +63,7 @@ func Binary(t testing.TB) string {
 
 // A Server is a running Hydra.
 type Server struct {
-	issuer string // the public URL, also the issuer identifier
-	admin  string // the admin API's URL
-	client *http.Client
+	api hydra.API
 }
 
 // startTimeout bounds how long Start waits for Hydra to be ready; it is
@@ -99,18 +93,18 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := binary.Path(t) // $MCPGEN_HYDRA, else the cache's; skipped (or failed, if required) without one
 	public, admin := proctest.FreePort(t), proctest.FreePort(t)
-	s := &Server{
-		issuer: "http://" + public,
-		admin:  "http://" + admin,
-		client: &http.Client{Timeout: 30 * time.Second},
-	}
+	s := &Server{api: hydra.API{
+		Issuer: "http://" + public,
+		Admin:  "http://" + admin,
+		HTTP:   &http.Client{Timeout: 30 * time.Second},
+	}}
 	if cfg.Observe != nil {
 		// Hydra listens on another port; the issuer is the proxy's.
 		front, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.issuer = "http://" + front.Addr().String()
+		s.api.Issuer = "http://" + front.Addr().String()
 		target := &url.URL{Scheme: "http", Host: public}
 		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
@@ -123,34 +117,18 @@ func StartWith(t testing.TB, cfg Config) *Server {
 		go srv.Serve(front)
 		t.Cleanup(func() { srv.Close() })
 	}
-	publicHost, publicPort, _ := net.SplitHostPort(public)
-	adminHost, adminPort, _ := net.SplitHostPort(admin)
-
-	cmd := exec.Command(bin, "serve", "all", "--dev", "--sqa-opt-out")
-	cmd.Env = []string{
-		"HOME=" + t.TempDir(),
-		"PATH=" + os.Getenv("PATH"),
-		"DSN=memory",
-		"SECRETS_SYSTEM=" + randomHex(t, 32),
-		"STRATEGIES_ACCESS_TOKEN=jwt",
-		"URLS_SELF_ISSUER=" + s.issuer,
-		// The login and consent "apps" are Authorize, which reads the
-		// challenges from the redirects and never visits these.
-		"URLS_LOGIN=" + loginApp,
-		"URLS_CONSENT=" + consentApp,
-		"SERVE_PUBLIC_HOST=" + publicHost,
-		"SERVE_PUBLIC_PORT=" + publicPort,
-		"SERVE_ADMIN_HOST=" + adminHost,
-		"SERVE_ADMIN_PORT=" + adminPort,
-		"LOG_LEVEL=warn",
-		"SQA_OPT_OUT=true",
+	env, err := hydra.Env(t.TempDir(), randomHex(t, 32), s.api.Issuer, public, admin)
+	if err != nil {
+		t.Fatal(err)
 	}
+	cmd := exec.Command(bin, "serve", "all", "--dev", "--sqa-opt-out")
+	cmd.Env = env
 	proc := proctest.Start(t, "hydratest", cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	// Straight to Hydra, so that an observer sees only the test's requests.
-	for _, u := range []string{"http://" + public + "/health/ready", s.admin + "/health/ready"} {
-		if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.client, u) == http.StatusOK }); err != nil {
+	for _, u := range []string{"http://" + public + "/health/ready", s.api.Admin + "/health/ready"} {
+		if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.api.HTTP, u) == http.StatusOK }); err != nil {
 			t.Fatalf("hydratest: Hydra is not ready: %s", proc.Explain(err))
 		}
 	}
@@ -160,96 +138,39 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	// first fetch of the keys is not what waits for it. Straight to Hydra,
 	// so that an observer sees only the test's requests.
 	jwks := "http://" + public + "/.well-known/jwks.json"
-	if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.client, jwks) == http.StatusOK }); err != nil {
+	if err := proc.WaitReady(ctx, func(ctx context.Context) bool { return proctest.HTTPStatus(ctx, s.api.HTTP, jwks) == http.StatusOK }); err != nil {
 		t.Fatalf("hydratest: Hydra's JWK set: %s", proc.Explain(err))
 	}
 	return s
 }
 
-// The URLs Hydra sends a browser to for login and consent; nothing
-// listens there (port 9 is discard).
-const (
-	loginApp   = "http://127.0.0.1:9/login"
-	consentApp = "http://127.0.0.1:9/consent"
-)
-
 // Issuer is the issuer identifier of the server (its public URL, no
 // trailing slash); its OpenID discovery document is at
 // Issuer()+"/.well-known/openid-configuration".
-func (s *Server) Issuer() string { return s.issuer }
+func (s *Server) Issuer() string { return s.api.Issuer }
 
 // IntrospectionURL is the RFC 7662 introspection endpoint (on the admin
 // API, which Hydra does not guard: it ignores client authentication there).
-func (s *Server) IntrospectionURL() string { return s.admin + "/admin/oauth2/introspect" }
+func (s *Server) IntrospectionURL() string { return s.api.Admin + "/admin/oauth2/introspect" }
 
 // TokenURL is the token endpoint.
-func (s *Server) TokenURL() string { return s.issuer + "/oauth2/token" }
+func (s *Server) TokenURL() string { return s.api.TokenURL() }
 
 // A ClientConfig says what a client may ask for.
-type ClientConfig struct {
-	// Scopes are the scopes the client may request.
-	Scopes []string
-	// Audience lists the audiences the client may request.
-	Audience []string
-	// TokenLifespan, if not zero, is the lifetime of its access tokens
-	// (Hydra's default is one hour).
-	TokenLifespan time.Duration
-	// Opaque makes Hydra issue opaque access tokens to this client instead
-	// of JWTs.
-	Opaque bool
-	// RedirectURIs, if set, let the client use the authorization code
-	// grant too (with PKCE, as Hydra requires of every client), sending
-	// the user back to one of these.
-	RedirectURIs []string
-	// TokenEndpointAuthMethod is how the client authenticates at the
-	// token endpoint: client_secret_basic (the default),
-	// client_secret_post, or none (a public client, without a secret).
-	TokenEndpointAuthMethod string
-}
+type ClientConfig = hydra.ClientConfig
 
 // A Client is a registered OAuth client.
-type Client struct {
-	ID, Secret string
-}
+type Client = hydra.Client
 
-// RegisterClient registers a confidential client that may use the client
-// credentials grant with the given scopes and audiences.
+// RegisterClient registers a client that may use the client credentials
+// grant with the given scopes and audiences.
 func (s *Server) RegisterClient(t testing.TB, cfg ClientConfig) *Client {
 	t.Helper()
-	secret := randomHex(t, 16)
-	method := cfg.TokenEndpointAuthMethod
-	if method == "" {
-		method = "client_secret_basic"
+	c, err := s.api.RegisterClient(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("hydratest: %v", err)
 	}
-	body := map[string]any{
-		"grant_types":                []string{"client_credentials"},
-		"response_types":             []string{"token"},
-		"scope":                      strings.Join(cfg.Scopes, " "),
-		"audience":                   nonNil(cfg.Audience),
-		"token_endpoint_auth_method": method,
-		"access_token_strategy":      "jwt",
-	}
-	if method == "none" {
-		secret = ""
-	} else {
-		body["client_secret"] = secret
-	}
-	if len(cfg.RedirectURIs) > 0 {
-		body["grant_types"] = []string{"client_credentials", "authorization_code", "refresh_token"}
-		body["response_types"] = []string{"code"}
-		body["redirect_uris"] = cfg.RedirectURIs
-	}
-	if cfg.Opaque {
-		body["access_token_strategy"] = "opaque"
-	}
-	if cfg.TokenLifespan != 0 {
-		body["client_credentials_grant_access_token_lifespan"] = cfg.TokenLifespan.String()
-	}
-	var out struct {
-		ClientID string `json:"client_id"`
-	}
-	s.call(t, http.MethodPost, s.admin+"/admin/clients", "application/json", jsonBody(t, body), nil, http.StatusCreated, &out)
-	return &Client{ID: out.ClientID, Secret: secret}
+	return c
 }
 
 // Token gets an access token for c by the client credentials grant, with
@@ -266,30 +187,14 @@ func (s *Server) Token(t testing.TB, c *Client, scopes, audience []string) strin
 // TryToken is Token that returns Hydra's refusal as an error, for tests
 // of what the authorization server itself refuses.
 func (s *Server) TryToken(c *Client, scopes, audience []string) (string, error) {
-	form := url.Values{"grant_type": {"client_credentials"}}
-	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
-	}
-	if len(audience) > 0 {
-		form.Set("audience", strings.Join(audience, " "))
-	}
-	var out struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := s.do(http.MethodPost, s.TokenURL(), "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), c, http.StatusOK, &out); err != nil {
-		return "", err
-	}
-	if out.AccessToken == "" {
-		return "", errors.New("no access_token in the token response")
-	}
-	return out.AccessToken, nil
+	return s.api.Token(context.Background(), c, scopes, audience)
 }
 
 // Revoke revokes token (RFC 7009) as client c, which it was issued to.
 func (s *Server) Revoke(t testing.TB, c *Client, token string) {
 	t.Helper()
 	form := url.Values{"token": {token}}
-	s.call(t, http.MethodPost, s.issuer+"/oauth2/revoke", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), c, http.StatusOK, nil)
+	s.call(t, http.MethodPost, s.api.Issuer+"/oauth2/revoke", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), c, http.StatusOK, nil)
 }
 
 // RotateKeys creates a new signing key for JWT access tokens, with the
@@ -300,7 +205,7 @@ func (s *Server) RotateKeys(t testing.TB, alg string) string {
 	t.Helper()
 	kid := "mcpgen-" + randomHex(t, 8)
 	body := map[string]string{"alg": alg, "use": "sig", "kid": kid}
-	s.call(t, http.MethodPost, s.admin+"/admin/keys/"+AccessTokenKeySet, "application/json", jsonBody(t, body), nil, http.StatusCreated, nil)
+	s.call(t, http.MethodPost, s.api.Admin+"/admin/keys/"+AccessTokenKeySet, "application/json", jsonBody(t, body), nil, http.StatusCreated, nil)
 	return kid
 }
 
@@ -308,7 +213,7 @@ func (s *Server) RotateKeys(t testing.TB, alg string) string {
 // publishing it.
 func (s *Server) DeleteKey(t testing.TB, kid string) {
 	t.Helper()
-	s.call(t, http.MethodDelete, s.admin+"/admin/keys/"+AccessTokenKeySet+"/"+url.PathEscape(kid), "", nil, nil, http.StatusNoContent, nil)
+	s.call(t, http.MethodDelete, s.api.Admin+"/admin/keys/"+AccessTokenKeySet+"/"+url.PathEscape(kid), "", nil, nil, http.StatusNoContent, nil)
 }
 
 // DecodeJWT returns the header and the claims of a JWT without verifying
@@ -331,54 +236,20 @@ func DecodeJWT(t testing.TB, token string) (header, claims map[string]any) {
 	return header, claims
 }
 
-// call is do that fails the test.
+// call is hydra.API.Do that fails the test.
 func (s *Server) call(t testing.TB, method, u, contentType string, body io.Reader, c *Client, want int, out any) {
 	t.Helper()
-	if err := s.do(method, u, contentType, body, c, want, out); err != nil {
+	if err := s.api.Do(context.Background(), method, u, contentType, body, c, want, out); err != nil {
 		t.Fatalf("hydratest: %v", err)
 	}
 }
 
-// do sends a request to Hydra, authenticated as c when c is not nil,
-// checks the status and decodes the JSON answer into out.
-func (s *Server) do(method, u, contentType string, body io.Reader, c *Client, want int, out any) error {
-	req, err := http.NewRequest(method, u, body)
-	if err != nil {
-		return err
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if c != nil {
-		// RFC 6749 §2.3.1: the id and secret are form-encoded first.
-		req.SetBasicAuth(url.QueryEscape(c.ID), url.QueryEscape(c.Secret))
-	}
-	res, err := s.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, u, err)
-	}
-	if res.StatusCode != want {
-		return fmt.Errorf("%s %s: %s: %s", method, u, res.Status, bytes.TrimSpace(data))
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%s %s: %w", method, u, err)
-		}
-	}
-	return nil
-}
-
 func randomHex(t testing.TB, n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
+	h, err := hydra.RandomHex(n)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(b)
+	return h
 }
 
 func jsonBody(t testing.TB, v any) io.Reader {

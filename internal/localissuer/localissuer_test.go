@@ -75,13 +75,15 @@ func TestLocalIssuer(t *testing.T) {
 }
 
 // TestLocalIssuerArguments: a resource that is not an http URL, two
-// resources and a lifespan that is not positive are refused before Hydra
-// is looked for.
+// resources, a lifespan that is not positive and an address without a
+// port are refused before Hydra is looked for.
 func TestLocalIssuerArguments(t *testing.T) {
 	for _, args := range [][]string{
 		{"notes"},
 		{"http://a/mcp", "http://b/mcp"},
 		{"-lifespan", "0s"},
+		{"-addr", "127.0.0.1"},
+		{"-admin", "localhost"},
 	} {
 		if _, err := parse(args, io.Discard); err == nil {
 			t.Errorf("parse(%q) accepted it", args)

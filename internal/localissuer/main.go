@@ -15,12 +15,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/hydra"
 )
 
 func main() {
@@ -93,6 +90,11 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	if c.lifespan <= 0 {
 		return config{}, fmt.Errorf("-lifespan %v is not positive", c.lifespan)
 	}
+	for _, f := range []struct{ name, addr string }{{"-addr", c.public}, {"-admin", c.admin}} {
+		if _, _, err := net.SplitHostPort(f.addr); err != nil {
+			return config{}, fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
 	return c, nil
 }
 
@@ -111,49 +113,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	secret, err := randomHex(32)
+	secret, err := hydra.RandomHex(32)
 	if err != nil {
 		return err
 	}
 	issuer := "http://" + c.public
-	publicHost, publicPort, err := net.SplitHostPort(c.public)
-	if err != nil {
-		return fmt.Errorf("-addr: %w", err)
-	}
-	adminHost, adminPort, err := net.SplitHostPort(c.admin)
-	if err != nil {
-		return fmt.Errorf("-admin: %w", err)
-	}
 	home, err := os.MkdirTemp("", "localissuer")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(home)
+	// Hydra's state is in memory: it is gone when Hydra is stopped.
+	env, err := hydra.Env(home, secret, issuer, c.public, c.admin)
+	if err != nil {
+		return err
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Hydra's state is in memory: it is gone when Hydra is stopped.
 	cmd := exec.CommandContext(ctx, c.hydra, "serve", "all", "--dev", "--sqa-opt-out")
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
-	cmd.Env = []string{
-		"HOME=" + home,
-		"PATH=" + os.Getenv("PATH"),
-		"DSN=memory",
-		"SECRETS_SYSTEM=" + secret,
-		"STRATEGIES_ACCESS_TOKEN=jwt",
-		"URLS_SELF_ISSUER=" + issuer,
-		// Only the client credentials grant is used: no browser is sent
-		// to these (port 9 is discard).
-		"URLS_LOGIN=http://127.0.0.1:9/login",
-		"URLS_CONSENT=http://127.0.0.1:9/consent",
-		"SERVE_PUBLIC_HOST=" + publicHost,
-		"SERVE_PUBLIC_PORT=" + publicPort,
-		"SERVE_ADMIN_HOST=" + adminHost,
-		"SERVE_ADMIN_PORT=" + adminPort,
-		"LOG_LEVEL=warn",
-		"SQA_OPT_OUT=true",
-	}
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start Hydra: %w", err)
@@ -161,7 +142,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	h := &hydra{issuer: issuer, admin: "http://" + c.admin, client: &http.Client{Timeout: 30 * time.Second}}
+	h := &server{hydra.API{Issuer: issuer, Admin: "http://" + c.admin, HTTP: &http.Client{Timeout: 30 * time.Second}}}
 	if err := h.waitReady(ctx, exited); err != nil {
 		cancel()
 		<-exited
@@ -208,16 +189,16 @@ func installHydra(ctx context.Context, stderr io.Writer) (string, error) {
 
 // printToken writes what a user needs: the issuer to give the server, the
 // token, and the request that gets another.
-func printToken(w io.Writer, h *hydra, cl client, c config, token string) {
+func printToken(w io.Writer, h *server, cl *hydra.Client, c config, token string) {
 	form := "-d grant_type=client_credentials -d audience=" + shellQuote(c.resource)
 	if len(c.scopes) > 0 {
 		form += " -d scope=" + shellQuote(strings.Join(c.scopes, "+"))
 	}
-	fmt.Fprintf(w, "issuer:   %s\n", h.issuer)
+	fmt.Fprintf(w, "issuer:   %s\n", h.Issuer)
 	fmt.Fprintf(w, "resource: %s\n", c.resource)
 	fmt.Fprintf(w, "scopes:   %s\n", strings.Join(c.scopes, " "))
 	fmt.Fprintf(w, "token:    %s\n", token)
-	fmt.Fprintf(w, "another:  curl -s -u %s %s %s\n", shellQuote(cl.id+":"+cl.secret), form, h.issuer+"/oauth2/token")
+	fmt.Fprintf(w, "another:  curl -s -u %s %s %s\n", shellQuote(cl.ID+":"+cl.Secret), form, h.TokenURL())
 }
 
 // shellQuote quotes s for a POSIX shell when it holds more than letters,
@@ -232,28 +213,22 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// hydra talks to a running Hydra.
-type hydra struct {
-	issuer, admin string
-	client        *http.Client
-}
-
-// A client is a registered OAuth client.
-type client struct {
-	id, secret string
+// A server is a running Hydra.
+type server struct {
+	hydra.API
 }
 
 // waitReady polls Hydra's readiness endpoints and its JWK set (whose
 // signing key Hydra generates on the first request, RSA 4096, seconds of
 // work) until they answer, Hydra exits, or a minute has passed.
-func (h *hydra) waitReady(ctx context.Context, exited <-chan error) error {
+func (h *server) waitReady(ctx context.Context, exited <-chan error) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	for _, u := range []string{h.issuer + "/health/ready", h.admin + "/health/ready", h.issuer + "/.well-known/jwks.json"} {
+	for _, u := range []string{h.Issuer + "/health/ready", h.Admin + "/health/ready", h.Issuer + "/.well-known/jwks.json"} {
 		for h.status(ctx, u) != http.StatusOK {
 			select {
 			case err := <-exited:
-				return fmt.Errorf("Hydra exited before it was ready (are %s and %s free?): %w", h.issuer, h.admin, err)
+				return fmt.Errorf("Hydra exited before it was ready (are %s and %s free?): %w", h.Issuer, h.Admin, err)
 			case <-ctx.Done():
 				return fmt.Errorf("Hydra is not ready: GET %s: %w", u, ctx.Err())
 			case <-time.After(50 * time.Millisecond):
@@ -264,12 +239,12 @@ func (h *hydra) waitReady(ctx context.Context, exited <-chan error) error {
 }
 
 // status returns what u answers a GET with, 0 if it does not answer.
-func (h *hydra) status(ctx context.Context, u string) int {
+func (h *server) status(ctx context.Context, u string) int {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return 0
 	}
-	res, err := h.client.Do(req)
+	res, err := h.HTTP.Do(req)
 	if err != nil {
 		return 0
 	}
@@ -279,97 +254,20 @@ func (h *hydra) status(ctx context.Context, u string) int {
 
 // register registers a confidential client that may get tokens for
 // c.resource with c.scopes by the client credentials grant.
-func (h *hydra) register(ctx context.Context, c config) (client, error) {
-	secret, err := randomHex(16)
+func (h *server) register(ctx context.Context, c config) (*hydra.Client, error) {
+	cl, err := h.RegisterClient(ctx, hydra.ClientConfig{Name: "localissuer", Scopes: c.scopes, Audience: []string{c.resource}, TokenLifespan: c.lifespan})
 	if err != nil {
-		return client{}, err
+		return nil, fmt.Errorf("register a client: %w", err)
 	}
-	body, err := json.Marshal(map[string]any{
-		"client_name":                "localissuer",
-		"grant_types":                []string{"client_credentials"},
-		"response_types":             []string{"token"},
-		"scope":                      strings.Join(c.scopes, " "),
-		"audience":                   []string{c.resource},
-		"token_endpoint_auth_method": "client_secret_basic",
-		"access_token_strategy":      "jwt",
-		"client_secret":              secret,
-		"client_credentials_grant_access_token_lifespan": c.lifespan.String(),
-	})
-	if err != nil {
-		return client{}, err
-	}
-	var out struct {
-		ClientID string `json:"client_id"`
-	}
-	if err := h.do(ctx, h.admin+"/admin/clients", "application/json", body, nil, http.StatusCreated, &out); err != nil {
-		return client{}, fmt.Errorf("register a client: %w", err)
-	}
-	return client{id: out.ClientID, secret: secret}, nil
+	return cl, nil
 }
 
 // token gets an access token for cl by the client credentials grant, for
 // c.resource with c.scopes.
-func (h *hydra) token(ctx context.Context, cl client, c config) (string, error) {
-	form := url.Values{"grant_type": {"client_credentials"}, "audience": {c.resource}}
-	if len(c.scopes) > 0 {
-		form.Set("scope", strings.Join(c.scopes, " "))
-	}
-	var out struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := h.do(ctx, h.issuer+"/oauth2/token", "application/x-www-form-urlencoded", []byte(form.Encode()), &cl, http.StatusOK, &out); err != nil {
+func (h *server) token(ctx context.Context, cl *hydra.Client, c config) (string, error) {
+	token, err := h.Token(ctx, cl, c.scopes, []string{c.resource})
+	if err != nil {
 		return "", fmt.Errorf("get a token: %w", err)
 	}
-	if out.AccessToken == "" {
-		return "", errors.New("get a token: no access_token in Hydra's answer")
-	}
-	return out.AccessToken, nil
-}
-
-// do posts body to u, authenticated as cl when it is not nil, checks the
-// status and decodes the JSON answer into out.
-func (h *hydra) do(ctx context.Context, u, contentType string, body []byte, cl *client, want int, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", contentType)
-	if cl != nil {
-		// RFC 6749 §2.3.1: the id and secret are form-encoded first.
-		req.SetBasicAuth(url.QueryEscape(cl.id), url.QueryEscape(cl.secret))
-	}
-	res, err := h.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("POST %s: %w", u, err)
-	}
-	if res.StatusCode != want {
-		return fmt.Errorf("POST %s: %s: %s", u, res.Status, firstLine(data))
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("POST %s: %w", u, err)
-	}
-	return nil
-}
-
-// firstLine is the first line of data, trimmed, for an error message.
-func firstLine(data []byte) string {
-	s := bufio.NewScanner(bytes.NewReader(data))
-	if s.Scan() {
-		return strings.TrimSpace(s.Text())
-	}
-	return ""
-}
-
-// randomHex returns n random bytes in hexadecimal.
-func randomHex(n int) (string, error) {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("random: %w", err)
-	}
-	return hex.EncodeToString(b), nil
+	return token, nil
 }
