@@ -66,7 +66,10 @@ type HTTPOptions struct {
 	// WriteTimeout bounds each write to a client: a whole JSON response,
 	// or one event of a stream, however long the stream lasts. A client
 	// that does not read in time loses its connection. Zero means 30
-	// seconds.
+	// seconds. On ListenAndServeHTTP's server, the deadline a write set on
+	// a kept-alive HTTP/1 connection stands for the writes after it while
+	// it leaves them at least half of WriteTimeout, so that answering
+	// does not move it on every request.
 	WriteTimeout time.Duration
 
 	// Authorization, if set, makes the endpoint an OAuth 2.0 protected
@@ -238,6 +241,7 @@ func (s *Server) ListenAndServeHTTP(ctx context.Context, addr string, opts *HTTP
 		MaxHeaderBytes:    64 << 10,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnContext:       writeDeadlines,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
@@ -441,7 +445,7 @@ func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *htt
 		writeJSON(w, resp.status(perRequest), resp.append(nil, m.IDBytes(), perRequest))
 		return
 	}
-	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, call: c}
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, conn: writeDeadlineOf(r), call: c}
 	c.notify = rw.notify
 	if c.perRequest() {
 		c.keepAlive = func() bool { return rw.comment("keep-alive") }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +86,84 @@ func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
 	msgs := r.MustMessages(t)
 	if len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
 		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.Body)
+	}
+}
+
+// TestHTTPWriteDeadlineStandsOnKeptAliveConnection: on
+// ListenAndServeHTTP's server, answers on one kept-alive connection keep
+// the write deadline the first one set while it leaves at least half of
+// WriteTimeout: moving it moved a runtime timer on every request, which
+// woke an idle scheduler thread. A stream still outlives WriteTimeout.
+func TestHTTPWriteDeadlineStandsOnKeptAliveConnection(t *testing.T) {
+	s := &Server{Name: "deadlines"}
+	s.AddTool(&Tool{Name: "deadline", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		wd, _ := ctx.Value(writeDeadlineKey{}).(*writeDeadline)
+		if wd == nil {
+			return TextResult("none"), nil
+		}
+		return TextResult(fmt.Sprint(wd.unixNano.Load())), nil
+	}})
+	slow := &Server{Name: "slow"}
+	slow.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		for i := range 6 {
+			ReportProgress(ctx, float64(i), 6, "")
+			time.Sleep(100 * time.Millisecond)
+		}
+		return TextResult("done"), nil
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	_, url, result := listenHTTP(t, ctx, s, "127.0.0.1:0", &HTTPOptions{WriteTimeout: 10 * time.Second})
+	defer func() { cancel(); <-result }()
+
+	before := time.Now()
+	var seen []string
+	for i := range 3 { // one connection: mcptest's client keeps it alive
+		seen = append(seen, mcptest.MustToolText(t, mcptest.Post(t, url, mcptest.Call(i, "deadline", "{}")).Response(t)))
+	}
+	// The first call sees the deadline of no answer yet; the second, the
+	// first answer's; the third, the same.
+	if seen[0] != "0" || seen[1] == "0" || seen[2] != seen[1] {
+		t.Fatalf("the write deadline seen by three calls on one connection: %v; want 0, then one deadline twice", seen)
+	}
+	if d := time.Unix(0, mustInt64(t, seen[1])); d.Before(before.Add(10*time.Second)) || d.After(time.Now().Add(10*time.Second)) {
+		t.Errorf("the deadline %v is not WriteTimeout after the first answer", d)
+	}
+
+	_, url, result2 := listenHTTP(t, ctx, slow, "127.0.0.1:0", &HTTPOptions{WriteTimeout: 250 * time.Millisecond})
+	defer func() { cancel(); <-result2 }()
+	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
+	if msgs := r.MustMessages(t); len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
+		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.Body)
+	}
+}
+
+func mustInt64(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestWriteDeadlineCovers: a deadline covers a write while it leaves at
+// least half of the timeout; none is known before one is set, or without
+// a writeDeadline (a server other than ListenAndServeHTTP's).
+func TestWriteDeadlineCovers(t *testing.T) {
+	const timeout = 10 * time.Second
+	now := time.Now()
+	var nilDeadline *writeDeadline
+	if nilDeadline.covers(now, timeout) || new(writeDeadline).covers(now, timeout) {
+		t.Fatal("a deadline never set covers a write")
+	}
+	nilDeadline.set(now) // does nothing, and does not panic
+	var wd writeDeadline
+	wd.set(now.Add(timeout))
+	if !wd.covers(now.Add(timeout/2), timeout) {
+		t.Error("a deadline that leaves half the timeout does not cover a write")
+	}
+	if wd.covers(now.Add(timeout/2+time.Nanosecond), timeout) {
+		t.Error("a deadline that leaves less than half the timeout covers a write")
 	}
 }
 

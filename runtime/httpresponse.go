@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -39,6 +42,9 @@ type httpResponder struct {
 	r            *http.Request
 	log          *slog.Logger
 	writeTimeout time.Duration
+	// conn, if set, is the write deadline last set on the request's
+	// connection (see writeDeadlines).
+	conn *writeDeadline
 	// call, if set, is the call whose answer this is: a failed write
 	// cancels it, as its client can no longer be told anything (a
 	// subscriptions/listen whose client stopped reading ends so).
@@ -123,9 +129,60 @@ func (rw *httpResponder) finish(resp []byte, status int) {
 
 // deadline bounds the next write: a client that does not read cannot
 // hold a goroutine and its response for ever. Each write gets its own
-// deadline, so that a stream lasts as long as its call.
+// deadline, so that a stream lasts as long as its call; on a connection
+// whose deadline is known (see writeDeadlines), a write that the last
+// deadline leaves at least half of writeTimeout keeps it.
 func (rw *httpResponder) deadline() {
-	http.NewResponseController(rw.w).SetWriteDeadline(time.Now().Add(rw.writeTimeout))
+	now := time.Now()
+	if rw.conn.covers(now, rw.writeTimeout) {
+		return
+	}
+	d := now.Add(rw.writeTimeout)
+	if http.NewResponseController(rw.w).SetWriteDeadline(d) == nil {
+		rw.conn.set(d)
+	}
+}
+
+// A writeDeadline is the write deadline last set on one HTTP/1
+// connection. Moving a connection's deadline moves a timer of the Go
+// runtime, which often wakes an idle thread of the scheduler: a
+// kept-alive connection that answers request after request moves it
+// only once every half WriteTimeout. Its zero value, or a nil one, knows
+// no deadline.
+type writeDeadline struct {
+	unixNano atomic.Int64
+}
+
+// writeDeadlines attaches a writeDeadline to the connection of every
+// request of an http.Server whose ConnContext it is: ListenAndServeHTTP's.
+func writeDeadlines(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, writeDeadlineKey{}, new(writeDeadline))
+}
+
+type writeDeadlineKey struct{}
+
+// writeDeadlineOf returns the writeDeadline of r's connection, or nil
+// when its server attached none or the connection multiplexes requests
+// (HTTP/2), whose deadlines are each stream's own.
+func writeDeadlineOf(r *http.Request) *writeDeadline {
+	if r.ProtoMajor != 1 {
+		return nil
+	}
+	wd, _ := r.Context().Value(writeDeadlineKey{}).(*writeDeadline)
+	return wd
+}
+
+// covers reports whether the deadline last set leaves a write starting at
+// now at least half of timeout.
+func (wd *writeDeadline) covers(now time.Time, timeout time.Duration) bool {
+	return wd != nil && wd.unixNano.Load()-now.UnixNano() >= int64(timeout/2)
+}
+
+// set records the deadline just set on the connection.
+func (wd *writeDeadline) set(d time.Time) {
+	if wd != nil {
+		wd.unixNano.Store(d.UnixNano())
+	}
 }
 
 // event writes msg as one SSE event and flushes it.
