@@ -360,7 +360,8 @@ func TestListenScopes(t *testing.T) {
 
 // TestIsBearerToken: a b64token (RFC 6750 §2.1) is one or more of
 // letters, digits and -._~+/, then any number of =; every other byte
-// value is tried in every place.
+// value is tried in every place, of short tokens and of a 17-byte one
+// (checked eight bytes at a time, then one).
 func TestIsBearerToken(t *testing.T) {
 	for c := range 256 {
 		if c == '=' {
@@ -371,7 +372,11 @@ func TestIsBearerToken(t *testing.T) {
 			b = string([]byte{byte(c)})
 		}
 		want := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~+/", rune(c))
-		for _, tok := range []string{b, "a" + b + "a", "a" + b, b + "a", "a" + b + "=="} {
+		toks := []string{b, "a" + b + "a", "a" + b, b + "a", "a" + b + "=="}
+		for i := range 17 {
+			toks = append(toks, strings.Repeat("a", i)+b+strings.Repeat("a", 16-i))
+		}
+		for _, tok := range toks {
 			if got := isBearerToken(tok); got != want {
 				t.Errorf("isBearerToken(%q) = %v, want %v", tok, got, want)
 			}
@@ -404,5 +409,16 @@ func TestScopeChallengeKeepsClientURIOut(t *testing.T) {
 	}
 	if !strings.Contains(string(r.Body), "resource "+uri+" needs the scopes notes:write") {
 		t.Errorf("the JSON-RPC error does not name the URI: %.300s", r.Body)
+	}
+}
+
+// BenchmarkIsBearerToken checks a token of a kilobyte, the size of an
+// access token of Hydra's with a few scopes.
+func BenchmarkIsBearerToken(b *testing.B) {
+	tok := "eyJhbGciOiJSUzI1NiIsImtpZCI6InB1YmxpYyJ9." + strings.Repeat("eyJhdWQiOltdLCJjbGllbnRfaWQiOiJhYmMiLCJleHAiOjE3", 20) + ".c2ln_-AB"
+	for b.Loop() {
+		if !isBearerToken(tok) {
+			b.Fatal("refused")
+		}
 	}
 }
