@@ -298,6 +298,8 @@ func (h *Handoff) check() {
 	for {
 		s := h.state.Load()
 		switch {
+		case s == handoffTaken:
+			return // the reading was handed off: no more ticks
 		case s&handoffRunning == 0 && s == h.seen.Load():
 			if h.state.CompareAndSwap(s, s&^handoffTicking) {
 				return // the next Arm starts the tick again
