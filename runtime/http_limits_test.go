@@ -71,21 +71,31 @@ func TestHTTPSlowBody(t *testing.T) {
 
 // TestHTTPStreamOutlivesWriteTimeout: WriteTimeout bounds each write, not
 // the stream: a call that keeps reporting progress for longer than it is
-// answered whole.
+// answered whole, by the handler on a server of the test's and on
+// ListenAndServeHTTP's, whose connections keep a write deadline while it
+// leaves half of WriteTimeout.
 func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
-	s := &Server{Name: "slow"}
-	s.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-		for i := range 6 {
-			ReportProgress(ctx, float64(i), 6, "")
-			time.Sleep(100 * time.Millisecond)
+	longStream := func() *Server {
+		s := &Server{Name: "slow"}
+		s.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			for i := range 6 {
+				ReportProgress(ctx, float64(i), 6, "")
+				time.Sleep(100 * time.Millisecond)
+			}
+			return TextResult("done"), nil
+		}})
+		return s
+	}
+	opts := &HTTPOptions{WriteTimeout: 250 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, listened, result := listenHTTP(t, ctx, longStream(), "127.0.0.1:0", opts)
+	defer func() { cancel(); <-result }()
+	for server, url := range map[string]string{"HTTPHandler": serveHTTPTest(t, longStream(), opts), "ListenAndServeHTTP": listened} {
+		r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
+		msgs := r.MustMessages(t)
+		if len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
+			t.Errorf("%s: a 600 ms stream with a 250 ms write timeout: %s", server, r.Body)
 		}
-		return TextResult("done"), nil
-	}})
-	url := serveHTTPTest(t, s, &HTTPOptions{WriteTimeout: 250 * time.Millisecond})
-	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
-	msgs := r.MustMessages(t)
-	if len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
-		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.Body)
 	}
 }
 
@@ -93,7 +103,7 @@ func TestHTTPStreamOutlivesWriteTimeout(t *testing.T) {
 // ListenAndServeHTTP's server, answers on one kept-alive connection keep
 // the write deadline the first one set while it leaves at least half of
 // WriteTimeout: moving it moved a runtime timer on every request, which
-// woke an idle scheduler thread. A stream still outlives WriteTimeout.
+// woke an idle scheduler thread.
 func TestHTTPWriteDeadlineStandsOnKeptAliveConnection(t *testing.T) {
 	s := &Server{Name: "deadlines"}
 	s.AddTool(&Tool{Name: "deadline", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
@@ -102,14 +112,6 @@ func TestHTTPWriteDeadlineStandsOnKeptAliveConnection(t *testing.T) {
 			return TextResult("none"), nil
 		}
 		return TextResult(fmt.Sprint(wd.unixNano.Load())), nil
-	}})
-	slow := &Server{Name: "slow"}
-	slow.AddTool(&Tool{Name: "long", Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-		for i := range 6 {
-			ReportProgress(ctx, float64(i), 6, "")
-			time.Sleep(100 * time.Millisecond)
-		}
-		return TextResult("done"), nil
 	}})
 	ctx, cancel := context.WithCancel(context.Background())
 	_, url, result := listenHTTP(t, ctx, s, "127.0.0.1:0", &HTTPOptions{WriteTimeout: 10 * time.Second})
@@ -127,13 +129,6 @@ func TestHTTPWriteDeadlineStandsOnKeptAliveConnection(t *testing.T) {
 	}
 	if d := time.Unix(0, mustInt64(t, seen[1])); d.Before(before.Add(10*time.Second)) || d.After(time.Now().Add(10*time.Second)) {
 		t.Errorf("the deadline %v is not WriteTimeout after the first answer", d)
-	}
-
-	_, url, result2 := listenHTTP(t, ctx, slow, "127.0.0.1:0", &HTTPOptions{WriteTimeout: 250 * time.Millisecond})
-	defer func() { cancel(); <-result2 }()
-	r := mcptest.Post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":1}}}`)
-	if msgs := r.MustMessages(t); len(msgs) != 7 || mcptest.MustToolText(t, msgs[6]) != "done" {
-		t.Errorf("a 600 ms stream with a 250 ms write timeout: %s", r.Body)
 	}
 }
 
