@@ -445,7 +445,7 @@ func (h *httpHandler) respond(ctx context.Context, w http.ResponseWriter, r *htt
 		writeJSON(w, resp.status(perRequest), resp.append(nil, m.IDBytes(), perRequest))
 		return
 	}
-	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, conn: writeDeadlineOf(r), call: c}
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, call: c}
 	c.notify = rw.notify
 	if c.perRequest() {
 		c.keepAlive = func() bool { return rw.comment("keep-alive") }

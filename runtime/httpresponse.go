@@ -42,9 +42,6 @@ type httpResponder struct {
 	r            *http.Request
 	log          *slog.Logger
 	writeTimeout time.Duration
-	// conn, if set, is the write deadline last set on the request's
-	// connection (see writeDeadlines).
-	conn *writeDeadline
 	// call, if set, is the call whose answer this is: a failed write
 	// cancels it, as its client can no longer be told anything (a
 	// subscriptions/listen whose client stopped reading ends so).
@@ -134,12 +131,13 @@ func (rw *httpResponder) finish(resp []byte, status int) {
 // deadline leaves at least half of writeTimeout keeps it.
 func (rw *httpResponder) deadline() {
 	now := time.Now()
-	if rw.conn.covers(now, rw.writeTimeout) {
+	conn := writeDeadlineOf(rw.r)
+	if conn.covers(now, rw.writeTimeout) {
 		return
 	}
 	d := now.Add(rw.writeTimeout)
 	if http.NewResponseController(rw.w).SetWriteDeadline(d) == nil {
-		rw.conn.set(d)
+		conn.set(d)
 	}
 }
 

@@ -322,7 +322,7 @@ func (h *httpHandler) getStream(ctx context.Context, w http.ResponseWriter, r *h
 	defer cancel()
 	hs.events.attach(cancel)
 
-	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout, conn: writeDeadlineOf(r)}
+	rw := &httpResponder{w: w, r: r, log: h.srv.logger(), writeTimeout: h.opts.WriteTimeout}
 	rw.begin()
 	tick := time.NewTicker(keepAliveInterval)
 	defer tick.Stop()
